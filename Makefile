@@ -1,0 +1,29 @@
+# The README's verbs. The first one run creates .venv in the repo root and installs
+# the project into it with pip; later runs reuse it until pyproject.toml changes.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: sim test games play clean
+
+sim: $(STAMP)         ## replay the paper's E.2 session and compare it with the paper
+	$(PY) -m sim e2
+
+test: $(STAMP)        ## the test suite
+	$(PY) -m pytest
+
+games: $(STAMP)       ## every game a user can play, and the chip's think times
+	$(PY) -m sim games
+
+play: $(STAMP)        ## play against the chip in the terminal
+	$(PY) -m firmware_ref.ttmain
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+clean:                ## remove build outputs and the environment
+	rm -rf build .venv .pytest_cache *.egg-info

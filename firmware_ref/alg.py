@@ -1,0 +1,216 @@
+"""The paper's search, alg.c (seed 002, appendix F.2), ported to Python.
+
+`rek2` keeps alg.c's shape on purpose: the same loop order over places 0..8, the same
+alpha-beta cut (``r >= a``), the same values (r in -1..1, bestr in -1..0, a in 0..1),
+the same explicit 8-deep stack of (p, a, bestr, i) and the same global-register style,
+so that a reader can hold it beside the C. It is the reference the chip's moves are
+checked against; the cycle model in `cycle.py` re-derives the clock-by-clock
+behaviour from the same algorithm and never calls this search.
+
+Boards are 9 values, row-major, with the paper's ``enum place``: 0 empty, 1 computer,
+2 human.
+
+    python -m firmware_ref.alg 000020000
+"""
+
+import argparse
+import sys
+from dataclasses import dataclass
+
+__all__ = [
+    "EMPTY", "COMPUTER", "HUMAN", "LINES", "MAXSP",
+    "Move", "NoMoveFound", "StackOverflow",
+    "move", "wins", "full", "check_board", "parse_board", "coordinate",
+]
+
+EMPTY, COMPUTER, HUMAN = 0, 1, 2
+MAXSP = 8
+
+# The eight rows of three, the same set alg.c's wins() spells out.
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),
+         (0, 3, 6), (1, 4, 7), (2, 5, 8),
+         (0, 4, 8), (2, 4, 6))
+
+
+class NoMoveFound(Exception):
+    """Every move loses: alg.c prints "no move found" and exits."""
+
+
+class StackOverflow(RuntimeError):
+    """A push with the stack already MAXSP deep (alg.c: "stack overflow")."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """The computer's move: `place` 0..8, its `value` (-1 loss, 0 draw, +1 win, from
+    the computer's side) and `nodes`, the number of trial stones the search set."""
+    place: int
+    value: int
+    nodes: int
+
+
+def other(p):
+    return 3 - p
+
+
+def wins(board, p):
+    """Has player `p` three in a row?"""
+    return any(board[a] == p and board[b] == p and board[c] == p for a, b, c in LINES)
+
+
+def full(board):
+    """Are all nine places taken?"""
+    return all(board)
+
+
+def coordinate(place):
+    """The terminal game's name of a place: columns A-C, rows 1-3 (F.3's askmove)."""
+    return "ABC"[place % 3] + str(place // 3 + 1)
+
+
+def check_board(board):
+    """Return `board` as a list of 9 ints, or raise ValueError saying what is wrong."""
+    board = list(board)
+    if len(board) != 9:
+        raise ValueError(f"a board has 9 places, this one has {len(board)}")
+    for k, v in enumerate(board):
+        if v not in (EMPTY, COMPUTER, HUMAN):
+            raise ValueError(f"place {k} holds {v!r}; a place is 0 (empty), "
+                             f"1 (computer) or 2 (human)")
+    return board
+
+
+def parse_board(text):
+    """A board from 9 digits 0-2, row-major; '/', '|', ',' and blanks may separate
+    rows (``000/020/000``)."""
+    digits = [c for c in text if c not in "/|, \t"]
+    if not all(c in "012" for c in digits):
+        bad = sorted({c for c in digits if c not in "012"})
+        raise ValueError(f"a board is written with the digits 0, 1 and 2 only, "
+                         f"not {''.join(bad)!r}")
+    return check_board(int(c) for c in digits)
+
+
+class _Search:
+    """alg.c's static variables and its three functions, one instance per Move()."""
+
+    def __init__(self, board, maxsp=MAXSP):
+        self.board = board
+        self.maxsp = maxsp
+        self.stack = [None] * maxsp
+        self.sp = 0
+        self.m = -1     # -1: no move found yet ("only for the C program")
+        self.r = 0
+        self.p = COMPUTER
+        self.a = 1
+        self.bestr = -1
+        self.i = 0
+        self.nodes = 0
+
+    def push(self):
+        if self.sp == self.maxsp:
+            raise StackOverflow(f"the search needs more than {self.maxsp} stack entries")
+        self.stack[self.sp] = (self.p, self.a, self.bestr, self.i)
+        self.sp += 1
+
+    def pop(self):
+        self.sp -= 1
+        self.p, self.a, self.bestr, self.i = self.stack[self.sp]
+
+    def rek2(self):
+        """Find the best move for p, or any move worth >= a; at ground keep it in m.
+        On return r is the value for the caller, the player who moved before p."""
+        board, ground = self.board, self.sp == 0
+        self.bestr = -1
+        self.i = 0
+        while self.i < 9:
+            i = self.i
+            if board[i] == EMPTY:
+                board[i] = self.p
+                self.nodes += 1
+                if wins(board, self.p):             # this move makes three in a row
+                    if ground:
+                        self.m = i
+                    board[i] = EMPTY
+                    self.r = -1
+                    return
+                if full(board):                     # the last place: a draw
+                    if ground:
+                        self.m = i
+                    board[i] = EMPTY
+                    self.r = 0
+                    return
+                self.push()
+                self.p = other(self.p)
+                self.a = -self.bestr
+                self.rek2()                         # the recursive call
+                self.pop()
+                board[i] = EMPTY
+                if self.r >= self.a:                # good enough: cut the tree
+                    if ground:
+                        self.m = i
+                    self.r = -self.r
+                    return
+                if self.r > self.bestr:             # better than the moves before it
+                    self.bestr = self.r
+                    if ground:
+                        self.m = i
+            self.i += 1
+        self.r = -self.bestr
+
+
+def move(board, *, maxsp=MAXSP):
+    """The computer's move on `board` (9 values, row-major), as the chip computes it.
+
+    Raises ValueError for a malformed board, one that is full, or one where either
+    side already has three in a row; NoMoveFound when every move loses (alg.c's
+    "no move found"); StackOverflow if the search needs more than `maxsp` entries
+    (never with the paper's 8 on a 3x3 board).
+    """
+    board = check_board(board)
+    if full(board):
+        raise ValueError("the board is full: there is no move to make")
+    for p, who in ((COMPUTER, "computer"), (HUMAN, "human")):
+        if wins(board, p):
+            raise ValueError(f"the {who} already has three in a row: the game is over")
+    search = _Search(board, maxsp)
+    search.rek2()
+    if search.m == -1:
+        raise NoMoveFound(f"no move found: every move loses "
+                          f"({search.nodes} trial stones searched)")
+    assert search.sp == 0, "stack error"
+    # rek2 leaves r as the value for the player before the computer: negate it.
+    return Move(place=search.m, value=-search.r, nodes=search.nodes)
+
+
+def _show(board):
+    marks = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}
+    rows = ["    A B C"]
+    for row in range(3):
+        rows.append(f"  {row + 1} " + " ".join(marks[board[3 * row + col]] for col in range(3)))
+    return "\n".join(rows)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_ref.alg",
+        description="The computer's move by the paper's alg.c (minimax with alpha-beta).")
+    parser.add_argument("board", help="9 digits, row-major: 0 empty, 1 computer (O), "
+                        "2 human (X); '/' may separate rows, e.g. 000/020/000")
+    args = parser.parse_args(argv)
+    try:
+        board = parse_board(args.board)
+        result = move(board)
+    except (ValueError, NoMoveFound) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2 if isinstance(error, ValueError) else 1
+    outcome = {1: "the computer wins", 0: "draw", -1: "the computer loses"}[result.value]
+    print(_show(board))
+    print(f"move: {result.place} ({coordinate(result.place)})")
+    print(f"value: {result.value:+d} ({outcome})" if result.value else f"value: 0 ({outcome})")
+    print(f"nodes: {result.nodes}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
