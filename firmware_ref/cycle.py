@@ -174,7 +174,6 @@ class CycleModel:
         self.sp, self.stack = regs.sp, list(regs.stack)
         self.key, self.random = regs.key, regs.random
         self.inputs = inputs
-        self.cycle = 0
         self._enter(regs.state)
 
     def _enter(self, state):
@@ -196,9 +195,11 @@ class CycleModel:
         if not inputs.resetN:
             self.board, self.p, self.a, self.sp = 0, CHIP, 1, 0
             self._enter(State.JUSTRESET)
-        else:
+            return
+        try:
             self._state, self._plan = self._program.send(inputs)
-        self.cycle += 1
+        except StopIteration:           # the program stopped at an UnresetChip
+            raise UnresetChip("the chip needs a reset edge before it can run") from None
 
     @property
     def state(self):

@@ -27,6 +27,11 @@ def test_clocking_an_unreset_chip_is_refused():
     chip = CycleModel()
     with pytest.raises(UnresetChip, match="reset"):
         chip.tick()
+    with pytest.raises(UnresetChip, match="reset"):
+        chip.tick()
+    chip.set(resetN=0)
+    chip.tick()
+    assert chip.state is State.JUSTRESET
 
 
 @pytest.mark.parametrize("script", ["e2", "deepest search"])
