@@ -21,9 +21,10 @@ play: $(STAMP)        ## play against the chip in the terminal
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $@
+	@echo "Installing the project and its tools into $(VENV) (log: $(VENV)/install.log)"
+	@{ $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]'; } \
+		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@
 
 clean:                ## remove build outputs and the environment
 	rm -rf build .venv .pytest_cache *.egg-info

@@ -192,14 +192,20 @@ class CycleModel:
         # The keyboard register and the random counter take every edge, reset or not.
         self.key = inputs.keyboardN & NO_KEY
         self.random = (self.random + 1) & 7
-        if not inputs.resetN:
+        # What the controller commands in this cycle is done at every edge: resetN does
+        # not mask its outputs (E.2 row 200 shows them with resetN low).
+        try:
+            step = self._program.send(inputs)
+        except StopIteration:           # stopped at an UnresetChip: only a reset helps
+            if inputs.resetN:
+                raise UnresetChip("the chip needs a reset edge before it can run") from None
+        if inputs.resetN:
+            self._state, self._plan = step
+        else:
+            # Appendix C.3's registers, sp and the state reset; i, m, r, bestr and the
+            # stack have no reset and keep what this edge gave them.
             self.board, self.p, self.a, self.sp = 0, CHIP, 1, 0
             self._enter(State.JUSTRESET)
-            return
-        try:
-            self._state, self._plan = self._program.send(inputs)
-        except StopIteration:           # the program stopped at an UnresetChip
-            raise UnresetChip("the chip needs a reset edge before it can run") from None
 
     @property
     def state(self):
@@ -287,10 +293,12 @@ class CycleModel:
     def _justreset(self):
         """After reset: keys enter a position (section 4), then someone opens."""
         while True:
-            if self.key is None:
-                yield State.JUSTRESET, _UNKNOWN
-                raise UnresetChip("the chip was clocked without a reset edge after "
-                                  "power-up: its keyboard register is undefined")
+            if self.key is None:        # power-up: nobody knows the registered keys
+                inputs = yield State.JUSTRESET, _UNKNOWN
+                if inputs.resetN:
+                    raise UnresetChip("the chip was clocked without a reset edge after "
+                                      "power-up: its keyboard register is undefined")
+                continue
             # The edge acts on the key registered now and the counter's value now.
             key, random = self._registered_key(), self.random
             inputs = yield State.JUSTRESET, (_SETUP if key is not None else _opening)

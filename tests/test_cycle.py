@@ -186,6 +186,27 @@ def test_reset_in_the_middle_of_a_search():
     assert places(chip.board).index(COMPUTER) == move([0, 0, HUMAN] + [0] * 6).place
 
 
+def test_a_reset_edge_still_carries_out_the_controllers_commands():
+    chip = waiting_chip()
+    chip.set(keyboardN=key_down(4))
+    run(chip, 2)
+    chip.set(keyboardN=NO_KEY)
+    run(chip, 2)                                # setboardi, rating
+    assert chip.state is State.RATING and chip.probe.nexti  # the call comes next
+    before = chip.registers()
+    chip.set(resetN=0)
+    chip.tick()
+    after = chip.registers()
+    # The call happened for the unreset registers: i went to the first free place of
+    # the board with the trial stone (0 and 4 taken), the stack entry was written,
+    # bestr is the callee's -1 ...
+    assert (after.i, after.bestr) == (1, -1)
+    assert after.stack[0] == (before.i, before.a, before.bestr)
+    # ... while C.3's registers, sp and the state were reset.
+    assert (after.state, after.board, after.p, after.a, after.sp) == (
+        State.JUSTRESET, 0, 0, 1, 0)
+
+
 def test_finished_shows_the_result_and_stays_until_reset():
     chip = waiting_chip([HUMAN, 0, 0, 0, COMPUTER, 0, HUMAN, COMPUTER, 0])
     press(chip, 8)                              # the chip wins with 1-4-7
