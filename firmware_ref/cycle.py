@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from .alg import COMPUTER, EMPTY, LINES, check_board
 
 __all__ = ["State", "Choose", "Inputs", "Probe", "Registers", "CycleModel",
-           "UnresetChip", "NO_KEY", "CHIP", "USER", "places", "key_down", "start",
-           "press"]
+           "UnresetChip", "NO_KEY", "CHIP", "USER", "places", "key_down", "clocked",
+           "start", "press", "starting", "pressing"]
 
 NO_KEY = 0b1_1111_1111      # keyboardN is active low: all high, no key
 CHIP, USER = 0, 1           # values of p, and the low bit of a place's stone
@@ -431,6 +431,10 @@ def _checked(regs):
 
 
 # -- driving the chip as a person at its pins would ------------------------------------
+#
+# A protocol is a generator that sets the chip's inputs and yields where the clock
+# should tick, reading only `set`, `state` and `board`. `clocked` runs one on this model;
+# sim/lockstep.py runs the same protocols on the HDL.
 
 def places(led):
     """The 9 places of a led/board value in alg.py's encoding: 0 empty, 1 chip, 2 user
@@ -443,8 +447,28 @@ def key_down(*keys):
     return NO_KEY & ~sum(1 << k for k in set(keys))
 
 
+def clocked(chip, protocol):
+    """Run `protocol` on `chip`, ticking it at each yield; return the protocol's result."""
+    while True:
+        try:
+            next(protocol)
+        except StopIteration as done:
+            return done.value
+        chip.tick()
+
+
 def start(chip, *, userbegins, position=None):
-    """Reset the chip and begin a game.
+    """Reset the chip and begin a game (see `starting`)."""
+    return clocked(chip, starting(chip, userbegins=userbegins, position=position))
+
+
+def press(chip, place, *, limit=100_000):
+    """Press a key and let the chip answer (see `pressing`)."""
+    return clocked(chip, pressing(chip, place, limit=limit))
+
+
+def starting(chip, *, userbegins, position=None):
+    """Protocol: reset the chip and begin a game.
 
     `position` (9 values as in alg.py), if given, is entered during reset as E.1 does:
     one key per edge, the first taken by the reset edge itself, piN high at the edge
@@ -456,13 +480,13 @@ def start(chip, *, userbegins, position=None):
     pins = [0] + [int(mine) for _, mine in stones]
     for n, (keyboardN, piN) in enumerate(zip(keys, pins)):
         chip.set(resetN=int(n > 0), userbegins=int(userbegins), keyboardN=keyboardN, piN=piN)
-        chip.tick()
+        yield
     chip.set(resetN=1, piN=0)
-    chip.tick()                     # no key left: the user or the chip opens
+    yield                           # no key left: the user or the chip opens
 
 
-def press(chip, place, *, limit=100_000):
-    """Press key `place` for one clock and let the chip answer.
+def pressing(chip, place, *, limit=100_000):
+    """Protocol: press key `place` for one clock and let the chip answer.
 
     Returns the states the chip passed through while it thought: their number is the
     think time in clock cycles (docs/decisions.md). Raises ValueError when the chip
@@ -474,15 +498,15 @@ def press(chip, place, *, limit=100_000):
         raise ValueError(f"the chip is in state {chip.state.name.lower()}, "
                          f"not waiting for a key")
     chip.set(keyboardN=key_down(place))
-    chip.tick()                              # the keyboard register takes the key
+    yield                                    # the keyboard register takes the key
     chip.set(keyboardN=NO_KEY)
-    chip.tick()                              # the stone is placed
+    yield                                    # the stone is placed
     if chip.state is not State.USERJUSTMOVED:
         raise ValueError(f"the chip ignored key {place}: that place is taken")
     thought = []
     while chip.state not in (State.WAITING, State.FINISHED):
         if len(thought) == limit:
             raise RuntimeError(f"the chip did not answer within {limit} cycles")
-        chip.tick()
+        yield
         thought.append(chip.state)
     return thought

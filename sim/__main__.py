@@ -1,21 +1,37 @@
 """The project's command line: ``python -m sim <command>``.
 
-    e2      replay the paper's E.2 session and compare it with the paper, row by row
+    e2      replay the paper's E.2 session on the chip, in lockstep with the golden
+            model, compare it with the paper row by row, and write its waves
+    waves   open the E.2 waves in GTKWave (or say how to)
     games   play every game a user can play against the chip and report its think times
 """
 
 import argparse
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 from . import e2, games
+
+BUILD = Path(__file__).resolve().parents[1] / "build"
+VCD, GTKW = BUILD / "e2.vcd", BUILD / "e2.gtkw"
 
 
 def _e2(args):
     paper = e2.paper_rows()
-    rows = e2.replay()
-    differences = e2.compare(rows, paper)
-    print("Appendix E.2 replayed on the golden model (firmware_ref/cycle.py),")
-    print("in the paper's column order ('!' marks a row that differs from the paper):")
+    if args.golden:
+        rows = e2.replay()
+        where = "the golden model (firmware_ref/cycle.py)"
+    else:
+        rows = _e2_on_hdl()
+        if rows is None:
+            return 1
+        where = ("the Amaranth chip (hdl/chip.py), checked against the golden model\n"
+                 "at every edge,")
+    differences = e2.compare(rows, paper, hardware=not args.golden)
+    print(f"Appendix E.2 replayed on {where} in the paper's column order")
+    print("('!' marks a row that differs from the paper):")
     print()
     print(e2.format_table(rows, marks={d.time for d in differences}))
     print()
@@ -24,14 +40,48 @@ def _e2(args):
         for difference in differences[:10]:
             print(f"  {difference}")
     else:
+        unknown = sum(f == "u" for row in paper for f in row.fields)
         print(f"All {len(rows)} rows match the paper's trace in all {len(e2.COLUMNS)} "
               f"columns ({e2.TRACE.name}, scan defects repaired as documented).")
+        if not args.golden:
+            print(f"The paper's {unknown} 'u' cells (never-written registers) match "
+                  f"whatever the chip holds there.")
     print()
     print(f"Chip moves in this session, think time at {args.clock:g} MHz:")
     for n, (ended, cycles) in enumerate(e2.think_times(rows), start=1):
         after = "the game is over" if ended.name == "FINISHED" else "the chip waits"
         print(f"  move {n}: {cycles} cycles = {cycles / args.clock:.2f} us, then {after}")
+    if not args.golden:
+        print()
+        print(f"Waves: {VCD.relative_to(Path.cwd()) if VCD.is_relative_to(Path.cwd()) else VCD}"
+              f" with the GTKWave view {GTKW.name}; 'make waves' opens them.")
     return 1 if differences else 0
+
+
+def _e2_on_hdl():
+    from . import lockstep      # Amaranth is imported only when the HDL is asked for
+    BUILD.mkdir(exist_ok=True)
+    try:
+        return lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                                 vcd=str(VCD), gtkw=str(GTKW))
+    except lockstep.Mismatch as mismatch:
+        print(f"The chip and the golden model disagree:\n{mismatch}", file=sys.stderr)
+        return None
+
+
+def _waves(args):
+    if not VCD.exists() and _e2_on_hdl() is None:
+        return 1
+    viewer = shutil.which("gtkwave")
+    if viewer:
+        return subprocess.call([viewer, str(GTKW)])
+    print(f"The waves of the E.2 session are in {VCD} and the view in {GTKW}.")
+    print("GTKWave is not installed here. To look at them, either")
+    print(f"  - install GTKWave (Debian/Ubuntu: apt install gtkwave; macOS: brew install "
+          f"gtkwave) and run: gtkwave {GTKW}")
+    print(f"  - or open {VCD} in Surfer (a waveform viewer that also runs in a browser):")
+    print("    its signal tree has the same blocks; the state shows by name.")
+    return 0
 
 
 def _games(args):
@@ -44,14 +94,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m sim", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
-    for name, run, text in (("e2", _e2, "replay the paper's E.2 session"),
-                            ("games", _games, "every game a user can play, and think times")):
-        command = commands.add_parser(name, help=text, description=text)
+    e2_command = commands.add_parser("e2", help="replay the paper's E.2 session",
+                                     description="Replay the paper's E.2 session.")
+    e2_command.add_argument("--golden", action="store_true",
+                            help="on the golden model alone, not the HDL")
+    games_command = commands.add_parser("games", help="every game, and think times",
+                                        description="Every game a user can play.")
+    for command, run in ((e2_command, _e2), (games_command, _games)):
         command.add_argument("--clock", type=float, default=6.0, metavar="MHZ",
                              help="clock frequency for times (default: 6, the paper's)")
         command.set_defaults(run=run)
+    commands.add_parser("waves", help="open the E.2 waves",
+                        description="Open the E.2 waves in GTKWave.").set_defaults(run=_waves)
     args = parser.parse_args(argv)
-    if args.clock <= 0:
+    if getattr(args, "clock", 1) <= 0:
         parser.error("--clock must be a positive frequency in MHz")
     return args.run(args)
 

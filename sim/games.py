@@ -13,8 +13,8 @@ from statistics import mean
 from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cycle import CycleModel, State, places, press, start
 
-__all__ = ["ChipMove", "Game", "Survey", "PAPER_LIMIT", "opening_chip", "all_games",
-           "survey", "format_report"]
+__all__ = ["ChipMove", "Game", "Survey", "OPENINGS", "PAPER_LIMIT", "opening_chip",
+           "all_games", "survey", "format_report"]
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,13 @@ def opening_chip(opening):
     return CycleModel(random=(opening - 1) % 8)
 
 
-def all_games():
-    for opening in (None, *range(8)):
+OPENINGS = (None, *range(8))     # the user begins, or the chip opens at 0..7
+
+
+def all_games(openings=OPENINGS, on_press=None):
+    """Every game from `openings`, depth first. `on_press(opening, registers, key)` is
+    told of each key press, with the registers of the waiting chip it goes to."""
+    for opening in openings:
         chip = opening_chip(opening) if opening is not None else CycleModel()
         start(chip, userbegins=opening is None)
         board = places(chip.board)
@@ -53,10 +58,10 @@ def all_games():
             expected[opening] = COMPUTER
         if board != expected:
             raise AssertionError(f"the chip opened on {board}, not at {opening}")
-        yield from _walk(chip.registers(), opening, (), ())
+        yield from _walk(chip.registers(), opening, (), (), on_press)
 
 
-def _walk(registers, opening, keys, moves):
+def _walk(registers, opening, keys, moves, on_press):
     board = places(registers.board)
     for key in (k for k in range(9) if board[k] == EMPTY):
         mine = board.copy()
@@ -64,6 +69,8 @@ def _walk(registers, opening, keys, moves):
         if wins(mine, HUMAN):       # the chip never checks for this: the walk must
             yield Game(opening, keys + (key,), moves, tuple(mine), "user")
             continue
+        if on_press:
+            on_press(opening, registers, key)
         chip = CycleModel.from_registers(registers)
         thought = press(chip, key)
         after = places(chip.board)
@@ -81,7 +88,8 @@ def _walk(registers, opening, keys, moves):
             winner = "chip" if wins(after, COMPUTER) else "draw"
             yield Game(opening, keys + (key,), moves + (move,), tuple(after), winner)
         else:
-            yield from _walk(chip.registers(), opening, keys + (key,), moves + (move,))
+            yield from _walk(chip.registers(), opening, keys + (key,), moves + (move,),
+                             on_press)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,218 @@
+"""Lockstep: the Amaranth chip and the golden model side by side, compared every clock.
+
+A `Bench` drives `hdl.chip.Chip` through its pins only and feeds the golden
+`CycleModel` the same inputs. After every edge it compares every output pin and the
+internal nodes the E.2 trace prints; at the first difference it raises `Mismatch`
+with the cycle, the signal, both values and the last rows of both.
+
+A Bench offers what a protocol of firmware_ref.cycle needs (`set`, `state`, `board`,
+`probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
+"""
+
+import collections
+import dataclasses
+
+from amaranth.sim import Simulator
+
+from firmware_ref.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State
+from hdl import scan
+from hdl.chip import Chip
+
+__all__ = ["PERIOD", "Mismatch", "Bench", "run", "simulate", "traces",
+           "concrete", "scan_values", "from_scan"]
+
+PERIOD = 200e-9         # E.1: cp low for 100 ns, high for 100 ns
+FIELDS = tuple(f.name for f in dataclasses.fields(Probe))
+
+
+class Mismatch(AssertionError):
+    """The HDL and the golden model disagree."""
+
+
+def _show(probe):
+    def v(x):
+        return "u" if x is None else str(int(x))
+    return (f"{probe.state.name.lower():>13} w{v(probe.wins)} ch{v(probe.choose)} "
+            f"tN{v(probe.toggleN)} ui{v(probe.usei)} ni{v(probe.nexti)} sp{v(probe.sp)} "
+            f"i{v(probe.i)} fin{v(probe.fin)} win{v(probe.win)} pr{v(probe.prompt)} "
+            f"led {probe.led:018b} cb{v(probe.copyboard)}")
+
+
+class Bench:
+    """The HDL chip in a running simulation (`ctx`) and the golden model beside it."""
+
+    def __init__(self, ctx, chip, model, history=6):
+        self.ctx, self.chip, self.model = ctx, chip, model
+        self.cycle = 0
+        self._rows = collections.deque(maxlen=history)
+        c = chip.controller
+        self._signals = dict(state=c.state, wins=chip.board.wins, choose=c.choose,
+                             toggleN=c.toggleN, usei=c.usei, nexti=c.nexti, sp=chip.sp,
+                             i=chip.i, fin=chip.fin, win=chip.win, prompt=chip.prompt,
+                             led=chip.led, copyboard=chip.copyboard)
+        self._drive()
+        self.check()
+
+    # -- what protocols use, as on CycleModel ---------------------------------------
+
+    def set(self, inputs=None, **pins):
+        self.model.set(inputs, **pins)
+        self._drive()
+
+    @property
+    def state(self):
+        return self.model.state         # equal to the HDL's: checked at every edge
+
+    @property
+    def board(self):
+        return self.model.board
+
+    @property
+    def probe(self):
+        """The HDL's pins and internal nodes, as a Probe."""
+        values = {name: self.ctx.get(signal) for name, signal in self._signals.items()}
+        values["state"] = State(values["state"].value)
+        values["choose"] = Choose(values["choose"].value)
+        return Probe(**values)
+
+    async def tick(self):
+        await self.ctx.tick()
+        self.model.tick()
+        self.cycle += 1
+        self.check()
+
+    # -- the comparison ---------------------------------------------------------------
+
+    def _drive(self):
+        inputs = self.model.inputs
+        for name in ("keyboardN", "userbegins", "piN", "resetN"):
+            self.ctx.set(getattr(self.chip, name), getattr(inputs, name))
+
+    def check(self):
+        """Compare the HDL with the model now; what the model does not know is not
+        compared ('u' in E.2)."""
+        expected, actual = self.model.probe, self.probe
+        self._rows.append((self.cycle, expected, actual))
+        for name in FIELDS:
+            want = getattr(expected, name)
+            if want is not None and getattr(actual, name) != want:
+                raise Mismatch(self._report(name, want, getattr(actual, name)))
+
+    def _report(self, name, want, got):
+        def value(x):
+            return f"{x:018b}" if name == "led" else str(getattr(x, "name", x))
+        lines = [f"cycle {self.cycle}: {name} is {value(got)} in the HDL, "
+                 f"{value(want)} in the golden model",
+                 f"inputs: {self.model.inputs}",
+                 "last cycles (golden model above, HDL below):"]
+        for cycle, expected, actual in self._rows:
+            lines += [f"  {cycle:>7} model {_show(expected)}",
+                      f"  {'':>7} HDL   {_show(actual)}"]
+        return "\n".join(lines)
+
+    # -- the scan path ------------------------------------------------------------------
+
+    async def _shift(self, bits):
+        self.ctx.set(self.chip.scan, 1)
+        out = []
+        for bit in bits:
+            out.append(self.ctx.get(self.chip.scanout))
+            self.ctx.set(self.chip.scanin, out[-1] if bit is None else bit)
+            await self.ctx.tick()
+        self.ctx.set(self.chip.scan, 0)
+        self.cycle += len(out)
+        return out
+
+    async def load(self, registers):
+        """Shift `registers` into the chip through the scan pins and restart the model
+        from them. Returns the registers the chip held before."""
+        registers = concrete(registers)
+        before = await self._shift(scan.encode(scan_values(registers)))
+        self.model = CycleModel.from_registers(registers, self.model.inputs)
+        self.check()
+        return from_scan(scan.decode(before))
+
+    async def unload(self):
+        """Read every register through the scan pins, shifting scanout back into
+        scanin, so the chip holds the same state afterwards."""
+        return from_scan(scan.decode(await self._shift([None] * scan.SCAN_LENGTH)))
+
+
+async def run(bench, protocol):
+    """Run a protocol (firmware_ref.cycle.starting, ...) on `bench`; return its result."""
+    while True:
+        try:
+            next(protocol)
+        except StopIteration as done:
+            return done.value
+        await bench.tick()
+
+
+def traces(chip):
+    """What the GTKWave save file shows, grouped by block of the paper's figure 2."""
+    b, mv, v, s, c, k = (chip.board, chip.move, chip.value, chip.stack, chip.controller,
+                         chip.keyboard)
+    return {
+        "pins": [chip.resetN, chip.userbegins, chip.piN, chip.keyboardN, chip.led,
+                 chip.copyboard, chip.prompt, chip.fin, chip.win, chip.i, chip.sp],
+        "controller": [c.state, c.choose, c.toggleN, c.usei, c.nexti, c.init, c.call,
+                       c.pop, c.assignmove, c.remember, c.retbest, c.negr, c.sno, c.clearr],
+        "board": [b.board, b.p, b.wins, b.full, b.lasti, b.nextfree, b.validkey],
+        "move": [mv.i, mv.m, mv.random, mv.index],
+        "value": [v.r, v.bestr, v.a, v.rgea, v.rgbestr],
+        "stack": [s.sp, s.ground, s.stackregs],
+        "keyboard": [k.keyboard, k.keypressed, k.key],
+    }
+
+
+def simulate(testbench, *, random=0, vcd=None, gtkw=None):
+    """Run ``await testbench(bench)`` with a fresh Chip and golden model whose random
+    counters power up at `random`; return what it returns. With `vcd` (and `gtkw`),
+    the waves go to those files."""
+    chip = Chip(random_init=random)
+    result = []
+
+    async def bench(ctx):
+        result.append(await testbench(Bench(ctx, chip, CycleModel(random=random))))
+
+    sim = Simulator(chip)
+    sim.add_clock(PERIOD, phase=PERIOD)     # rising edges at 200 ns, 400 ns, ... as E.2
+    sim.add_testbench(bench)
+    if vcd is None:
+        sim.run()
+    else:
+        with sim.write_vcd(vcd, gtkw, traces=traces(chip)):
+            sim.run()
+    return result[0]
+
+
+# -- registers between the golden model and the scan path ------------------------------
+
+def concrete(registers):
+    """`registers` with a value for each one the model leaves unknown: the HDL's
+    power-up values, since a scan path loads every flip-flop."""
+    return dataclasses.replace(
+        registers,
+        i=0 if registers.i is None else registers.i,
+        r=0 if registers.r is None else registers.r,
+        bestr=0 if registers.bestr is None else registers.bestr,
+        key=NO_KEY if registers.key is None else registers.key,
+        stack=tuple((0, 0, 0) if e is None else e for e in registers.stack))
+
+
+def scan_values(registers):
+    """The golden model's registers under their names on the scan path (hdl.scan)."""
+    r = registers
+    return {"board": r.board, "p": r.p, "i": r.i, "m": r.m, "random": r.random,
+            "r": r.r, "bestr": r.bestr, "a": r.a, "sp": r.sp, "state": int(r.state),
+            "keyboard": r.key,
+            **{f"stack[{k}]": scan.pack_entry(*e) for k, e in enumerate(r.stack)}}
+
+
+def from_scan(values):
+    """Registers from the values a scan-out decoded."""
+    return Registers(state=State(values["state"]), board=values["board"], p=values["p"],
+                     a=values["a"], bestr=values["bestr"], r=values["r"], i=values["i"],
+                     m=values["m"], sp=values["sp"], key=values["keyboard"],
+                     random=values["random"],
+                     stack=tuple(scan.unpack_entry(values[f"stack[{k}]"]) for k in range(8)))

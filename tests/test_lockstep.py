@@ -1,0 +1,159 @@
+"""The Amaranth chip against the golden model, every pin at every clock edge."""
+
+import random
+import re
+from collections import defaultdict
+
+import pytest
+
+from firmware_ref import cycle
+from firmware_ref.cycle import (NO_KEY, CycleModel, Inputs, State, key_down, places,
+                                pressing, starting)
+from sim import e2, games, lockstep
+
+SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
+
+
+def test_e2_on_the_hdl_matches_the_paper_and_the_model():
+    rows = lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)))
+    assert e2.compare(rows, e2.paper_rows(), hardware=True) == []
+    # Where the paper knows a value the HDL must show it; 'u' is only for the unwritten.
+    unknown = [d for d in e2.compare(rows, e2.paper_rows())]
+    assert {d.column for d in unknown} == {"choose", "toggleN", "i"}
+    assert all(d.paper == "u" for d in unknown)
+
+
+@pytest.fixture(scope="module")
+def presses():
+    """Every key press of every game, grouped by opening, from the golden walk."""
+    jobs = defaultdict(list)
+    for _ in games.all_games(on_press=lambda o, r, k: jobs[o].append((r, k))):
+        pass
+    return jobs
+
+
+@pytest.mark.parametrize("opening", games.OPENINGS,
+                         ids=["user-first"] + [f"chip-opens-{k}" for k in range(8)])
+def test_every_game_in_lockstep(presses, opening):
+    # The chip walks the golden model's game tree, every edge compared. To go back to
+    # a branch point it is reset with that position entered during reset, as E.1 does:
+    # a search depends on nothing but the position (m would, but no game here leaves
+    # the chip without a move), and the model follows the same pins throughout.
+    async def testbench(bench):
+        await lockstep.run(bench, starting(bench, userbegins=opening is None))
+        restored = 0
+        for registers, key in presses[opening]:
+            if bench.state is not State.WAITING or bench.board != registers.board:
+                position = places(registers.board)
+                await lockstep.run(bench, starting(bench, userbegins=True, position=position))
+                restored += 1
+            await lockstep.run(bench, pressing(bench, key))
+        return restored
+    power_up = 0 if opening is None else games.opening_chip(opening).random
+    restored = lockstep.simulate(testbench, random=power_up)
+    assert 0 < restored < len(presses[opening])
+
+
+def random_session(rng, edges):
+    """Inputs for `edges` clock edges of a person at the chip's pins, and worse: resets
+    at any time (searches included), setups with piN, keys held for long, keys on
+    taken places, chords, and userbegins changing."""
+    session = [Inputs(resetN=0)]
+    userbegins = 1
+    while len(session) < edges:
+        kind = rng.choices(["key", "held", "chord", "idle", "reset", "setup"],
+                           weights=[6, 2, 1, 4, 2, 2])[0]
+        if kind == "key":
+            session += [Inputs(keyboardN=key_down(rng.randrange(9)), userbegins=userbegins)]
+        elif kind == "held":
+            session += [Inputs(keyboardN=key_down(rng.randrange(9)),
+                               userbegins=userbegins)] * rng.randrange(2, 60)
+        elif kind == "chord":
+            keys = rng.sample(range(9), rng.randrange(2, 4))
+            session += [Inputs(keyboardN=key_down(*keys), userbegins=userbegins)] * \
+                rng.randrange(1, 4)
+        elif kind == "idle":
+            session += [Inputs(userbegins=userbegins)] * rng.randrange(1, 400)
+        elif kind == "reset":
+            userbegins = rng.randrange(2)
+            session += [Inputs(resetN=0, userbegins=userbegins)] * rng.randrange(1, 3)
+        else:                                   # a setup during reset, as E.1 does
+            userbegins = rng.randrange(2)
+            keys = [rng.randrange(9) for _ in range(rng.randrange(1, 6))]
+            session += [Inputs(resetN=0, keyboardN=key_down(keys[0]), userbegins=userbegins)]
+            session += [Inputs(keyboardN=key_down(k), piN=rng.randrange(2),
+                               userbegins=userbegins) for k in keys[1:]]
+            session += [Inputs(piN=rng.randrange(2), userbegins=userbegins)]
+    return session[:edges]
+
+
+def test_random_sessions_in_lockstep():
+    seen = defaultdict(int)
+    for seed in range(12):
+        rng = random.Random(seed)
+        session = random_session(rng, 1500)
+
+        async def testbench(bench):
+            for inputs in session:
+                if not inputs.resetN and bench.state in SEARCH:
+                    seen["reset during a search"] += 1
+                if inputs.keyboardN != NO_KEY and bench.state in SEARCH:
+                    seen["key during a search"] += 1
+                bench.set(inputs)
+                await bench.tick()
+                seen[bench.state] += 1
+        lockstep.simulate(testbench, random=rng.randrange(8))
+    for what in ("reset during a search", "key during a search", State.FINISHED,
+                 State.DOINGBESTMOVE, State.RETURNED):
+        assert seen[what] > 0, what
+
+
+def _snapshots():
+    """Golden-model register sets from every state, shallow and deep in the stack."""
+    chip, found = CycleModel(), {}
+    for inputs in e2.SESSION:
+        chip.set(inputs)
+        chip.tick()
+        found.setdefault((chip.state, chip.sp), (chip.registers(), inputs))
+    chip = CycleModel(random=3)
+    cycle.start(chip, userbegins=True)
+    chip.set(keyboardN=key_down(7))
+    for _ in range(3000):
+        chip.tick()
+        chip.set(keyboardN=NO_KEY)
+        found.setdefault((chip.state, chip.sp), (chip.registers(), chip.inputs))
+    return list(found.values())
+
+
+def test_scan_in_run_scan_out_against_the_golden_model():
+    snapshots = _snapshots()
+    assert {r.state for r, _ in snapshots} >= set(State) - {State.FINISHED}
+    assert max(r.sp for r, _ in snapshots) >= 5
+
+    async def testbench(bench):
+        for registers, inputs in snapshots:
+            bench.set(inputs)
+            await bench.load(registers)         # checks the pins right after loading
+            for _ in range(40):
+                await bench.tick()
+            expected = lockstep.concrete(bench.model.registers())
+            assert await bench.unload() == expected
+            await bench.tick()                  # unloading left the chip as it was
+            expected = lockstep.concrete(bench.model.registers())
+            assert await bench.load(registers) == expected  # what the load shifted out
+    lockstep.simulate(testbench)
+
+
+def test_a_difference_is_reported_with_cycle_signal_values_and_history(monkeypatch):
+    # A golden model that forgets copyboard while it waits: the bench must say where.
+    monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
+
+    async def testbench(bench):
+        await lockstep.run(bench, starting(bench, userbegins=True))
+    with pytest.raises(lockstep.Mismatch) as caught:
+        lockstep.simulate(testbench)
+    text = str(caught.value)
+    assert text.startswith("cycle 2: copyboard is 1 in the HDL, 0 in the golden model")
+    assert "last cycles (golden model above, HDL below):" in text
+    assert len(re.findall(r"^ +\d+ model ", text, re.M)) == 3
+    assert len(re.findall(r"^ +HDL ", text, re.M)) == 3
