@@ -5,10 +5,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test games play clean
+.PHONY: sim test waves games play clean
 
-sim: $(STAMP)         ## replay the paper's E.2 session and compare it with the paper
+sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
+
+waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to)
+	$(PY) -m sim waves
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest

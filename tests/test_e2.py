@@ -97,10 +97,26 @@ def test_think_times_agree_with_the_papers_rows(paper):
     assert [state for state, _ in model] == [State.WAITING, State.FINISHED]
 
 
-def test_sim_e2_command_reports_the_match(capsys):
+def test_sim_e2_on_the_golden_model(capsys):
     from sim.__main__ import main
-    assert main(["e2"]) == 0
+    assert main(["e2", "--golden"]) == 0
     out = capsys.readouterr().out
-    assert "All 100 rows match" in out
+    assert "replayed on the golden model" in out and "All 100 rows match" in out
     cycles = [c for _, c in e2.think_times(e2.replay())]
     assert f"move 1: {cycles[0]} cycles = {cycles[0] / 6:.2f} us" in out
+
+
+def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
+    import sim.__main__ as cli
+    monkeypatch.setattr(cli, "VCD", tmp_path / "e2.vcd")
+    monkeypatch.setattr(cli, "GTKW", tmp_path / "e2.gtkw")
+    assert cli.main(["e2", "--clock", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "replayed on the Amaranth chip" in out and "All 100 rows match" in out
+    assert "move 1: 31 cycles = 2.58 us" in out
+    vcd = (tmp_path / "e2.vcd").read_text()
+    assert "$var string" in vcd and "setboardi" in vcd       # the state by name
+    gtkw = (tmp_path / "e2.gtkw").read_text()
+    assert str(tmp_path / "e2.vcd") in gtkw
+    for group in ("pins", "controller", "board", "move", "value", "stack", "keyboard"):
+        assert f"-{group}" in gtkw

@@ -792,39 +792,3 @@ def test_chip_blocks_an_open_row():
         assert ctx.get(chip.sp) == 0 and ctx.get(chip.copyboard) == 1
 
     run(chip, testbench)
-
-
-# The appendix E.2 trace, one character per rising edge (200 ns apart): the state
-# register and, where the scan kept the column ('?' where it lost it, 'u' undefined), sp.
-E2_STATES = "33333305727272172721172727211727272116000000572444"
-E2_SP = "00000000??1122111221000112210001122100000000000000"
-E2_LED = {6: "000000010110100100", 8: "001000010110100100", 39: "001000010110100101",
-          45: "101000010110100101", 48: "101001010110100101"}
-
-
-def test_chip_replays_the_e2_trace():
-    # Inputs as appendix E.1 sets them, read with docs/decisions.md (keys registered, piN
-    # taken at the edge that places the stone): setup user 2, user 3, chip 1, chip 4,
-    # chip 5; then the user plays 7, and 8 after the chip's answer.
-    inputs = {1: (0, 2, 0), 2: (1, 3, 0), 3: (1, 1, 0), 4: (1, 4, 1), 5: (1, 5, 1),
-              6: (1, None, 1), 7: (1, 7, 0), 8: (1, None, 0), 44: (1, 8, 0),
-              45: (1, None, 0)}  # edge: (resetN, key, piN)
-    chip = Chip()
-
-    async def testbench(ctx):
-        ctx.set(chip.userbegins, 1)
-        for edge in range(1, len(E2_STATES) + 1):
-            if edge in inputs:
-                resetN, key, piN = inputs[edge]
-                ctx.set(chip.resetN, resetN)
-                ctx.set(chip.keyboardN, keys_low() if key is None else keys_low(key))
-                ctx.set(chip.piN, piN)
-            await ctx.tick()
-            assert ctx.get(chip.controller.state).value == int(E2_STATES[edge - 1]), edge
-            if E2_SP[edge - 1] != "?":
-                assert ctx.get(chip.sp) == int(E2_SP[edge - 1]), edge
-            if edge in E2_LED:
-                assert ctx.get(chip.led) == int(E2_LED[edge], 2), edge
-        assert ctx.get(chip.fin) == 1 and ctx.get(chip.win) == 0
-
-    run(chip, testbench)
