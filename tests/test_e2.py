@@ -117,6 +117,6 @@ def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
     vcd = (tmp_path / "e2.vcd").read_text()
     assert "$var string" in vcd and "setboardi" in vcd       # the state by name
     gtkw = (tmp_path / "e2.gtkw").read_text()
-    assert str(tmp_path / "e2.vcd") in gtkw
+    assert str(tmp_path / "e2.vcd") in gtkw and "\n*-32.000000 0\n" in gtkw
     for group in ("pins", "controller", "board", "move", "value", "stack", "keyboard"):
         assert f"-{group}" in gtkw
