@@ -53,8 +53,8 @@ def _e2(args):
         print(f"  move {n}: {cycles} cycles = {cycles / args.clock:.2f} us, then {after}")
     if not args.golden:
         print()
-        print(f"Waves: {VCD.relative_to(Path.cwd()) if VCD.is_relative_to(Path.cwd()) else VCD}"
-              f" with the GTKWave view {GTKW.name}; 'make waves' opens them.")
+        print(f"Waves: {VCD.relative_to(BUILD.parent)} with the GTKWave view "
+              f"{GTKW.name}; 'make waves' opens them.")
     return 1 if differences else 0
 
 

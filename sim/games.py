@@ -101,8 +101,9 @@ class Survey:
     cycles_per_move: list       # think time of every chip move of every game
 
 
-def survey():
-    games = list(all_games())
+def survey(games=None):
+    """Counts and think times over `games` (every game, by default)."""
+    games = list(all_games()) if games is None else games
     positions = {m.board: m for g in games for m in g.moves}
     return Survey(games=len(games), user_first=sum(g.opening is None for g in games),
                   outcomes=Counter(g.winner for g in games), positions=positions,

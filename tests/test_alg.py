@@ -9,20 +9,20 @@ from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow,
 from sim import e2
 
 
+def value_of(board, k, p):
+    """The exact value for `p` of playing place `k` on `board`, without pruning."""
+    child = board[:k] + (p,) + board[k + 1:]
+    if alg.wins(child, p):
+        return 1
+    if alg.full(child):
+        return 0
+    return -minimax(child, 3 - p)
+
+
 @cache
 def minimax(board, p):
-    """The exact value of `board` for player `p` to move, without pruning."""
-    values = []
-    for k in range(9):
-        if board[k] == EMPTY:
-            child = board[:k] + (p,) + board[k + 1:]
-            if alg.wins(child, p):
-                values.append(1)
-            elif alg.full(child):
-                values.append(0)
-            else:
-                values.append(-minimax(child, 3 - p))
-    return max(values)
+    """The exact value of `board` for player `p` to move."""
+    return max(value_of(board, k, p) for k in range(9) if board[k] == EMPTY)
 
 
 def positions():
@@ -48,10 +48,8 @@ def test_move_is_the_first_optimal_move_in_every_position():
             lost += 1
             continue
         result = move(board)
-        optimal = [k for k in range(9) if board[k] == EMPTY
-                   and (1 if alg.wins(board[:k] + (COMPUTER,) + board[k + 1:], COMPUTER)
-                        else 0 if alg.full(board[:k] + (COMPUTER,) + board[k + 1:])
-                        else -minimax(board[:k] + (COMPUTER,) + board[k + 1:], HUMAN)) == best]
+        optimal = [k for k in range(9)
+                   if board[k] == EMPTY and value_of(board, k, COMPUTER) == best]
         assert result.value == best, board
         # alg.c keeps the first move that beats bestr, and cuts only at a win.
         assert result.place == optimal[0], board

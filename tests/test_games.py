@@ -61,7 +61,7 @@ def test_the_games_are_those_alg_move_would_play(played):
 
 
 def test_think_times_are_measured_per_move(played):
-    report = games.survey()
+    report = games.survey(played)
     assert report.games == len(played)
     assert len(report.cycles_per_move) == sum(len(g.moves) for g in played)
     # Each trial stone costs a setboardi and a rating cycle at least.

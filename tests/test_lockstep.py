@@ -7,9 +7,10 @@ from collections import defaultdict
 import pytest
 
 from firmware_ref import cycle
-from firmware_ref.cycle import (NO_KEY, CycleModel, Inputs, State, key_down, places,
+from firmware_ref.cycle import (NO_KEY, CycleModel, State, key_down, places,
                                 pressing, starting)
 from sim import e2, games, lockstep
+from sim.stimulus import random_session
 
 SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
 
@@ -52,39 +53,6 @@ def test_every_game_in_lockstep(presses, opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
     restored = lockstep.simulate(testbench, random=power_up)
     assert 0 < restored < len(presses[opening])
-
-
-def random_session(rng, edges):
-    """Inputs for `edges` clock edges of a person at the chip's pins, and worse: resets
-    at any time (searches included), setups with piN, keys held for long, keys on
-    taken places, chords, and userbegins changing."""
-    session = [Inputs(resetN=0)]
-    userbegins = 1
-    while len(session) < edges:
-        kind = rng.choices(["key", "held", "chord", "idle", "reset", "setup"],
-                           weights=[6, 2, 1, 4, 2, 2])[0]
-        if kind == "key":
-            session += [Inputs(keyboardN=key_down(rng.randrange(9)), userbegins=userbegins)]
-        elif kind == "held":
-            session += [Inputs(keyboardN=key_down(rng.randrange(9)),
-                               userbegins=userbegins)] * rng.randrange(2, 60)
-        elif kind == "chord":
-            keys = rng.sample(range(9), rng.randrange(2, 4))
-            session += [Inputs(keyboardN=key_down(*keys), userbegins=userbegins)] * \
-                rng.randrange(1, 4)
-        elif kind == "idle":
-            session += [Inputs(userbegins=userbegins)] * rng.randrange(1, 400)
-        elif kind == "reset":
-            userbegins = rng.randrange(2)
-            session += [Inputs(resetN=0, userbegins=userbegins)] * rng.randrange(1, 3)
-        else:                                   # a setup during reset, as E.1 does
-            userbegins = rng.randrange(2)
-            keys = [rng.randrange(9) for _ in range(rng.randrange(1, 6))]
-            session += [Inputs(resetN=0, keyboardN=key_down(keys[0]), userbegins=userbegins)]
-            session += [Inputs(keyboardN=key_down(k), piN=rng.randrange(2),
-                               userbegins=userbegins) for k in keys[1:]]
-            session += [Inputs(piN=rng.randrange(2), userbegins=userbegins)]
-    return session[:edges]
 
 
 def test_random_sessions_in_lockstep():

@@ -15,8 +15,7 @@ import hdl.chip
 import hdl.controller
 from firmware_ref.cycle import places, pressing, starting
 from sim import e2, games, lockstep
-
-from test_lockstep import random_session
+from sim.stimulus import random_session
 
 SOURCE = Path(hdl.controller.__file__).read_text()
 GOTO = re.compile(r"goto\(State\.(\w+)\)")
