@@ -108,15 +108,18 @@ def test_sim_e2_on_the_golden_model(capsys):
 
 def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
     import sim.__main__ as cli
-    monkeypatch.setattr(cli, "VCD", tmp_path / "e2.vcd")
-    monkeypatch.setattr(cli, "GTKW", tmp_path / "e2.gtkw")
+    build = tmp_path / "build"
+    monkeypatch.setattr(cli, "BUILD", build)
+    monkeypatch.setattr(cli, "VCD", build / "e2.vcd")
+    monkeypatch.setattr(cli, "GTKW", build / "e2.gtkw")
     assert cli.main(["e2", "--clock", "12"]) == 0
     out = capsys.readouterr().out
     assert "replayed on the Amaranth chip" in out and "All 100 rows match" in out
     assert "move 1: 31 cycles = 2.58 us" in out
-    vcd = (tmp_path / "e2.vcd").read_text()
+    assert "Waves: build/e2.vcd with the GTKWave view e2.gtkw" in out
+    vcd = (build / "e2.vcd").read_text()
     assert "$var string" in vcd and "setboardi" in vcd       # the state by name
-    gtkw = (tmp_path / "e2.gtkw").read_text()
-    assert str(tmp_path / "e2.vcd") in gtkw and "\n*-32.000000 0\n" in gtkw
+    gtkw = (build / "e2.gtkw").read_text()
+    assert str(build / "e2.vcd") in gtkw and "\n*-32.000000 0\n" in gtkw
     for group in ("pins", "controller", "board", "move", "value", "stack", "keyboard"):
         assert f"-{group}" in gtkw
