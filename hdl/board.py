@@ -171,8 +171,8 @@ class Board(wiring.Component):
         ``findfree`` starts after ``i``.
     key : In(4)
         The key pressed, for the valid-key check.
-    board : Out(18)
-        The board register (place k: bit 2k chip, bit 2k+1 user).
+    led : Out(18)
+        The board register (place k: bit 2k chip, bit 2k+1 user), as the led pins show it.
     p : Out(1)
         The p register: 0 chip to move, 1 user.
     wins : Out(1)
@@ -189,6 +189,13 @@ class Board(wiring.Component):
         Scan mode and the scan data coming in (see :mod:`hdl.scan`).
     scanout : Out(1)
         The block's first scan position.
+
+    Attributes
+    ----------
+    board : Signal(18)
+        The board register itself. It is not a port: the chip's wire from it is ``led``,
+        so that no wire in the chip is called ``board`` and the block's instance keeps its
+        plain name in the netlist (Amaranth renames an instance that shares a wire's name).
     """
 
     toggleN: In(1, init=1)
@@ -201,7 +208,7 @@ class Board(wiring.Component):
     usei: In(1)
     key: In(4)
 
-    board: Out(2 * PLACES)
+    led: Out(2 * PLACES)
     p: Out(1)
     wins: Out(1)
     full: Out(1)
@@ -212,6 +219,10 @@ class Board(wiring.Component):
     scan: In(1)
     scanin: In(1)
     scanout: Out(1)
+
+    def __init__(self):
+        super().__init__()
+        self.board = Signal(2 * PLACES)
 
     @property
     def scan_registers(self):
@@ -236,16 +247,19 @@ class Board(wiring.Component):
             win.p.eq(self.p),
             self.wins.eq(win.wins),
         ]
-        m.submodules.full = full = Full()
+        # Not called "full": that is the output's name (see the class docstring).
+        m.submodules.fullcheck = fullcheck = Full()
         m.d.comb += [
-            full.board.eq(self.board),
-            self.full.eq(full.full),
+            fullcheck.board.eq(self.board),
+            self.full.eq(fullcheck.full),
         ]
 
         # §3.1: "If the player presses a key, a third circuit is able to check whether this
         # is a legal move" -- the keyed place must be empty; keys 9..15 never are valid.
         m.d.comb += self.validkey.eq(
             Cat(*((self.key == k) & _empty(self.board, k) for k in range(PLACES))).any())
+
+        m.d.comb += self.led.eq(self.board)
 
         # §3.1: the address's four upper bits are the index, the low bit is p, except
         # that a key placement chooses its stone with piN (§4).

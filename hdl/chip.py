@@ -171,7 +171,7 @@ class Chip(wiring.Component):
         ]
 
         m.d.comb += [
-            self.led.eq(board.board),
+            self.led.eq(board.led),
             self.copyboard.eq(controller.copyboard),
             self.prompt.eq(controller.prompt),
             self.fin.eq(controller.fin),

@@ -1,9 +1,12 @@
 """The project's command line: ``python -m sim <command>``.
 
-    e2      replay the paper's E.2 session on the chip, in lockstep with the golden
-            model, compare it with the paper row by row, and write its waves
-    waves   open the E.2 waves in GTKWave (or say how to)
-    games   play every game a user can play against the chip and report its think times
+    e2        replay the paper's E.2 session on the chip, in lockstep with the golden
+              model, compare it with the paper row by row, and write its waves and
+              the golden model's
+    waves     open the E.2 waves in GTKWave (or say how to); --golden, --netlist
+    games     play every game a user can play against the chip and report its think times
+    netlist   run the cocotb tests on the exported netlist (python -m sim netlist -h)
+    compare   compare two waveform files at every clock edge (python -m sim compare -h)
 """
 
 import argparse
@@ -16,6 +19,7 @@ from . import e2, games
 
 BUILD = Path(__file__).resolve().parents[1] / "build"
 VCD, GTKW = BUILD / "e2.vcd", BUILD / "e2.gtkw"
+GOLDEN = BUILD / "e2_golden.vcd"
 
 
 def _e2(args):
@@ -51,11 +55,21 @@ def _e2(args):
     for n, (ended, cycles) in enumerate(e2.think_times(rows), start=1):
         after = "the game is over" if ended.name == "FINISHED" else "the chip waits"
         print(f"  move {n}: {cycles} cycles = {cycles / args.clock:.2f} us, then {after}")
+    print()
+    _golden_waves()
     if not args.golden:
-        print()
         print(f"Waves: {VCD.relative_to(BUILD.parent)} with the GTKWave view "
               f"{GTKW.name}; 'make waves' opens them.")
+    print(f"Golden waves: {GOLDEN.relative_to(BUILD.parent)}, same names as the netlist's; "
+          f"'make compare' checks the HDL's against them.")
     return 1 if differences else 0
+
+
+def _golden_waves():
+    from . import golden_waves, gtkw
+    BUILD.mkdir(exist_ok=True)
+    golden_waves.write_session(GOLDEN, e2.SESSION)
+    gtkw.write(GOLDEN, scope="ttt_chip")
 
 
 def _e2_on_hdl():
@@ -75,16 +89,27 @@ def _e2_on_hdl():
 
 
 def _waves(args):
-    if not VCD.exists() and _e2_on_hdl() is None:
-        return 1
+    if args.netlist:
+        from . import netlist
+        vcd = netlist.waves_path(args.sim)
+        if not vcd.exists() and netlist.main(["--sim", args.sim, "--tests", "e2_session"]):
+            return 1
+        view = vcd.with_suffix(".gtkw")
+    elif args.golden:
+        _golden_waves()
+        vcd, view = GOLDEN, GOLDEN.with_suffix(".gtkw")
+    else:
+        if not VCD.exists() and _e2_on_hdl() is None:
+            return 1
+        vcd, view = VCD, GTKW
     viewer = shutil.which("gtkwave")
     if viewer:
-        return subprocess.call([viewer, str(GTKW)])
-    print(f"The waves of the E.2 session are in {VCD} and the view in {GTKW}.")
+        return subprocess.call([viewer, str(view)])
+    print(f"The waves of the E.2 session are in {vcd} and the view in {view}.")
     print("GTKWave is not installed here. To look at them, either")
     print(f"  - install GTKWave (Debian/Ubuntu: apt install gtkwave; macOS: brew install "
-          f"gtkwave) and run: gtkwave {GTKW}")
-    print(f"  - or open {VCD} in Surfer (a waveform viewer that also runs in a browser):")
+          f"gtkwave) and run: gtkwave {view}")
+    print(f"  - or open {vcd} in Surfer (a waveform viewer that also runs in a browser):")
     print("    its signal tree has the same blocks; the state shows by name.")
     return 0
 
@@ -109,8 +134,21 @@ def main(argv=None):
         command.add_argument("--clock", type=float, default=6.0, metavar="MHZ",
                              help="clock frequency for times (default: 6, the paper's)")
         command.set_defaults(run=run)
-    commands.add_parser("waves", help="open the E.2 waves",
-                        description="Open the E.2 waves in GTKWave.").set_defaults(run=_waves)
+    waves = commands.add_parser("waves", help="open the E.2 waves",
+                                description="Open the E.2 waves in GTKWave.")
+    which = waves.add_mutually_exclusive_group()
+    which.add_argument("--golden", action="store_true", help="the golden model's waves")
+    which.add_argument("--netlist", action="store_true",
+                       help="the exported netlist's waves from the cocotb run")
+    waves.add_argument("--sim", default="verilator", choices=("verilator", "icarus"),
+                       help="with --netlist: the simulator (default verilator)")
+    waves.set_defaults(run=_waves)
+    commands.add_parser("netlist", help="cocotb tests on the exported netlist", add_help=False)
+    commands.add_parser("compare", help="compare two waveform files", add_help=False)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("netlist", "compare"):
+        from . import compare, netlist
+        return {"netlist": netlist, "compare": compare}[argv[0]].main(argv[1:])
     args = parser.parse_args(argv)
     if getattr(args, "clock", 1) <= 0:
         parser.error("--clock must be a positive frequency in MHz")

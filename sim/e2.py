@@ -12,7 +12,7 @@ from pathlib import Path
 from firmware_ref.cycle import NO_KEY, CycleModel, Inputs, State, clocked, key_down
 
 __all__ = ["COLUMNS", "SESSION", "TRACE", "Row", "Difference", "paper_rows",
-           "replay", "replaying", "compare", "think_times", "format_table"]
+           "replay", "replaying", "row", "compare", "think_times", "format_table"]
 
 TRACE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "e2_trace.txt"
 HALF_PERIOD_NS = 100        # E.1: clock cp 0(100) 1(100)
@@ -124,10 +124,17 @@ def replaying(chip, session=SESSION):
     rows = []
     for n, inputs in enumerate(session, start=1):
         chip.set(inputs)
-        rows.append(Row(_fields((2 * n - 1) * HALF_PERIOD_NS, inputs, 0, chip.probe)))
+        rows.append(row(n, inputs, chip.probe, after=False))
         yield
-        rows.append(Row(_fields(2 * n * HALF_PERIOD_NS, inputs, 1, chip.probe)))
+        rows.append(row(n, inputs, chip.probe, after=True))
     return rows
+
+
+def row(n, inputs, probe, *, after):
+    """The trace row of edge `n` (from 1): half a period before it, when E.1 has
+    applied `inputs` (cp low), or at the edge itself (`after`, cp high)."""
+    time = (2 * n - (0 if after else 1)) * HALF_PERIOD_NS
+    return Row(_fields(time, inputs, int(after), probe))
 
 
 def compare(ours, paper, *, hardware=False):

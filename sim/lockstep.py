@@ -14,11 +14,16 @@ import dataclasses
 
 from amaranth.sim import Simulator
 
-from firmware_ref.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State
+from firmware_ref.cycle import (NO_KEY, Choose, CycleModel, Probe, Registers, State,
+                                places, pressing, starting)
 from hdl import scan
 from hdl.chip import Chip
 
-__all__ = ["PERIOD", "Mismatch", "Bench", "run", "simulate", "traces",
+from . import games
+from .signals import INPUT_PINS, PROBE_PATHS
+
+__all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
+           "probe_from", "run", "simulate", "game_presses", "walk_games", "traces",
            "concrete", "scan_values", "from_scan"]
 
 PERIOD = 200e-9         # E.1: cp low for 100 ns, high for 100 ns
@@ -38,30 +43,36 @@ def _show(probe):
             f"led {probe.led:018b} cb{v(probe.copyboard)}")
 
 
-class Bench:
-    """The HDL chip in a running simulation (`ctx`) and the golden model beside it."""
+def probe_from(values):
+    """A Probe from the integers a simulator shows under PROBE_PATHS' names."""
+    values = dict(values)
+    values["state"] = State(values["state"])
+    values["choose"] = Choose(values["choose"])
+    return Probe(**values)
 
-    def __init__(self, ctx, chip, model, history=6):
-        self.ctx, self.chip, self.model = ctx, chip, model
+
+class PinBench:
+    """A chip in some simulator and the golden model beside it, fed the same inputs.
+
+    Subclasses say how to drive the input pins (`_drive`), read the probe (`_read`,
+    integers by PROBE_PATHS name) and wait for a rising edge (`_edge`); this class keeps
+    the model in step and compares them.
+    """
+
+    def __init__(self, model, history=6):
+        self.model = model
         self.cycle = 0
         self._rows = collections.deque(maxlen=history)
-        c = chip.controller
-        self._signals = dict(state=c.state, wins=chip.board.wins, choose=c.choose,
-                             toggleN=c.toggleN, usei=c.usei, nexti=c.nexti, sp=chip.sp,
-                             i=chip.i, fin=chip.fin, win=chip.win, prompt=chip.prompt,
-                             led=chip.led, copyboard=chip.copyboard)
-        self._drive()
-        self.check()
 
     # -- what protocols use, as on CycleModel ---------------------------------------
 
     def set(self, inputs=None, **pins):
         self.model.set(inputs, **pins)
-        self._drive()
+        self._drive(self.model.inputs)
 
     @property
     def state(self):
-        return self.model.state         # equal to the HDL's: checked at every edge
+        return self.model.state         # equal to the chip's: checked at every edge
 
     @property
     def board(self):
@@ -69,27 +80,19 @@ class Bench:
 
     @property
     def probe(self):
-        """The HDL's pins and internal nodes, as a Probe."""
-        values = {name: self.ctx.get(signal) for name, signal in self._signals.items()}
-        values["state"] = State(values["state"].value)
-        values["choose"] = Choose(values["choose"].value)
-        return Probe(**values)
+        """The chip's pins and internal nodes, as a Probe."""
+        return probe_from(self._read())
 
     async def tick(self):
-        await self.ctx.tick()
+        await self._edge()
         self.model.tick()
         self.cycle += 1
         self.check()
 
     # -- the comparison ---------------------------------------------------------------
 
-    def _drive(self):
-        inputs = self.model.inputs
-        for name in ("keyboardN", "userbegins", "piN", "resetN"):
-            self.ctx.set(getattr(self.chip, name), getattr(inputs, name))
-
     def check(self):
-        """Compare the HDL with the model now; what the model does not know is not
+        """Compare the chip with the model now; what the model does not know is not
         compared ('u' in E.2)."""
         expected, actual = self.model.probe, self.probe
         self._rows.append((self.cycle, expected, actual))
@@ -109,6 +112,42 @@ class Bench:
             lines += [f"  {cycle:>7} model {_show(expected)}",
                       f"  {'':>7} HDL   {_show(actual)}"]
         return "\n".join(lines)
+
+
+def _resolve(chip, path):
+    for name in path.split("."):
+        chip = getattr(chip, name)
+    return chip
+
+
+class Bench(PinBench):
+    """The Amaranth chip in a running simulation (`ctx`) and the golden model beside it.
+    Amaranth settles the logic at every `set`, so the chip is compared at once."""
+
+    def __init__(self, ctx, chip, model, history=6):
+        super().__init__(model, history)
+        self.ctx, self.chip = ctx, chip
+        self._signals = {name: _resolve(chip, path) for name, path in PROBE_PATHS.items()}
+        self._drive(model.inputs)
+        self.check()
+
+    def _drive(self, inputs):
+        for name in INPUT_PINS:
+            self.ctx.set(getattr(self.chip, name), getattr(inputs, name))
+
+    def _read(self):
+        return {name: int(getattr(value, "value", value))
+                for name, value in ((name, self.ctx.get(signal))
+                                    for name, signal in self._signals.items())}
+
+    async def _edge(self):
+        await self.ctx.tick()
+
+    async def tick(self):
+        await super().tick()
+        # Inputs change at the falling edge, as in E.1, the netlist bench and the golden
+        # waves, so that all their waves line up.
+        await self.ctx.delay(PERIOD / 2)
 
     # -- the scan path ------------------------------------------------------------------
 
@@ -146,6 +185,42 @@ async def run(bench, protocol):
         except StopIteration as done:
             return done.value
         await bench.tick()
+
+
+def game_presses(openings=games.OPENINGS):
+    """Every key press of every game from `openings`, by opening, in the golden walk's
+    order: (registers of the waiting chip the key goes to, key)."""
+    presses = collections.defaultdict(list)
+    for _ in games.all_games(openings, on_press=lambda o, r, k: presses[o].append((r, k))):
+        pass
+    return presses
+
+
+async def walk_games(bench, opening, presses):
+    """Play the games of one opening (`presses`, from `game_presses`) on `bench`.
+    Returns how often it went back.
+
+    The chip follows the golden model's game tree. To go back to a branch point it is
+    reset with that position entered during reset, as E.1 does: a search depends on
+    nothing but the position (m would, but no game leaves the chip without a move), and
+    the model follows the same pins throughout. A chip opening is chosen by holding
+    reset for as many extra edges as its counter needs (it counts every edge; the
+    model's counter is the chip's, as they saw the same edges).
+    """
+    if opening is not None:
+        counter = bench.model.registers().random
+        for _ in range((games.opening_chip(opening).random - counter) % 8):
+            bench.set(resetN=0)
+            await bench.tick()
+    await run(bench, starting(bench, userbegins=opening is None))
+    restored = 0
+    for registers, key in presses:
+        if bench.state is not State.WAITING or bench.board != registers.board:
+            position = places(registers.board)
+            await run(bench, starting(bench, userbegins=True, position=position))
+            restored += 1
+        await run(bench, pressing(bench, key))
+    return restored
 
 
 def traces(chip):

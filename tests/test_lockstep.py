@@ -7,8 +7,7 @@ from collections import defaultdict
 import pytest
 
 from firmware_ref import cycle
-from firmware_ref.cycle import (NO_KEY, CycleModel, State, key_down, places,
-                                pressing, starting)
+from firmware_ref.cycle import NO_KEY, CycleModel, State, key_down, starting
 from sim import e2, games, lockstep
 from sim.stimulus import random_session
 
@@ -26,32 +25,16 @@ def test_e2_on_the_hdl_matches_the_paper_and_the_model():
 
 @pytest.fixture(scope="module")
 def presses():
-    """Every key press of every game, grouped by opening, from the golden walk."""
-    jobs = defaultdict(list)
-    for _ in games.all_games(on_press=lambda o, r, k: jobs[o].append((r, k))):
-        pass
-    return jobs
+    return lockstep.game_presses()
 
 
 @pytest.mark.parametrize("opening", games.OPENINGS,
                          ids=["user-first"] + [f"chip-opens-{k}" for k in range(8)])
 def test_every_game_in_lockstep(presses, opening):
-    # The chip walks the golden model's game tree, every edge compared. To go back to
-    # a branch point it is reset with that position entered during reset, as E.1 does:
-    # a search depends on nothing but the position (m would, but no game here leaves
-    # the chip without a move), and the model follows the same pins throughout.
-    async def testbench(bench):
-        await lockstep.run(bench, starting(bench, userbegins=opening is None))
-        restored = 0
-        for registers, key in presses[opening]:
-            if bench.state is not State.WAITING or bench.board != registers.board:
-                position = places(registers.board)
-                await lockstep.run(bench, starting(bench, userbegins=True, position=position))
-                restored += 1
-            await lockstep.run(bench, pressing(bench, key))
-        return restored
     power_up = 0 if opening is None else games.opening_chip(opening).random
-    restored = lockstep.simulate(testbench, random=power_up)
+    restored = lockstep.simulate(
+        lambda bench: lockstep.walk_games(bench, opening, presses[opening]),
+        random=power_up)
     assert 0 < restored < len(presses[opening])
 
 

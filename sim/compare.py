@@ -1,0 +1,245 @@
+"""Compare two waveform files signal by signal at every clock edge.
+
+    python -m sim compare EXPECTED ACTUAL [--signals PATTERN ...] [--clock NAME]
+
+Each file's clock (``cp``, or Amaranth's ``clk``) gives the sampling times: just before
+every rising and every falling edge of the expected file's clock, and at its end. The
+actual file is sampled at the same instants (times are converted through each file's
+timescale). Signals are paired by their path below the scope that holds the clock,
+ignoring extra enclosing scopes, so the golden waves (``ttt_chip.controller.state``),
+Verilator's (``ttt_chip.controller.state``, pins also in ``$rootio``) and Amaranth's
+(``bench.top.controller.state``) pair up.
+
+An x in the expected file is a value nobody knows (E.2's 'u'): those bits are not
+compared. A string against a number (Amaranth writes enums as their names, a netlist as
+codes) is compared through the chip's enums (state, choose).
+
+Prints the first divergence (time, cycle, signal, expected, actual) and a summary.
+Exit status: 0 equal, 1 different, 2 the files could not be compared.
+"""
+
+import argparse
+import fnmatch
+import sys
+from dataclasses import dataclass, field
+
+from .waves import WavesError, read
+
+__all__ = ["Difference", "Report", "compare", "chip_enums", "main"]
+
+CLOCKS = ("cp", "clk")
+
+
+@dataclass(frozen=True)
+class Difference:
+    seconds: object         # Fraction: when the values were sampled
+    cycle: int              # rising edges of the expected clock before that
+    edge: str               # the edge the sample is just before ("rising", "falling", "end")
+    signal: str
+    expected: str
+    actual: str
+
+    def __str__(self):
+        when = "at the end" if self.edge == "end" else f"just before a {self.edge} edge"
+        return (f"{_ns(self.seconds)} (cycle {self.cycle}, {when}): {self.signal} is "
+                f"{self.actual} in the actual waves, {self.expected} in the expected")
+
+
+@dataclass
+class Report:
+    expected: str
+    actual: str
+    pairs: dict = field(default_factory=dict)       # expected name -> actual name
+    unpaired: list = field(default_factory=list)    # expected names with no partner
+    samples: int = 0
+    cycles: int = 0
+    differences: list = field(default_factory=list)  # every differing sample
+    dont_care: int = 0
+
+    @property
+    def equal(self):
+        return not self.differences
+
+    def summary(self):
+        lines = [f"expected: {self.expected}", f"actual:   {self.actual}",
+                 f"compared {len(self.pairs)} signals at {self.samples} instants "
+                 f"({self.cycles} clock cycles, both edges)"]
+        if self.dont_care:
+            lines.append(f"{self.dont_care} samples had unknown (x) bits in the expected "
+                         f"waves; those bits were not compared")
+        if self.unpaired:
+            shown = ", ".join(self.unpaired[:8]) + (" ..." if len(self.unpaired) > 8 else "")
+            lines.append(f"{len(self.unpaired)} expected signals have no partner in the "
+                         f"actual waves and were not compared: {shown}")
+        if self.equal:
+            lines.append("no difference")
+            return "\n".join(lines)
+        lines.append(f"FIRST DIFFERENCE at {self.differences[0]}")
+        by_signal = {}
+        for difference in self.differences:
+            by_signal.setdefault(difference.signal, []).append(difference)
+        lines.append(f"{len(self.differences)} differing samples in "
+                     f"{len(by_signal)} signals:")
+        for signal, found in by_signal.items():
+            cycles = sorted({d.cycle for d in found})
+            lines.append(f"  {signal}: {len(cycles)} cycles, first cycle {cycles[0]} "
+                         f"({_ns(found[0].seconds)})")
+        return "\n".join(lines)
+
+
+def _ns(seconds):
+    return f"{float(seconds * 10**9):g} ns"
+
+
+def chip_enums():
+    """The chip's enum-valued signals by name: code -> member name (hdl.controller)."""
+    from hdl.controller import Choose, State
+    return {"state": {m.value: m.name for m in State},
+            "choose": {m.value: m.name for m in Choose}}
+
+
+def _clock(waves, names):
+    """The shallowest variable named as a clock, and the depth of its scope."""
+    found = [v for v in waves.vars if v.path[-1] in names and not v.is_string]
+    if not found:
+        raise WavesError(f"{waves.path}: no clock: none of {', '.join(names)} is in it")
+    return min(found, key=lambda v: len(v.path))
+
+
+def _relative(waves, clock):
+    """Every variable by its path, less the clock's scope where it lies below it
+    (Verilator puts the pins in a scope of their own beside the design's)."""
+    root = len(clock.path) - 1
+    names = {}
+    for var in waves.vars:
+        below = var.path[:root] == clock.path[:root]
+        names.setdefault(".".join(var.path[root:] if below else var.path), var)
+    return names
+
+
+def _pair(expected, actual):
+    """Each expected name with the shallowest actual name equal to it, or one being a
+    dotted suffix of the other."""
+    pairs = {}
+    for name in expected:
+        matches = [a for a in actual
+                   if a == name or a.endswith("." + name) or name.endswith("." + a)]
+        if matches:
+            pairs[name] = min(matches, key=lambda a: (a.count("."), a))
+    return pairs
+
+
+def _samples(clock):
+    """(time, edge) just before which the expected waves are sampled."""
+    samples, last = [], None
+    for time, value in zip(clock.times, clock.values):
+        if last is not None and value != last and value in "01":
+            samples.append((time, "rising" if value == "1" else "falling"))
+        last = value
+    return samples
+
+
+def _bits(value, width):
+    if value is None:
+        return "x" * width
+    pad = value[0] if value[0] in "xz" else "0"
+    return value.rjust(width, pad)[-width:] if len(value) <= width else value
+
+
+def _same(expected, e_string, actual, a_string, width, enums):
+    """(equal, had an unknown bit) for two sampled values; `*_string`: the variable
+    holds text."""
+    if e_string or a_string:
+        if expected is not None and not e_string and set(expected) == {"x"}:
+            return True, True
+        def name(value, is_string):
+            if value is None:
+                return None
+            if is_string:
+                return value.lower()
+            if set(value) <= set("01") and enums is not None:
+                member = enums.get(int(value, 2))
+                return member.lower() if member is not None else value
+            return value
+        return name(expected, e_string) == name(actual, a_string), False
+    width = max(width, len(expected or ""), len(actual or ""))
+    e, a = _bits(expected, width), _bits(actual, width)
+    unknown = "x" in e
+    return all(x == "x" or x == y for x, y in zip(e, a)), unknown
+
+
+def _show(value, enums):
+    if value is None:
+        return "(no value)"
+    if set(value) <= set("01"):
+        text = f"{int(value, 2)} (0b{value})" if len(value) > 1 else value
+        if enums and int(value, 2) in enums:
+            text += f" = {enums[int(value, 2)]}"
+        return text
+    return value
+
+
+def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=None):
+    """Compare the waves in two files; returns a Report. `signals`: fnmatch patterns
+    that the compared (expected) names must match. `enums`: leaf name -> {code: name}
+    for string-against-number comparisons (default: the chip's, `chip_enums`)."""
+    enums = chip_enums() if enums is None else enums
+    expected, actual = read(expected_path), read(actual_path)
+    e_clock, a_clock = _clock(expected, clocks), _clock(actual, clocks)
+    e_names, a_names = _relative(expected, e_clock), _relative(actual, a_clock)
+    wanted = [n for n in e_names if e_names[n] is not e_clock and
+              (not signals or any(fnmatch.fnmatchcase(n, p) for p in signals))]
+    report = Report(str(expected_path), str(actual_path))
+    report.pairs = _pair(wanted, a_names)
+    report.unpaired = [n for n in wanted if n not in report.pairs]
+    if not report.pairs:
+        raise WavesError(f"no signal of {expected_path} has a partner in {actual_path}")
+    samples = _samples(e_clock) + [(expected.end, "end")]
+    report.samples = len(samples)
+    report.cycles = sum(edge == "rising" for _, edge in samples)
+    cycle = 0
+    for time, edge in samples:
+        seconds = expected.seconds(time)
+        a_time = actual.units(seconds)
+        before = edge != "end"
+        for name, a_name in report.pairs.items():
+            e_var, a_var = e_names[name], a_names[a_name]
+            e_value = e_var.at(time, before=before)
+            a_value = a_var.at(a_time, before=before)
+            leaf_enums = enums.get(name.rsplit(".", 1)[-1])
+            same, unknown = _same(e_value, e_var.is_string, a_value, a_var.is_string,
+                                  e_var.width, leaf_enums)
+            report.dont_care += unknown
+            if not same:
+                report.differences.append(Difference(
+                    seconds, cycle, edge, name, _show(e_value, leaf_enums),
+                    _show(a_value, leaf_enums)))
+        if edge == "rising":
+            cycle += 1
+    return report
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m sim compare", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("expected", help="the reference waves (.vcd or .fst)")
+    parser.add_argument("actual", help="the waves to check (.vcd or .fst)")
+    parser.add_argument("--signals", nargs="+", metavar="PATTERN",
+                        help="compare only these (fnmatch patterns on the names below "
+                             "the clock's scope, such as 'controller.*' or 'led')")
+    parser.add_argument("--clock", action="append", metavar="NAME",
+                        help=f"the clock's name (default: {' or '.join(CLOCKS)})")
+    args = parser.parse_args(argv)
+    try:
+        report = compare(args.expected, args.actual, signals=args.signals,
+                         clocks=tuple(args.clock or CLOCKS))
+    except WavesError as error:
+        print(f"cannot compare: {error}", file=sys.stderr)
+        return 2
+    print(report.summary())
+    return 0 if report.equal else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The chip's signals by the names every tool here uses.
+
+A name is a path below the chip: attributes of `hdl.chip.Chip`, instances and wires of
+the exported netlist (`hdl.export`, top module ``ttt_chip``), and scopes and variables of
+the golden waves (`sim.golden_waves`). The benches read the chip through these names,
+and `sim.compare` pairs waves by them.
+"""
+
+__all__ = ["INPUT_PINS", "PROBE_PATHS", "WAVES"]
+
+# The inputs a person drives (scan and scanin stay low outside scan tests).
+INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")
+
+# What a bench compares after every edge, by firmware_ref.cycle.Probe field.
+PROBE_PATHS = {"state": "controller.state", "wins": "board.wins",
+               "choose": "controller.choose", "toggleN": "controller.toggleN",
+               "usei": "controller.usei", "nexti": "controller.nexti", "sp": "sp", "i": "i",
+               "fin": "fin", "win": "win", "prompt": "prompt", "led": "led",
+               "copyboard": "copyboard"}
+
+# What the golden waves hold, with widths: the pins, the probe and every register.
+WAVES = {
+    "cp": 1, "keyboardN": 9, "userbegins": 1, "piN": 1, "resetN": 1, "scan": 1,
+    "scanin": 1,
+    "led": 18, "copyboard": 1, "prompt": 1, "fin": 1, "win": 1, "i": 4, "sp": 3,
+    "controller.state": 3, "controller.choose": 2, "controller.toggleN": 1,
+    "controller.usei": 1, "controller.nexti": 1,
+    "board.board": 18, "board.p": 1, "board.wins": 1,
+    "move.m": 4, "move.random": 3,
+    "value.r": 2, "value.bestr": 1, "value.a": 1,
+    "stack.sp": 3, "stack.stackregs": 48,
+    "keyboard.keyboard": 9,
+}
