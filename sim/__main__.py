@@ -19,7 +19,6 @@ from . import e2, games
 
 BUILD = Path(__file__).resolve().parents[1] / "build"
 VCD, GTKW = BUILD / "e2.vcd", BUILD / "e2.gtkw"
-GOLDEN = BUILD / "e2_golden.vcd"
 
 
 def _e2(args):
@@ -60,16 +59,20 @@ def _e2(args):
     if not args.golden:
         print(f"Waves: {VCD.relative_to(BUILD.parent)} with the GTKWave view "
               f"{GTKW.name}; 'make waves' opens them.")
-    print(f"Golden waves: {GOLDEN.relative_to(BUILD.parent)}, same names as the netlist's; "
-          f"'make compare' checks the HDL's against them.")
+    print(f"Golden waves: {_golden().relative_to(BUILD.parent)}, same names as the "
+          f"netlist's; 'make compare' checks the HDL's against them.")
     return 1 if differences else 0
+
+
+def _golden():
+    return BUILD / "e2_golden.vcd"
 
 
 def _golden_waves():
     from . import golden_waves, gtkw
     BUILD.mkdir(exist_ok=True)
-    golden_waves.write_session(GOLDEN, e2.SESSION)
-    gtkw.write(GOLDEN, scope="ttt_chip")
+    golden_waves.write_session(_golden(), e2.SESSION)
+    gtkw.write(_golden(), scope="ttt_chip")
 
 
 def _e2_on_hdl():
@@ -97,7 +100,7 @@ def _waves(args):
         view = vcd.with_suffix(".gtkw")
     elif args.golden:
         _golden_waves()
-        vcd, view = GOLDEN, GOLDEN.with_suffix(".gtkw")
+        vcd, view = _golden(), _golden().with_suffix(".gtkw")
     else:
         if not VCD.exists() and _e2_on_hdl() is None:
             return 1

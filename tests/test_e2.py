@@ -97,13 +97,17 @@ def test_think_times_agree_with_the_papers_rows(paper):
     assert [state for state, _ in model] == [State.WAITING, State.FINISHED]
 
 
-def test_sim_e2_on_the_golden_model(capsys):
-    from sim.__main__ import main
-    assert main(["e2", "--golden"]) == 0
+def test_sim_e2_on_the_golden_model(capsys, monkeypatch, tmp_path):
+    import sim.__main__ as cli
+    monkeypatch.setattr(cli, "BUILD", tmp_path / "build")      # keep build/ clean
+    assert cli.main(["e2", "--golden"]) == 0
+    assert (tmp_path / "build" / "e2_golden.vcd").exists()
+    assert not (tmp_path / "build" / "e2.vcd").exists()
     out = capsys.readouterr().out
     assert "replayed on the golden model" in out and "All 100 rows match" in out
     cycles = [c for _, c in e2.think_times(e2.replay())]
     assert f"move 1: {cycles[0]} cycles = {cycles[0] / 6:.2f} us" in out
+    assert "Golden waves: build/e2_golden.vcd" in out
 
 
 def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
@@ -117,6 +121,9 @@ def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
     assert "replayed on the Amaranth chip" in out and "All 100 rows match" in out
     assert "move 1: 31 cycles = 2.58 us" in out
     assert "Waves: build/e2.vcd with the GTKWave view e2.gtkw" in out
+    assert "Golden waves: build/e2_golden.vcd" in out
+    assert "$scope module ttt_chip" in (build / "e2_golden.vcd").read_text()
+    assert "state.filter" in (build / "e2_golden.gtkw").read_text()
     vcd = (build / "e2.vcd").read_text()
     assert "$var string" in vcd and "setboardi" in vcd       # the state by name
     gtkw = (build / "e2.gtkw").read_text()
