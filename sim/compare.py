@@ -55,6 +55,7 @@ class Report:
     cycles: int = 0
     differences: list = field(default_factory=list)  # every differing sample
     dont_care: int = 0
+    ends_early: object = None   # Fraction seconds: where the actual waves end, if early
 
     @property
     def equal(self):
@@ -71,6 +72,9 @@ class Report:
             shown = ", ".join(self.unpaired[:8]) + (" ..." if len(self.unpaired) > 8 else "")
             lines.append(f"{len(self.unpaired)} expected signals have no partner in the "
                          f"actual waves and were not compared: {shown}")
+        if self.ends_early is not None:
+            lines.append(f"the actual waves end at {_ns(self.ends_early)}, before the "
+                         f"expected's last clock edge: later they hold their last values")
         if self.equal:
             lines.append("no difference")
             return "\n".join(lines)
@@ -202,6 +206,8 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
     for time, edge in samples:
         seconds = expected.seconds(time)
         a_time = actual.units(seconds)
+        if a_time > actual.end and edge != "end" and report.ends_early is None:
+            report.ends_early = actual.seconds(actual.end)
         before = edge != "end"
         for name, a_name in report.pairs.items():
             e_var, a_var = e_names[name], a_names[a_name]

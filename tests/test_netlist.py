@@ -82,6 +82,8 @@ def test_a_broken_netlist_is_named_at_its_first_wrong_cycle(tmp_path, golden):
     assert (first.signal, first.cycle, first.edge) == ("board.wins", first_win, "falling")
     assert (first.expected, first.actual) == ("1", "0")
     assert "FIRST DIFFERENCE at" in report.summary()
+    # The cocotb test stopped there, so the netlist's waves end early: the summary says so.
+    assert report.ends_early is not None and "before the expected's last" in report.summary()
 
 
 def test_a_missing_simulator_is_named(monkeypatch):
