@@ -7,6 +7,8 @@ with the cycle, the signal, both values and the last rows of both.
 
 A Bench offers what a protocol of firmware_ref.cycle needs (`set`, `state`, `board`,
 `probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
+The comparison lives in `PinBench`, which the cocotb bench of the exported netlist
+(sim/cocotb_chip.py) shares; `walk_games` plays every game on either.
 """
 
 import collections
