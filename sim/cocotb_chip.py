@@ -54,15 +54,14 @@ class NetlistBench(lockstep.PinBench):
                                         f"{handle.value} in the netlist") from None
         return values
 
-    async def tick(self):
+    async def _edge(self):
         await ReadOnly()                # the new inputs have settled
         self.check()
         self.before = self.probe
         await RisingEdge(self.dut.cp)
         await ReadOnly()
-        self.model.tick()
-        self.cycle += 1
-        self.check()
+
+    async def _after(self):
         self.after = self.probe
         await FallingEdge(self.dut.cp)  # where the protocol applies the next inputs
 

@@ -1,7 +1,7 @@
 """The golden model's waves: a VCD of the chip's signals, named as the netlist names them.
 
 `GoldenWaves` wraps a `CycleModel` in the interface protocols use (`set`, `tick`,
-`probe`, `state`, `board`) and writes every pin, the internal nodes E.2 prints and every
+`probe`, `state`, `board`; so `firmware_ref.cycle.clocked` runs them) and writes every pin, the internal nodes E.2 prints and every
 register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.export):
 pins under ``ttt_chip``, the rest under the block that holds it
 (``ttt_chip.controller.state``, ``ttt_chip.value.r``, ...), so the file opens beside the
@@ -15,6 +15,7 @@ written as x, bit by bit for the stack.
 from vcd import VCDWriter
 
 from firmware_ref.cycle import CycleModel
+from hdl import scan
 
 from .signals import INPUT_PINS, PROBE_PATHS, WAVES
 
@@ -31,16 +32,10 @@ def _bits(value, width):
 
 
 def _stack(entries):
-    """The 48-bit stackregs: entry k in bits 6k..6k+5 (i, then a, then bestr)."""
-    text = ""
-    for entry in entries:               # entry 0 is the low end: it goes on the right
-        if entry is None:
-            field = "x" * 6
-        else:
-            i, a, bestr = entry
-            field = format(i | a << 4 | (bestr & 1) << 5, "06b")
-        text = field + text
-    return text
+    """The 48-bit stackregs: entry k in bits 6k..6k+5, as hdl.scan packs it."""
+    fields = ["x" * 6 if entry is None else format(scan.pack_entry(*entry), "06b")
+              for entry in entries]
+    return "".join(reversed(fields))     # entry 0 is the low end: it goes on the right
 
 
 class GoldenWaves:
@@ -67,10 +62,7 @@ class GoldenWaves:
         self._falling()
         self._dump(self._edge + HALF_PERIOD)
 
-    async def tick(self):
-        self.step()
-
-    def step(self):
+    def tick(self):
         self._falling()
         self._edge += 2 * HALF_PERIOD
         self._cp = 1
@@ -131,5 +123,5 @@ def write_session(path, session, *, random=0):
         waves = GoldenWaves(file, CycleModel(random=random))
         for inputs in session:
             waves.set(inputs)
-            waves.step()
+            waves.tick()
         waves.close()

@@ -3,8 +3,8 @@
 A netlist holds the controller state and the choose mux as plain codes; the save file
 decodes them by name with GTKWave translate filter files written beside it
 (``state.filter``, ``choose.filter``, from hdl.controller's enums). Signals are grouped
-by the blocks of the paper's figure 2, as in the Amaranth view (sim.lockstep.traces);
-a signal the file does not hold is left out.
+by the blocks of the paper's figure 2 (sim.signals.GROUPS), as in the Amaranth view; a
+signal the file does not hold is left out.
 """
 
 import math
@@ -14,21 +14,11 @@ from vcd.gtkw import GTKWSave
 
 from hdl.controller import Choose, State
 
+from .signals import GROUPS
 from .waves import read
 
-__all__ = ["GROUPS", "write"]
+__all__ = ["write"]
 
-GROUPS = {
-    "pins": ["resetN", "userbegins", "piN", "keyboardN", "led", "copyboard", "prompt",
-             "fin", "win", "i", "sp"],
-    "controller": ["state", "choose", "toggleN", "usei", "nexti", "init", "call", "pop",
-                   "assignmove", "remember", "retbest", "negr", "sno", "clearr"],
-    "board": ["board", "p", "wins", "full", "lasti", "nextfree", "validkey"],
-    "move": ["m", "random", "index"],
-    "value": ["r", "bestr", "a", "rgea", "rgbestr"],
-    "stack": ["sp", "ground", "stackregs"],
-    "keyboard": ["keyboard", "keypressed", "key"],
-}
 ENUMS = {"controller.state": State, "controller.choose": Choose}
 DATAFMT = {"led": "bin", "board.board": "bin", "keyboardN": "bin",
            "keyboard.keyboard": "bin"}

@@ -22,7 +22,7 @@ from hdl import scan
 from hdl.chip import Chip
 
 from . import games
-from .signals import INPUT_PINS, PROBE_PATHS
+from .signals import GROUPS, INPUT_PINS, PROBE_PATHS
 
 __all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
            "probe_from", "run", "simulate", "game_presses", "walk_games", "traces",
@@ -57,8 +57,8 @@ class PinBench:
     """A chip in some simulator and the golden model beside it, fed the same inputs.
 
     Subclasses say how to drive the input pins (`_drive`), read the probe (`_read`,
-    integers by PROBE_PATHS name) and wait for a rising edge (`_edge`); this class keeps
-    the model in step and compares them.
+    integers by PROBE_PATHS name), wait for a rising edge (`_edge`) and what follows the
+    check after it (`_after`); this class keeps the model in step and compares them.
     """
 
     def __init__(self, model, history=6):
@@ -90,6 +90,10 @@ class PinBench:
         self.model.tick()
         self.cycle += 1
         self.check()
+        await self._after()
+
+    async def _after(self):
+        pass
 
     # -- the comparison ---------------------------------------------------------------
 
@@ -145,8 +149,7 @@ class Bench(PinBench):
     async def _edge(self):
         await self.ctx.tick()
 
-    async def tick(self):
-        await super().tick()
+    async def _after(self):
         # Inputs change at the falling edge, as in E.1, the netlist bench and the golden
         # waves, so that all their waves line up.
         await self.ctx.delay(PERIOD / 2)
@@ -226,20 +229,10 @@ async def walk_games(bench, opening, presses):
 
 
 def traces(chip):
-    """What the GTKWave save file shows, grouped by block of the paper's figure 2."""
-    b, mv, v, s, c, k = (chip.board, chip.move, chip.value, chip.stack, chip.controller,
-                         chip.keyboard)
-    return {
-        "pins": [chip.resetN, chip.userbegins, chip.piN, chip.keyboardN, chip.led,
-                 chip.copyboard, chip.prompt, chip.fin, chip.win, chip.i, chip.sp],
-        "controller": [c.state, c.choose, c.toggleN, c.usei, c.nexti, c.init, c.call,
-                       c.pop, c.assignmove, c.remember, c.retbest, c.negr, c.sno, c.clearr],
-        "board": [b.board, b.p, b.wins, b.full, b.lasti, b.nextfree, b.validkey],
-        "move": [mv.i, mv.m, mv.random, mv.index],
-        "value": [v.r, v.bestr, v.a, v.rgea, v.rgbestr],
-        "stack": [s.sp, s.ground, s.stackregs],
-        "keyboard": [k.keyboard, k.keypressed, k.key],
-    }
+    """What the GTKWave save file shows: sim.signals.GROUPS, as the chip's signals."""
+    return {group: [_resolve(chip if group == "pins" else getattr(chip, group), name)
+                    for name in names]
+            for group, names in GROUPS.items()}
 
 
 def simulate(testbench, *, random=0, vcd=None, gtkw=None):

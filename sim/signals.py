@@ -6,7 +6,7 @@ the golden waves (`sim.golden_waves`). The benches read the chip through these n
 and `sim.compare` pairs waves by them.
 """
 
-__all__ = ["INPUT_PINS", "PROBE_PATHS", "WAVES"]
+__all__ = ["INPUT_PINS", "PROBE_PATHS", "WAVES", "GROUPS"]
 
 # The inputs a person drives (scan and scanin stay low outside scan tests).
 INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")
@@ -30,4 +30,18 @@ WAVES = {
     "value.r": 2, "value.bestr": 1, "value.a": 1,
     "stack.sp": 3, "stack.stackregs": 48,
     "keyboard.keyboard": 9,
+}
+
+# What the wave views show, grouped by the blocks of the paper's figure 2 (names below
+# the group's block; "pins" are the chip's own).
+GROUPS = {
+    "pins": ["resetN", "userbegins", "piN", "keyboardN", "led", "copyboard", "prompt",
+             "fin", "win", "i", "sp"],
+    "controller": ["state", "choose", "toggleN", "usei", "nexti", "init", "call", "pop",
+                   "assignmove", "remember", "retbest", "negr", "sno", "clearr"],
+    "board": ["board", "p", "wins", "full", "lasti", "nextfree", "validkey"],
+    "move": ["i", "m", "random", "index"],
+    "value": ["r", "bestr", "a", "rgea", "rgbestr"],
+    "stack": ["sp", "ground", "stackregs"],
+    "keyboard": ["keyboard", "keypressed", "key"],
 }

@@ -138,3 +138,18 @@ def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
     first = report.differences[0]
     assert (first.signal, first.expected, first.actual) == ("copyboard", "0", "1")
     assert {d.signal for d in report.differences} == {"copyboard"}
+
+
+def test_golden_waves_run_the_protocols(tmp_path):
+    # GoldenWaves is a chip on a bench like CycleModel: the pin protocols drive it.
+    from firmware_ref.cycle import CycleModel, clocked, places, pressing, starting
+    with open(tmp_path / "game.vcd", "w") as file:
+        waves = golden_waves.GoldenWaves(file)
+        clocked(waves, starting(waves, userbegins=True))
+        thought = clocked(waves, pressing(waves, 4))
+        waves.close()
+    plain = CycleModel()
+    clocked(plain, starting(plain, userbegins=True))
+    assert len(thought) == len(clocked(plain, pressing(plain, 4)))
+    board = {v.name: v for v in read(tmp_path / "game.vcd").vars}["ttt_chip.board.board"]
+    assert int(board.values[-1], 2) == plain.board and places(plain.board)[4] == 2
