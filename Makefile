@@ -9,8 +9,11 @@ SIM ?= verilator
 # make compare: the reference waves, and the waves checked against them.
 EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
+# make bitstream / prog: the board (python -m boards boards lists them).
+BOARD ?= icebreaker
 
-.PHONY: sim test waves waves-golden waves-netlist games play verilog netlist compare clean
+.PHONY: sim test waves waves-golden waves-netlist games play verilog netlist compare \
+	bitstream prog play-board clean
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
@@ -41,6 +44,15 @@ build/netlist_e2.vcd: | $(STAMP)
 
 build/netlist_e2_icarus.fst: | $(STAMP)
 	$(PY) -m sim netlist --sim icarus --tests e2_session
+
+bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin and report.json with the YoWASP toolchain
+	$(PY) -m boards bitstream --board $(BOARD)
+
+prog: $(STAMP)        ## program the connected $(BOARD) with build/$(BOARD)/ttt.bin
+	$(PY) -m boards prog --board $(BOARD)
+
+play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1
+	$(PY) -m boards play --port "$(PORT)"
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest

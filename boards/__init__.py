@@ -1,0 +1,1 @@
+"""The chip on iCE40 boards: front panel, host link, bitstreams (docs/boards.md)."""

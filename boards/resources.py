@@ -1,0 +1,39 @@
+"""The front panel as amaranth-boards resources: what a person wires to the PMODs.
+
+docs/boards.md has the pin table and the drawing; tests/test_boards.py checks that the
+table and these declarations agree.
+"""
+
+from amaranth.build import Attrs, Pins, PinsN, Resource, Subsignal
+
+
+__all__ = ["front_panel"]
+
+
+def front_panel(*, rows, sense, red, green, attrs=None):
+    """The 3x3 display and key matrix, on connector pins given as ``(pins, conn)``.
+
+    ``row`` sinks the common cathodes of a row's LEDs and the key diodes (active low).
+    ``sense`` are the key matrix's return lines, pulled up in the FPGA: a closed key
+    pulls its line low through its diode while its row is active. ``red`` and ``green``
+    drive the LEDs' anodes through resistors (active high).
+    """
+    attrs = attrs or Attrs()
+    return Resource("front_panel", 0,
+        Subsignal("row", PinsN(rows[0], dir="o", conn=rows[1])),
+        Subsignal("sense", PinsN(sense[0], dir="i", conn=sense[1]), Attrs(PULLUP=1)),
+        Subsignal("red", Pins(red[0], dir="o", conn=red[1])),
+        Subsignal("green", Pins(green[0], dir="o", conn=green[1])),
+        attrs,
+    )
+
+
+# iCEBreaker: the panel on PMOD1A and PMOD1B; PMOD2 keeps the break-off board's LEDs
+# and buttons, which are the switches and status lamps.
+ICEBREAKER_PANEL = front_panel(
+    rows=("1 2 3", ("pmod", 0)),
+    sense=("7 8 9", ("pmod", 0)),
+    red=("1 2 3", ("pmod", 1)),
+    green=("7 8 9", ("pmod", 1)),
+    attrs=Attrs(IO_STANDARD="SB_LVCMOS"),
+)

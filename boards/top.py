@@ -1,0 +1,128 @@
+"""Board-level tops: the desk (boards/desk.py) wired to each board's pins."""
+
+from dataclasses import dataclass
+
+from amaranth.hdl import ClockDomain, ClockSignal, Elaboratable, Module
+from amaranth.lib import io
+from amaranth_boards.icebreaker import ICEBreakerPlatform
+from amaranth_boards.icestick import ICEStickPlatform
+
+from .desk import Desk
+from .resources import ICEBREAKER_PANEL
+
+
+__all__ = ["BOARDS", "DEFAULT_BOARD", "UnknownBoard", "Target", "target", "BoardTop",
+           "BAUD", "desk_for"]
+
+BAUD = 115_200
+ROW_HZ = 3_000          # each panel row ~333 us: the display refreshes at 1 kHz
+STABLE_FRAMES = 10      # a key or button must agree for ~10 ms: contacts bounce for less
+
+
+@dataclass(frozen=True)
+class Target:
+    """A board the chip can be built for."""
+    name: str
+    platform: type
+    programmer: str         # openFPGALoader's name for the board
+    summary: str
+    front_panel: bool
+
+    def make_platform(self):
+        platform = self.platform()
+        if self.name == "icebreaker":
+            platform.add_resources(platform.break_off_pmod)
+            platform.add_resources([ICEBREAKER_PANEL])
+        return platform
+
+
+BOARDS = {
+    "icebreaker": Target("icebreaker", ICEBreakerPlatform, "icebreaker",
+                         "iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off "
+                         "buttons and LEDs, USB serial", front_panel=True),
+    "icestick": Target("icestick", ICEStickPlatform, "ice40_generic",
+                       "iCEstick (iCE40HX1K): status LEDs, USB serial", front_panel=False),
+}
+DEFAULT_BOARD = "icebreaker"
+
+
+class UnknownBoard(ValueError):
+    def __init__(self, name):
+        super().__init__(f"unknown board {name!r}; the known boards are: "
+                         + ", ".join(BOARDS))
+
+
+def target(name):
+    try:
+        return BOARDS[name]
+    except KeyError:
+        raise UnknownBoard(name) from None
+
+
+def desk_for(clock_hz):
+    """The desk with its timings for a clock of `clock_hz`."""
+    return Desk(bit_cycles=round(clock_hz / BAUD), slot_cycles=round(clock_hz / ROW_HZ),
+                stable=STABLE_FRAMES)
+
+
+class BoardTop(Elaboratable):
+    """The desk on `target`'s pins, clocked by the board's oscillator.
+
+    The clock domain has no reset: ``resetN``, driven by the desk, is the chip's only
+    reset, as in the exported netlist (docs/netlist.md); every flip-flop starts from its
+    initial value when the FPGA is configured.
+    """
+
+    def __init__(self, target):
+        self.target = target
+
+    def elaborate(self, platform):
+        m = Module()
+        self._m, self._platform = m, platform
+        m.domains.sync = ClockDomain(reset_less=True)
+        m.d.comb += ClockSignal("sync").eq(self._input(platform.default_clk))
+
+        m.submodules.desk = desk = desk_for(platform.default_clk_frequency)
+        uart = platform.request("uart", 0, dir="-")
+        m.submodules.uart_rx = rx = io.Buffer("i", uart.rx)
+        m.submodules.uart_tx = tx = io.Buffer("o", uart.tx)
+        m.d.comb += [desk.rx.eq(rx.i), tx.o.eq(desk.tx)]
+        getattr(self, "_" + self.target.name)(m, desk)
+        return m
+
+    def _buffer(self, direction, name, number):
+        buffer = io.Buffer(direction, self._platform.request(name, number, dir="-"))
+        self._m.submodules[f"{name}_{number}"] = buffer
+        return buffer
+
+    def _input(self, name, number=0):
+        return self._buffer("i", name, number).i
+
+    def _output(self, name, number=0):
+        return self._buffer("o", name, number).o
+
+    def _icebreaker(self, m, desk):
+        panel = self._platform.request("front_panel", 0, dir="-")
+        for part, direction in (("row", "o"), ("red", "o"), ("green", "o"), ("sense", "i")):
+            m.submodules[f"panel_{part}"] = buffer = io.Buffer(direction, getattr(panel, part))
+            if direction == "o":
+                m.d.comb += buffer.o.eq(getattr(desk, part))
+            else:
+                m.d.comb += desk.sense.eq(buffer.i)
+        # The main board's button and the break-off's first one both reset.
+        m.d.comb += [
+            desk.reset_button.eq(self._input("button", 0) | self._input("button", 1)),
+            desk.userbegins_button.eq(self._input("button", 2)),
+            desk.piN_button.eq(self._input("button", 3)),
+        ]
+        # Main board: red = entering a position, green = prompt. Break-off: the red
+        # LED (2) = win, the green ones (3 to 6) = prompt, fin, userbegins, piN.
+        for number, name in {0: "setup", 1: "prompt", 2: "win", 3: "prompt", 4: "fin",
+                             5: "userbegins", 6: "piN"}.items():
+            m.d.comb += self._output("led", number).eq(getattr(desk, name))
+
+    def _icestick(self, m, desk):
+        # No keys or buttons: the host link plays it. The green LED (4) is prompt.
+        for number, name in {0: "fin", 1: "win", 2: "userbegins", 3: "piN",
+                             4: "prompt"}.items():
+            m.d.comb += self._output("led", number).eq(getattr(desk, name))

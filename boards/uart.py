@@ -1,0 +1,130 @@
+"""The host link's serial port: 8 data bits, no parity, one stop bit (8N1)."""
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.cdc import FFSynchronizer
+from amaranth.lib.wiring import In, Out
+
+
+__all__ = ["UartRx", "UartTx"]
+
+
+class UartRx(wiring.Component):
+    """Receives bytes on ``rx``; each bit lasts ``bit_cycles`` clocks.
+
+    A byte is sampled in the middle of each bit, from a falling edge that is still low
+    half a bit later (a glitch is not a start bit).
+
+    Members
+    -------
+    rx : In(1)
+        The line, idle high. Asynchronous: it is synchronised here.
+    data : Out(8)
+        The last byte received.
+    valid : Out(1)
+        High for one clock when ``data`` holds a new byte.
+    error : Out(1)
+        With ``valid``: the stop bit was low, so the byte is not to be trusted.
+    """
+
+    rx: In(1, init=1)
+    data: Out(8)
+    valid: Out(1)
+    error: Out(1)
+
+    def __init__(self, bit_cycles):
+        if bit_cycles < 4:
+            raise ValueError(f"a bit must last at least 4 clocks, not {bit_cycles}")
+        self._bit_cycles = bit_cycles
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        rx = Signal(init=1)
+        m.submodules.rx_sync = FFSynchronizer(self.rx, rx, init=1)
+
+        timer = Signal(range(self._bit_cycles))
+        bits = Signal(range(9))
+        shift = Signal(8)
+        m.d.sync += self.valid.eq(0)
+        m.d.sync += timer.eq(timer - 1)
+
+        with m.FSM():
+            with m.State("IDLE"):
+                with m.If(~rx):
+                    m.d.sync += timer.eq(self._bit_cycles // 2 - 1)
+                    m.next = "START"
+            with m.State("START"):
+                with m.If(timer == 0):
+                    with m.If(rx):
+                        m.next = "IDLE"
+                    with m.Else():
+                        m.d.sync += [timer.eq(self._bit_cycles - 1), bits.eq(0)]
+                        m.next = "DATA"
+            with m.State("DATA"):
+                with m.If(timer == 0):
+                    m.d.sync += [
+                        timer.eq(self._bit_cycles - 1),
+                        shift.eq(shift >> 1 | rx << 7),   # least significant bit first
+                        bits.eq(bits + 1),
+                    ]
+                    with m.If(bits == 7):
+                        m.next = "STOP"
+            with m.State("STOP"):
+                with m.If(timer == 0):
+                    m.d.sync += [self.data.eq(shift), self.valid.eq(1), self.error.eq(~rx)]
+                    # A low stop bit: wait for the line to go idle before the next start.
+                    m.next = "IDLE"
+                    with m.If(~rx):
+                        m.next = "BREAK"
+            with m.State("BREAK"):
+                with m.If(rx):
+                    m.next = "IDLE"
+        return m
+
+
+class UartTx(wiring.Component):
+    """Sends bytes on ``tx``; each bit lasts ``bit_cycles`` clocks.
+
+    Members
+    -------
+    data : In(8)
+        The byte to send, taken when ``start`` is high and ``ready`` is high.
+    start : In(1)
+        Send ``data``.
+    ready : Out(1)
+        Idle: a ``start`` now is taken.
+    tx : Out(1)
+        The line, idle high.
+    """
+
+    data: In(8)
+    start: In(1)
+    ready: Out(1)
+    tx: Out(1, init=1)
+
+    def __init__(self, bit_cycles):
+        if bit_cycles < 1:
+            raise ValueError(f"a bit must last at least 1 clock, not {bit_cycles}")
+        self._bit_cycles = bit_cycles
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        timer = Signal(range(self._bit_cycles))
+        frame = Signal(10)          # stop bit, 8 data bits, start bit: shifted out LSB first
+        left = Signal(range(11))    # bits still to put on the line
+
+        m.d.comb += self.ready.eq((timer == 0) & (left == 0))
+        with m.If(timer != 0):
+            m.d.sync += timer.eq(timer - 1)
+        with m.Elif(left != 0):
+            m.d.sync += [
+                self.tx.eq(frame[0]),
+                frame.eq(frame >> 1),
+                left.eq(left - 1),
+                timer.eq(self._bit_cycles - 1),
+            ]
+        with m.Elif(self.start):
+            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), left.eq(10)]
+        return m
