@@ -12,7 +12,7 @@ def _target(name):
     try:
         return target(name)
     except UnknownBoard as error:
-        raise SystemExit(f"error: {error}")
+        raise SystemExit(f"error: {error}") from None
 
 
 def _bitstream(args):
@@ -24,7 +24,7 @@ def _bitstream(args):
     try:
         report = bitstream(board, out)
     except ToolMissing as error:
-        raise SystemExit(f"error: {error}")
+        raise SystemExit(f"error: {error}") from None
     print(f"wrote {report['bitstream']} in {time.monotonic() - began:.0f} s")
     print(format_report(report))
     print(f"report: {out / 'report.json'}")
@@ -37,7 +37,7 @@ def _prog(args):
     try:
         print(program(board, out), end="")
     except (NoBitstream, NoBoard, ProgrammingFailed, ToolMissing) as error:
-        raise SystemExit(f"error: {error}")
+        raise SystemExit(f"error: {error}") from None
     print(f"programmed {board.name} with {out}/")
 
 

@@ -150,7 +150,7 @@ class DeskBench:
         return self.lines.popleft()
 
 
-def run(desk, bench_body, *, vcd=None):
+def run(desk, bench_body):
     """Simulate `desk` with the async `bench_body(bench)`; its result is returned."""
     sim = Simulator(desk)
     sim.add_clock(1e-6)
@@ -160,9 +160,5 @@ def run(desk, bench_body, *, vcd=None):
         result.append(await bench_body(DeskBench(ctx, desk)))
 
     sim.add_testbench(testbench)
-    if vcd:
-        with sim.write_vcd(vcd):
-            sim.run()
-    else:
-        sim.run()
+    sim.run()
     return result[0]

@@ -1,6 +1,6 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import enum, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -108,7 +108,7 @@ class HostLink(wiring.Component):
         self._bit_cycles = bit_cycles
         super().__init__()
 
-    def _status_char(self, entry):
+    def _char(self, entry):
         if entry.startswith("board"):
             k = int(entry[5:])
             chip, user = self.board[2 * k], self.board[2 * k + 1]
@@ -194,7 +194,19 @@ class HostLink(wiring.Component):
         ]
         m.d.comb += tx.data.eq(char)
 
-        with m.FSM():
+        def send(line):
+            # One character per byte the transmitter takes; then back to listening.
+            with m.Switch(index):
+                for i, entry in enumerate(line):
+                    with m.Case(i):
+                        m.d.comb += char.eq(self._char(entry))
+            m.d.comb += tx.start.eq(1)
+            with m.If(tx.ready):
+                m.d.sync += index.eq(index + 1)
+                with m.If(index == len(line) - 1):
+                    m.next = "LISTEN"
+
+        with m.FSM() as fsm:
             with m.State("LISTEN"):
                 with m.If(accepted):
                     m.d.sync += [self.key.eq(argument), self.switch.eq(argument[0]),
@@ -216,8 +228,6 @@ class HostLink(wiring.Component):
                     m.d.sync += [error_pending.eq(0), index.eq(0)]
                     m.next = "ERROR"
             with m.State("ACT"):
-                with m.If(accepted | rejected):
-                    m.d.sync += error_pending.eq(1)
                 # The desk's ready is looked at only once it has seen the command.
                 with m.If(settle != 0):
                     m.d.sync += settle.eq(settle - 1)
@@ -225,27 +235,9 @@ class HostLink(wiring.Component):
                     m.d.sync += index.eq(0)
                     m.next = "STATUS"
             with m.State("STATUS"):
-                with m.If(accepted | rejected):
-                    m.d.sync += error_pending.eq(1)
-                with m.Switch(index):
-                    for i, entry in enumerate(status):
-                        with m.Case(i):
-                            m.d.comb += char.eq(self._status_char(entry))
-                m.d.comb += tx.start.eq(1)
-                with m.If(tx.ready):
-                    m.d.sync += index.eq(index + 1)
-                    with m.If(index == len(status) - 1):
-                        m.next = "LISTEN"
+                send(status)
             with m.State("ERROR"):
-                with m.If(accepted | rejected):
-                    m.d.sync += error_pending.eq(1)
-                with m.Switch(index):
-                    for i, c in enumerate(ERROR_LINE):
-                        with m.Case(i):
-                            m.d.comb += char.eq(ord(c))
-                m.d.comb += tx.start.eq(1)
-                with m.If(tx.ready):
-                    m.d.sync += index.eq(index + 1)
-                    with m.If(index == len(ERROR_LINE) - 1):
-                        m.next = "LISTEN"
+                send(ERROR_LINE)
+        with m.If((accepted | rejected) & ~fsm.ongoing("LISTEN")):
+            m.d.sync += error_pending.eq(1)
         return m

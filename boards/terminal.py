@@ -1,6 +1,5 @@
 """Play the board from a terminal over its USB serial port: `python -m boards play`."""
 
-import sys
 
 from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 
@@ -34,13 +33,13 @@ def open_port(port):
     if not port:
         ports = ", ".join(p.device for p in comports()) or "none"
         raise SystemExit(f"error: say which serial port: make play-board PORT=/dev/ttyUSB1\n"
-                         f"serial ports on this machine: {ports}")
+                         f"serial ports on this machine: {ports}") from None
     try:
         return serial.Serial(port, BAUD, timeout=2)
     except (serial.SerialException, OSError) as error:
         ports = ", ".join(p.device for p in comports()) or "none"
         raise SystemExit(f"error: cannot open the serial port {port}: {error}\n"
-                         f"serial ports on this machine: {ports}")
+                         f"serial ports on this machine: {ports}") from None
 
 
 def check_position(board):

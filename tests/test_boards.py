@@ -124,7 +124,7 @@ def test_a_game_through_the_host_link():
                 not golden.fin, golden.fin, golden.win)
         assert status.fin
         status = protocol.parse(await bench.command(protocol.piN(True)))
-        assert status.piN and not status.userbegins is False
+        assert status.piN and status.userbegins
 
     run(sim_desk(), body)
 
