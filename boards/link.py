@@ -28,24 +28,12 @@ MAX_FRAME = 10
 # As firmware_ref.alg prints boards; "both" only after a position no game reaches, when
 # the chip's stale move lands on the user's stone (docs/decisions.md).
 MARKS = {"empty": ".", "chip": "O", "user": "X", "both": "*"}
-# The status line, one character per entry: text, or a field filled in by the hardware.
+# The status line: text, and fields (names) that the hardware fills in.
 STATUS_FORMAT = ["board0", "board1", "board2", "|", "board3", "board4", "board5", "|",
                  "board6", "board7", "board8",
                  " p", "prompt", " f", "fin", " w", "win", " u", "userbegins", " n", "piN",
                  " c", "cycles3", "cycles2", "cycles1", "cycles0", "\r\n"]
 ERROR_LINE = "error\r\n"
-
-
-def _expand(format):
-    """STATUS_FORMAT with its text split into single characters."""
-    entries = []
-    for entry in format:
-        if entry.startswith(("board", "cycles")) or entry in (
-                "prompt", "fin", "win", "userbegins", "piN"):
-            entries.append(entry)
-        else:
-            entries.extend(entry)
-    return entries
 
 
 class HostLink(wiring.Component):
@@ -108,19 +96,24 @@ class HostLink(wiring.Component):
         self._bit_cycles = bit_cycles
         super().__init__()
 
-    def _char(self, entry):
-        if entry.startswith("board"):
-            k = int(entry[5:])
-            chip, user = self.board[2 * k], self.board[2 * k + 1]
-            return Mux(user, Mux(chip, ord(MARKS["both"]), ord(MARKS["user"])),
-                       Mux(chip, ord(MARKS["chip"]), ord(MARKS["empty"])))
-        if entry.startswith("cycles"):
-            n = int(entry[6:])
-            digit = self.cycles[4 * n:4 * n + 4]
-            return Mux(digit < 10, ord("0") + digit, ord("A") - 10 + digit)
-        if len(entry) == 1:
-            return ord(entry)
-        return ord("0") + getattr(self, entry)
+    def _status(self):
+        """The status line, one 8-bit value per character: text, or a field's value."""
+        chars = []
+        for entry in STATUS_FORMAT:
+            if entry.startswith("board"):
+                k = int(entry[5:])
+                chip, user = self.board[2 * k], self.board[2 * k + 1]
+                chars.append(Mux(user, Mux(chip, ord(MARKS["both"]), ord(MARKS["user"])),
+                                 Mux(chip, ord(MARKS["chip"]), ord(MARKS["empty"]))))
+            elif entry.startswith("cycles"):
+                n = int(entry[6:])
+                digit = self.cycles[4 * n:4 * n + 4]
+                chars.append(Mux(digit < 10, ord("0") + digit, ord("A") - 10 + digit))
+            elif entry.isidentifier():
+                chars.append(ord("0") + getattr(self, entry))
+            else:
+                chars.extend(ord(c) for c in entry)
+        return chars
 
     def elaborate(self, platform):
         m = Module()
@@ -183,8 +176,9 @@ class HostLink(wiring.Component):
                     m.d.sync += bad.eq(1)
 
         # Acting and answering.
-        status = _expand(STATUS_FORMAT)
-        index = Signal(range(max(len(status), len(ERROR_LINE))))
+        status = self._status()
+        error = [ord(c) for c in ERROR_LINE]
+        index = Signal(range(max(len(status), len(error))))
         char = Signal(8)
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
         settle = Signal(2)
@@ -197,9 +191,9 @@ class HostLink(wiring.Component):
         def send(line):
             # One character per byte the transmitter takes; then back to listening.
             with m.Switch(index):
-                for i, entry in enumerate(line):
+                for i, value in enumerate(line):
                     with m.Case(i):
-                        m.d.comb += char.eq(self._char(entry))
+                        m.d.comb += char.eq(value)
             m.d.comb += tx.start.eq(1)
             with m.If(tx.ready):
                 m.d.sync += index.eq(index + 1)
@@ -237,7 +231,7 @@ class HostLink(wiring.Component):
             with m.State("STATUS"):
                 send(status)
             with m.State("ERROR"):
-                send(ERROR_LINE)
+                send(error)
         with m.If((accepted | rejected) & ~fsm.ongoing("LISTEN")):
             m.d.sync += error_pending.eq(1)
         return m

@@ -10,10 +10,11 @@ from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, check_board
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "userbegins", "piN",
-           "STATUS", "parse", "MARKS", "BOTH"]
+           "STATUS", "parse", "MARKS", "PLACES", "BOTH"]
 
-MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}
-BOTH = 3                    # "*": both stones on one place (docs/boards.md)
+BOTH = 3                    # both stones on one place (docs/boards.md)
+MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X", BOTH: "*"}
+PLACES = {mark: value for value, mark in MARKS.items()}
 STATUS = b"S\r"
 LINE_LENGTH = 32            # a status line without its CR LF
 
@@ -67,8 +68,7 @@ def parse(line):
     fields = text.split(" ")
     try:
         rows = fields[0].split("|")
-        marks = {mark: value for value, mark in MARKS.items()} | {"*": BOTH}
-        board = [marks[c] for c in "".join(rows)]
+        board = [PLACES[c] for c in "".join(rows)]
         flags = {field[0]: field[1:] for field in fields[1:]}
         if (len(text) != LINE_LENGTH or [len(r) for r in rows] != [3, 3, 3]
                 or list(flags) != list("pfwunc")):

@@ -1,7 +1,7 @@
 """Play the board from a terminal over its USB serial port: `python -m boards play`."""
 
 
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.alg import COMPUTER, HUMAN, coordinate, wins
 
 from . import protocol
 from .top import BAUD
@@ -54,9 +54,8 @@ def check_position(board):
 
 
 def show(status):
-    marks = {EMPTY: ".", COMPUTER: "O", HUMAN: "X", protocol.BOTH: "*"}
-    rows = ["  " + " ".join(marks[v] for v in status.board[r:r + 3]) + f"   {r + 1}"
-            for r in (0, 3)] + ["  " + " ".join(marks[v] for v in status.board[6:9]) + "   3"]
+    rows = ["  " + " ".join(protocol.MARKS[v] for v in status.board[3 * r:3 * r + 3])
+            + f"   {r + 1}" for r in range(3)]
     state = ("the chip won" if status.win else "draw" if status.fin
              else "your move" if status.prompt else "thinking")
     return "\n".join(["  A B C", *rows,
@@ -90,11 +89,10 @@ def play(port, *, stream=None, read=input, write=print):
             elif word == "NEW":
                 board = None
                 if len(words) > 1:
-                    marks = {"." : EMPTY, "O": COMPUTER, "X": HUMAN}
                     text = "".join(c for c in "".join(words[1:]).upper() if c not in "|/")
-                    if len(text) != 9 or any(c not in marks for c in text):
+                    if len(text) != 9 or any(c not in ".OX" for c in text):
                         raise ValueError("a position is 9 of . O X, e.g. XO.|...|...")
-                    board = check_position([marks[c] for c in text])
+                    board = check_position([protocol.PLACES[c] for c in text])
                 status = link.command(protocol.reset(board))
             elif word in ("USER", "CHIP"):
                 status = link.command(protocol.userbegins(word == "USER"))

@@ -13,7 +13,7 @@ from boards.__main__ import main as boards_main
 from boards.bench import run, sim_desk
 from boards.build import (NoBitstream, NoBoard, ProgrammingFailed, bitstream, plan,
                           program)
-from boards.terminal import Link, check_position, open_port
+from boards.terminal import Link, check_position, open_port, play
 from boards.top import BOARDS, UnknownBoard, target
 from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, wins
 from firmware_ref.cycle import CycleModel, State, places, press, start
@@ -279,3 +279,20 @@ def test_positions_no_game_reaches_are_refused_by_the_terminal():
     with pytest.raises(ValueError, match="no game gets there"):
         check_position([HUMAN] * 2 + [EMPTY] * 7)
     assert check_position([HUMAN, COMPUTER] + [EMPTY] * 7)
+
+
+def test_the_terminal_client_sends_the_frames_of_what_is_typed():
+    class Board:                        # answers every frame with one status line
+        def __init__(self):
+            self.frames = []
+
+        def write(self, data):
+            self.frames.append(data)
+
+        def readline(self):
+            return b"...|...|... p1 f0 w0 u1 n0 c0000\r\n"
+    board, said = Board(), []
+    typed = iter(["b2", "7", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
+    assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
+    assert board.frames == [protocol.STATUS, b"K4\r", b"K7\r", b"RXO.......\r", b"U0\r", b"R\r"]
+    assert any("already won" in line for line in said)
