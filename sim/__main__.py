@@ -7,6 +7,8 @@
     games     play every game a user can play against the chip and report its think times
     netlist   run the cocotb tests on the exported netlist (python -m sim netlist -h)
     compare   compare two waveform files at every clock edge (python -m sim compare -h)
+    verify    every game in lockstep on the fastest backend (python -m sim verify -h)
+    bench     measure every cost side by side: BENCHMARKS.md (python -m sim bench -h)
 """
 
 import argparse
@@ -148,10 +150,12 @@ def main(argv=None):
     waves.set_defaults(run=_waves)
     commands.add_parser("netlist", help="cocotb tests on the exported netlist", add_help=False)
     commands.add_parser("compare", help="compare two waveform files", add_help=False)
+    commands.add_parser("verify", help="every game in lockstep", add_help=False)
+    commands.add_parser("bench", help="measure every cost: BENCHMARKS.md", add_help=False)
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("netlist", "compare"):
-        from . import compare, netlist
-        return {"netlist": netlist, "compare": compare}[argv[0]].main(argv[1:])
+    if argv and argv[0] in ("netlist", "compare", "verify", "bench"):
+        from importlib import import_module
+        return import_module(f"sim.{argv[0]}").main(argv[1:])
     args = parser.parse_args(argv)
     if getattr(args, "clock", 1) <= 0:
         parser.error("--clock must be a positive frequency in MHz")

@@ -57,8 +57,9 @@ class PinBench:
     """A chip in some simulator and the golden model beside it, fed the same inputs.
 
     Subclasses say how to drive the input pins (`_drive`), read the probe (`_read`,
-    integers by PROBE_PATHS name), wait for a rising edge (`_edge`) and what follows the
-    check after it (`_after`); this class keeps the model in step and compares them.
+    integers by PROBE_PATHS name), wait for a rising edge (`_edge`), what follows the
+    check after it (`_after`) and how to clock the scan path (`_shift`); this class
+    keeps the model in step and compares them.
     """
 
     def __init__(self, model, history=6):
@@ -94,6 +95,23 @@ class PinBench:
 
     async def _after(self):
         pass
+
+    # -- the scan path: `_shift(bits)` clocks bits in (None: scanout back into scanin)
+    #    and returns the bits scanout showed -------------------------------------------
+
+    async def load(self, registers):
+        """Shift `registers` into the chip through the scan pins and restart the model
+        from them. Returns the registers the chip held before."""
+        registers = concrete(registers)
+        before = await self._shift(scan.encode(scan_values(registers)))
+        self.model = CycleModel.from_registers(registers, self.model.inputs)
+        self.check()
+        return from_scan(scan.decode(before))
+
+    async def unload(self):
+        """Read every register through the scan pins, shifting scanout back into
+        scanin, so the chip holds the same state afterwards."""
+        return from_scan(scan.decode(await self._shift([None] * scan.SCAN_LENGTH)))
 
     # -- the comparison ---------------------------------------------------------------
 
@@ -154,8 +172,6 @@ class Bench(PinBench):
         # waves, so that all their waves line up.
         await self.ctx.delay(PERIOD / 2)
 
-    # -- the scan path ------------------------------------------------------------------
-
     async def _shift(self, bits):
         self.ctx.set(self.chip.scan, 1)
         out = []
@@ -166,21 +182,6 @@ class Bench(PinBench):
         self.ctx.set(self.chip.scan, 0)
         self.cycle += len(out)
         return out
-
-    async def load(self, registers):
-        """Shift `registers` into the chip through the scan pins and restart the model
-        from them. Returns the registers the chip held before."""
-        registers = concrete(registers)
-        before = await self._shift(scan.encode(scan_values(registers)))
-        self.model = CycleModel.from_registers(registers, self.model.inputs)
-        self.check()
-        return from_scan(scan.decode(before))
-
-    async def unload(self):
-        """Read every register through the scan pins, shifting scanout back into
-        scanin, so the chip holds the same state afterwards."""
-        return from_scan(scan.decode(await self._shift([None] * scan.SCAN_LENGTH)))
-
 
 async def run(bench, protocol):
     """Run a protocol (firmware_ref.cycle.starting, ...) on `bench`; return its result."""

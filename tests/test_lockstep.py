@@ -1,4 +1,7 @@
-"""The Amaranth chip against the golden model, every pin at every clock edge."""
+"""The chip against the golden model, every pin at every clock edge.
+
+Each test runs on Amaranth's simulator and on the compiled chip (CXXRTL, sim.compiled):
+`simulate` is either backend's, with the same bench interface."""
 
 import random
 import re
@@ -8,14 +11,19 @@ import pytest
 
 from firmware_ref import cycle
 from firmware_ref.cycle import NO_KEY, CycleModel, State, key_down, starting
-from sim import e2, games, lockstep
+from sim import compiled, e2, games, lockstep
 from sim.stimulus import random_session
 
 SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
 
 
-def test_e2_on_the_hdl_matches_the_paper_and_the_model():
-    rows = lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)))
+@pytest.fixture(params=["amaranth", "compiled"])
+def simulate(request):
+    return {"amaranth": lockstep.simulate, "compiled": compiled.simulate}[request.param]
+
+
+def test_e2_on_the_hdl_matches_the_paper_and_the_model(simulate):
+    rows = simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)))
     assert e2.compare(rows, e2.paper_rows(), hardware=True) == []
     # Where the paper knows a value the HDL must show it; 'u' is only for the unwritten.
     unknown = [d for d in e2.compare(rows, e2.paper_rows())]
@@ -30,15 +38,15 @@ def presses():
 
 @pytest.mark.parametrize("opening", games.OPENINGS,
                          ids=["user-first"] + [f"chip-opens-{k}" for k in range(8)])
-def test_every_game_in_lockstep(presses, opening):
+def test_every_game_in_lockstep(simulate, presses, opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
-    restored = lockstep.simulate(
+    restored = simulate(
         lambda bench: lockstep.walk_games(bench, opening, presses[opening]),
         random=power_up)
     assert 0 < restored < len(presses[opening])
 
 
-def test_random_sessions_in_lockstep():
+def test_random_sessions_in_lockstep(simulate):
     seen = defaultdict(int)
     for seed in range(12):
         rng = random.Random(seed)
@@ -53,7 +61,7 @@ def test_random_sessions_in_lockstep():
                 bench.set(inputs)
                 await bench.tick()
                 seen[bench.state] += 1
-        lockstep.simulate(testbench, random=rng.randrange(8))
+        simulate(testbench, random=rng.randrange(8))
     for what in ("reset during a search", "key during a search", State.FINISHED,
                  State.DOINGBESTMOVE, State.RETURNED):
         assert seen[what] > 0, what
@@ -76,7 +84,7 @@ def _snapshots():
     return list(found.values())
 
 
-def test_scan_in_run_scan_out_against_the_golden_model():
+def test_scan_in_run_scan_out_against_the_golden_model(simulate):
     snapshots = _snapshots()
     assert {r.state for r, _ in snapshots} == set(State)
     assert max(r.sp for r, _ in snapshots) == 7
@@ -92,17 +100,18 @@ def test_scan_in_run_scan_out_against_the_golden_model():
             await bench.tick()                  # unloading left the chip as it was
             expected = lockstep.concrete(bench.model.registers())
             assert await bench.load(registers) == expected  # what the load shifted out
-    lockstep.simulate(testbench)
+    simulate(testbench)
 
 
-def test_a_difference_is_reported_with_cycle_signal_values_and_history(monkeypatch):
+def test_a_difference_is_reported_with_cycle_signal_values_and_history(simulate,
+                                                                        monkeypatch):
     # A golden model that forgets copyboard while it waits: the bench must say where.
     monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
 
     async def testbench(bench):
         await lockstep.run(bench, starting(bench, userbegins=True))
     with pytest.raises(lockstep.Mismatch) as caught:
-        lockstep.simulate(testbench)
+        simulate(testbench)
     text = str(caught.value)
     assert text.startswith("cycle 2: copyboard is 1 in the HDL, 0 in the golden model")
     assert "last cycles (golden model above, HDL below):" in text

@@ -1,0 +1,300 @@
+"""Every game a user can play, in lockstep with the golden model: ``make verify``.
+
+    python -m sim verify [--backend auto|compiled|verilator|amaranth] [--jobs N]
+
+The exhaustive check: the games of every opening (sim.games) are played through the
+chip's pins, and every output pin and internal node E.2 prints is compared with the
+golden model after every clock edge. ``auto`` picks the fastest backend that is
+installed: the compiled chip (sim.compiled), else cocotb on Verilator, else Amaranth's
+simulator.
+
+On the compiled chip the check runs in batch. The games are split into lanes of a few
+dozen key presses, each lane an independent chip from power-up. The golden model plays
+each lane (`sim.lockstep.walk_games`, the same walk as the pin-level benches) and
+records its inputs and probe every cycle (firmware_ref.batch), in one process per core;
+then the compiled chips run all lanes' inputs in one call, and the two sets of arrays
+are compared. The inputs follow the golden model's state, which is the chip's up to the
+first difference, where the check stops and names it.
+"""
+
+import dataclasses
+import multiprocessing
+import os
+import sys
+import time
+
+import numpy as np
+
+from firmware_ref.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
+from firmware_ref.cycle import State
+
+from . import games, lockstep
+
+__all__ = ["BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
+           "compare", "verify", "fastest"]
+
+BACKENDS = ("compiled", "verilator", "amaranth")
+PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
+
+
+class Differs(AssertionError):
+    """The chip and the golden model disagree."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Lane:
+    """Part of the games of one opening: `presses` as `lockstep.game_presses` gives them,
+    played on a chip whose random counter powers up at `power_up`."""
+    opening: int | None
+    presses: tuple
+    power_up: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    backend: str
+    games: int
+    presses: int
+    cycles: int
+    seconds: float
+    golden_seconds: float = 0.0     # of which recording the golden model (batch only)
+
+
+def plan(per_lane=PRESSES_PER_LANE, openings=games.OPENINGS):
+    """The lanes that together press every key of every game of `openings`."""
+    presses = lockstep.game_presses(openings)
+    lanes = []
+    for opening in openings:
+        power_up = 0 if opening is None else games.opening_chip(opening).random
+        mine = presses[opening]
+        lanes += [Lane(opening, tuple(mine[k:k + per_lane]), power_up)
+                  for k in range(0, len(mine), per_lane)]
+    return lanes
+
+
+class _GoldenBench:
+    """What `lockstep.walk_games` needs of a bench, on the golden model alone."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def set(self, inputs=None, **pins):
+        self.model.set(inputs, **pins)
+
+    @property
+    def state(self):
+        return self.model.state
+
+    @property
+    def board(self):
+        return self.model.board
+
+    async def tick(self):
+        self.model.tick()
+
+
+def record(lane):
+    """The golden model's cycles of `lane`: its packed rows (firmware_ref.batch)."""
+    model = Recorder(random=lane.power_up)
+    walk = lockstep.walk_games(_GoldenBench(model), lane.opening, lane.presses)
+    try:
+        walk.send(None)
+    except StopIteration:
+        return model.rows
+    raise RuntimeError("the golden walk waited for something")
+
+
+def golden(lanes, *, jobs=None, progress=None):
+    """Record every lane, one process per core (`jobs`); returns their rows in order.
+    `progress(done, total, cycles)` is called as lanes finish."""
+    jobs = jobs or os.cpu_count() or 1
+    found, cycles = [None] * len(lanes), 0
+    if jobs == 1:
+        results = ((n, record(lane)) for n, lane in enumerate(lanes))
+        for done, (n, rows) in enumerate(results, 1):
+            found[n] = rows
+            cycles += len(rows)
+            if progress:
+                progress(done, len(lanes), cycles)
+        return found
+    with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn") \
+            .Pool(jobs) as pool:
+        for done, (n, rows) in enumerate(pool.imap_unordered(_record_numbered,
+                                                             enumerate(lanes)), 1):
+            found[n] = rows
+            cycles += len(rows)
+            if progress:
+                progress(done, len(lanes), cycles)
+    return found
+
+
+def _record_numbered(item):
+    n, lane = item
+    return n, record(lane)
+
+
+def compare(lanes, rows, actual):
+    """Raise Differs at the first cycle where `actual` ((lanes, cycles, probes) from
+    `sim.compiled.Chips.run`) is not the golden model's `rows`."""
+    for n, (lane, packed) in enumerate(zip(lanes, rows)):
+        inputs, expected = columns(packed)
+        got = actual[n, :len(expected)].astype(np.int64)
+        wrong = (expected != UNKNOWN) & (expected != got)
+        if wrong.any():
+            cycle, column = np.argwhere(wrong)[0]
+            raise Differs(_report(lane, n, int(cycle), int(column), expected, got, inputs))
+
+
+def _report(lane, n, cycle, column, expected, got, inputs):
+    name = PROBE_COLUMNS[column]
+
+    def show(value):
+        if name == "state":
+            return State(value).name.lower()
+        return f"{value:018b}" if name == "led" else str(value)
+    opening = "the user begins" if lane.opening is None else f"the chip opens at {lane.opening}"
+    lines = [f"cycle {cycle + 1} of lane {n} ({opening}): {name} is "
+             f"{show(int(got[cycle, column]))} in the chip, "
+             f"{show(int(expected[cycle, column]))} in the golden model",
+             f"inputs (keyboardN userbegins piN resetN): {inputs[cycle].tolist()}",
+             "last cycles (golden model above, chip below), "
+             + " ".join(PROBE_COLUMNS) + ":"]
+    for c in range(max(0, cycle - 4), cycle + 1):
+        lines += [f"  {c + 1:>7} model {expected[c].tolist()}",
+                  f"  {'':>7} chip  {got[c].tolist()}"]
+    return "\n".join(lines)
+
+
+def _compiled(lanes, jobs, progress):
+    from . import compiled
+    chips = compiled.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                           log=lambda text: progress and progress(text))
+    start = time.perf_counter()
+    rows = golden(lanes, jobs=jobs, progress=progress and (
+        lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
+                                             f"{cycles} cycles")))
+    golden_seconds = time.perf_counter() - start
+    lengths = np.array([len(r) for r in rows], np.int64)
+    inputs = np.zeros((len(lanes), int(lengths.max()), 4), np.uint32)
+    for n, packed in enumerate(rows):
+        inputs[n, :lengths[n]] = columns(packed)[0]
+    if progress:
+        progress(f"compiled chip: {len(lanes)} lanes, {int(lengths.sum())} cycles")
+    actual = chips.run(inputs, lengths)
+    compare(lanes, rows, actual)
+    return int(lengths.sum()), golden_seconds
+
+
+def _pin_level(lanes, backend, jobs, progress):
+    """Amaranth's simulator: one opening per process, walked as the pytest suite does."""
+    openings = sorted({lane.opening for lane in lanes}, key=lambda o: -1 if o is None else o)
+    cycles = 0
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ctx.Pool(jobs or os.cpu_count() or 1) as pool:
+        for done, (opening, count) in enumerate(
+                pool.imap_unordered(_walk_amaranth, openings), 1):
+            cycles += count
+            if progress:
+                progress(f"amaranth: {done}/{len(openings)} openings, {cycles} cycles")
+    return cycles
+
+
+def _walk_amaranth(opening):
+    presses = lockstep.game_presses([opening])[opening]
+    power_up = 0 if opening is None else games.opening_chip(opening).random
+
+    async def walk(bench):
+        await lockstep.walk_games(bench, opening, presses)
+        return bench.cycle
+    return opening, lockstep.simulate(walk, random=power_up)
+
+
+def _verilator(progress):
+    from . import netlist
+    if progress:
+        progress("verilator: building the netlist")
+    runner = netlist.build("verilator")
+    if progress:
+        progress("verilator: every game (about a minute)")
+    (result,) = netlist.run(runner, "verilator", ["whole_games"], openings="all")
+    if not result.passed:
+        raise Differs(result.message)
+    log = (netlist.BUILD / "cocotb" / "verilator" / "whole_games.log").read_text()
+    counts = [int(line.rsplit(",", 1)[1].split()[0]) for line in log.splitlines()
+              if "cycles so far" in line]
+    return counts[-1]
+
+
+def fastest():
+    """The fastest backend installed here, and why each faster one is not."""
+    from . import compiled, netlist
+    skipped = []
+    try:
+        compiled.library()
+        return "compiled", skipped
+    except compiled.BackendMissing as missing:
+        skipped.append(f"compiled: {missing}")
+    try:
+        netlist.available("verilator")
+        return "verilator", skipped
+    except netlist.SimulatorMissing as missing:
+        skipped.append(f"verilator: {missing}")
+    return "amaranth", skipped
+
+
+def verify(backend="compiled", *, jobs=None, progress=None, per_lane=PRESSES_PER_LANE):
+    """Run the exhaustive check on `backend`; return its Outcome or raise Differs."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    start = time.perf_counter()
+    lanes = plan(per_lane)
+    presses = sum(len(lane.presses) for lane in lanes)
+    golden_seconds = 0.0
+    if backend == "compiled":
+        cycles, golden_seconds = _compiled(lanes, jobs, progress)
+    elif backend == "amaranth":
+        cycles = _pin_level(lanes, backend, jobs, progress)
+    else:
+        cycles = _verilator(progress)
+    return Outcome(backend, games=sum(1 for _ in games.all_games()), presses=presses,
+                   cycles=cycles, seconds=time.perf_counter() - start,
+                   golden_seconds=golden_seconds)
+
+
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m sim verify", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", default="auto", choices=("auto",) + BACKENDS,
+                        help="the simulator of the chip (default: the fastest installed)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="processes (default: one per core)")
+    args = parser.parse_args(argv)
+    backend = args.backend
+    if backend == "auto":
+        backend, skipped = fastest()
+        for reason in skipped:
+            print(f"not using {reason}")
+    print(f"every game in lockstep on the {backend} backend")
+    tty, last = sys.stdout.isatty(), {"phase": None, "time": 0.0}
+
+    def progress(text):
+        if tty:
+            print(f"\r  {text:<70}", end="", flush=True)
+            return
+        # In a log, a line per phase and then one a second at most.
+        phase, now = text.split(":")[0], time.monotonic()
+        if phase != last["phase"] or now - last["time"] >= 1:
+            print(f"  {text}", flush=True)
+            last.update(phase=phase, time=now)
+    try:
+        outcome = verify(backend, jobs=args.jobs, progress=progress)
+    except Differs as difference:
+        print(f"\nDIFFERENT: {difference}")
+        return 1
+    if tty:
+        print()
+    print(f"all {outcome.games} games agree: {outcome.presses} key presses, "
+          f"{outcome.cycles} cycles, every pin and E.2 node at every edge, "
+          f"in {outcome.seconds:.1f} s ({outcome.cycles / outcome.seconds:,.0f} cycles/s)")
+    return 0

@@ -1,0 +1,127 @@
+"""The compiled chip (CXXRTL, sim.compiled) and the batch lockstep (sim.verify).
+
+The pin-level lockstep tests that Amaranth's simulator runs also run on the compiled
+chip: see tests/test_lockstep.py. Here: the build and its cache, the pin and batch
+interfaces, and every game in batch against the golden model.
+"""
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+from firmware_ref import cycle
+from firmware_ref.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
+from sim import compiled, verify
+from sim.signals import PROBE_PATHS
+from sim.stimulus import random_session
+
+
+def _sessions(count, edges=1500):
+    return [random_session(random.Random(seed), edges) for seed in range(count)]
+
+
+def _inputs(sessions):
+    return np.array([[[getattr(i, c) for c in INPUT_COLUMNS] for i in s] for s in sessions],
+                    np.uint32)
+
+
+def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
+    built = compiled.library(cache=tmp_path)
+    assert built.exists() and (built.parent / "design.cc").exists()
+    assert "p_ttt__chip" in (built.parent / "design.h").read_text()
+
+    def no_build(*args):
+        raise AssertionError("built again although the cache holds this build")
+    monkeypatch.setattr(compiled, "_run", no_build)
+    assert compiled.library(cache=tmp_path) == built
+    # A different wrapper is a different build.
+    wrapper = tmp_path / "wrapper.cc"
+    wrapper.write_text(compiled.WRAPPER.read_text() + "\n// changed\n")
+    monkeypatch.setattr(compiled, "WRAPPER", wrapper)
+    with pytest.raises(AssertionError, match="built again"):
+        compiled.library(cache=tmp_path)
+
+
+def test_a_missing_compiler_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("CXX", "no-such-c++")
+    with pytest.raises(compiled.BackendMissing, match="no C.. compiler: 'no-such-c..'"):
+        compiled.library(cache=tmp_path)
+    # Verilator compiles C++ too: make verify falls back to Amaranth and says why.
+    backend, skipped = verify.fastest()
+    assert backend == "amaranth"
+    assert skipped[0].startswith("compiled: no C++ compiler")
+    assert skipped[1].startswith("verilator: Verilator needs a C++ compiler")
+
+
+def test_batch_lanes_are_independent_chips_that_agree_with_the_golden_model():
+    sessions = _sessions(12)
+    power_up = [n % 8 for n in range(12)]
+    chips = compiled.Chips(12, random=power_up)
+    lengths = np.array([1500 - 100 * (n % 3) for n in range(12)])
+    actual = chips.run(_inputs(sessions), lengths)
+    assert actual.shape == (12, 1500, len(PROBE_PATHS))
+    for n, session in enumerate(sessions):
+        golden = record_session(session[:lengths[n]], random=power_up[n])
+        inputs, expected = columns(golden.rows)
+        known = expected != UNKNOWN
+        assert (actual[n, :lengths[n]][known] == expected[known]).all(), f"lane {n}"
+        assert not actual[n, lengths[n]:].any()     # nothing past a lane's length
+    # The batch is what stepping one chip at its pins gives.
+    one = compiled.Chips(1, random=power_up[5])
+    for c, pins in enumerate(sessions[5][:300]):
+        one.set(0, **{name: getattr(pins, name) for name in INPUT_COLUMNS})
+        one.step()
+        assert [one.get(0, path) for path in PROBE_PATHS.values()] == \
+            actual[5, c].tolist(), f"cycle {c + 1}"
+
+
+def test_the_pin_interface_reads_widths_and_refuses_what_is_not_there():
+    chips = compiled.Chips(2)
+    assert chips.width("led") == 18 and chips.width("controller.state") == 3
+    chips.set(1, resetN=0)
+    chips.step(2)
+    assert chips.get(1, "controller.state") == cycle.State.JUSTRESET
+    assert chips.get(1, "move.random") == 2         # counts every edge from 0
+    with pytest.raises(KeyError, match="no signal 'controller.nope'"):
+        chips.get(0, "controller.nope")
+    with pytest.raises(KeyError, match="wider than 32 bits"):
+        chips.get(0, "stack.stackregs")
+    with pytest.raises(ValueError, match=r"inputs are \(1, 5, 4\), not \(2, cycles, 4\)"):
+        chips.run(np.zeros((1, 5, 4)))
+    with pytest.raises(ValueError, match="lengths must be 2 values from 0 to 5"):
+        chips.run(np.zeros((2, 5, 4)), [5, 6])
+    with pytest.raises(ValueError, match="at least one lane"):
+        compiled.Chips(0)
+
+
+def test_make_verify_plays_every_game_in_batch(capsys):
+    assert verify.main(["--backend", "compiled", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"all (\d+) games agree: (\d+) key presses, (\d+) cycles", out)
+    assert found, out
+    games, presses, cycles = map(int, found.groups())
+    assert (games, presses) == (1955, 2871)     # docs/verification.md: every game
+    assert cycles > 300_000
+    lanes = re.search(r"compiled chip: (\d+) lanes, (\d+) cycles", out)
+    assert lanes and int(lanes[1]) == len(verify.plan()) and int(lanes[2]) == cycles
+
+
+def test_verify_names_the_first_difference(monkeypatch):
+    # A golden model that forgets copyboard while it waits: the batch must say where.
+    monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
+    lanes = verify.plan()[:3]
+    rows = verify.golden(lanes, jobs=1)
+    lengths = np.array([len(r) for r in rows])
+    inputs = np.zeros((3, lengths.max(), 4), np.uint32)
+    for n, packed in enumerate(rows):
+        inputs[n, :lengths[n]] = columns(packed)[0]
+    actual = compiled.Chips(3, random=[lane.power_up for lane in lanes]).run(inputs, lengths)
+    with pytest.raises(verify.Differs) as caught:
+        verify.compare(lanes, rows, actual)
+    text = str(caught.value)
+    assert text.startswith("cycle 2 of lane 0 (the user begins): copyboard is 1 in the "
+                           "chip, 0 in the golden model")
+    assert " ".join(PROBE_COLUMNS) in text
+    assert len(re.findall(r"^ +\d+ model \[", text, re.M)) == 2
