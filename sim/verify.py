@@ -185,13 +185,13 @@ def _compiled(lanes, jobs, progress):
     return int(lengths.sum()), golden_seconds
 
 
-def _pin_level(lanes, backend, jobs, progress):
+def _amaranth(lanes, jobs, progress):
     """Amaranth's simulator: one opening per process, walked as the pytest suite does."""
     openings = sorted({lane.opening for lane in lanes}, key=lambda o: -1 if o is None else o)
     cycles = 0
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with ctx.Pool(jobs or os.cpu_count() or 1) as pool:
-        for done, (opening, count) in enumerate(
+        for done, (_, count) in enumerate(
                 pool.imap_unordered(_walk_amaranth, openings), 1):
             cycles += count
             if progress:
@@ -253,7 +253,7 @@ def verify(backend="compiled", *, jobs=None, progress=None, per_lane=PRESSES_PER
     if backend == "compiled":
         cycles, golden_seconds = _compiled(lanes, jobs, progress)
     elif backend == "amaranth":
-        cycles = _pin_level(lanes, backend, jobs, progress)
+        cycles = _amaranth(lanes, jobs, progress)
     else:
         cycles = _verilator(progress)
     return Outcome(backend, games=sum(1 for _ in games.all_games()), presses=presses,
