@@ -12,8 +12,12 @@ ACTUAL ?= build/e2.vcd
 # make bitstream / prog: the board (python -m boards boards lists them).
 BOARD ?= icebreaker
 
-.PHONY: sim test verify bench waves waves-golden waves-netlist games play verilog netlist \
+.PHONY: help sim test verify bench waves waves-golden waves-netlist games play verilog netlist \
 	compare bitstream prog play-board clean
+
+help:                 ## list the verbs and what each does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
+	@echo "variables (now): BOARD=$(BOARD) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
@@ -60,7 +64,7 @@ test: $(STAMP)        ## the test suite
 verify: $(STAMP)      ## every game in lockstep with the golden model, on the fastest backend
 	$(PY) -m sim verify
 
-bench: $(STAMP)       ## measure every cost side by side: BENCHMARKS.md and build/bench.json
+bench: $(STAMP)       ## measure every cost side by side: build/BENCHMARKS.md and build/bench.json
 	$(PY) -m sim bench
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times

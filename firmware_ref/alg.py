@@ -20,10 +20,11 @@ from dataclasses import dataclass
 __all__ = [
     "EMPTY", "COMPUTER", "HUMAN", "LINES", "MAXSP",
     "Move", "NoMoveFound", "StackOverflow",
-    "move", "wins", "full", "check_board", "parse_board", "coordinate",
+    "move", "wins", "full", "check_board", "parse_board", "coordinate", "show", "MARKS",
 ]
 
 EMPTY, COMPUTER, HUMAN = 0, 1, 2
+MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}     # as the command line prints them
 MAXSP = 8
 
 # The eight rows of three, the same set alg.c's wins() spells out.
@@ -81,14 +82,16 @@ def check_board(board):
 
 
 def parse_board(text):
-    """A board from 9 digits 0-2, row-major; '/', '|', ',' and blanks may separate
-    rows (``000/020/000``)."""
-    digits = [c for c in text if c not in "/|, \t"]
-    if not all(c in "012" for c in digits):
-        bad = sorted({c for c in digits if c not in "012"})
-        raise ValueError(f"a board is written with the digits 0, 1 and 2 only, "
-                         f"not {''.join(bad)!r}")
-    return check_board(int(c) for c in digits)
+    """A board from 9 places, row-major, each a digit 0-2 or the mark that `show`
+    prints for it (``.``, ``O``, ``X``); '/', '|', ',' and blanks may separate rows
+    (``000/020/000`` or ``.../.X./...``)."""
+    places = [c.upper() for c in text if c not in "/|, \t"]
+    values = {**{str(v): v for v in MARKS}, **{mark: v for v, mark in MARKS.items()}}
+    bad = sorted({c for c in places if c not in values})
+    if bad:
+        raise ValueError(f"a place is written 0 or . (empty), 1 or O (computer), 2 or X "
+                         f"(human), not {''.join(bad)!r}")
+    return check_board(values[c] for c in places)
 
 
 class _Search:
@@ -183,11 +186,11 @@ def move(board, *, maxsp=MAXSP):
     return Move(place=search.m, value=-search.r, nodes=search.nodes)
 
 
-def _show(board):
-    marks = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}
+def show(board):
+    """The board as the command line prints it, columns A-C and rows 1-3."""
     rows = ["    A B C"]
     for row in range(3):
-        rows.append(f"  {row + 1} " + " ".join(marks[board[3 * row + col]] for col in range(3)))
+        rows.append(f"  {row + 1} " + " ".join(MARKS[board[3 * row + col]] for col in range(3)))
     return "\n".join(rows)
 
 
@@ -195,8 +198,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m firmware_ref.alg",
         description="The computer's move by the paper's alg.c (minimax with alpha-beta).")
-    parser.add_argument("board", help="9 digits, row-major: 0 empty, 1 computer (O), "
-                        "2 human (X); '/' may separate rows, e.g. 000/020/000")
+    parser.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O "
+                        "computer, 2 or X human; '/' may separate rows, e.g. 000/020/000 "
+                        "or .../.X./...")
     args = parser.parse_args(argv)
     try:
         board = parse_board(args.board)
@@ -205,7 +209,7 @@ def main(argv=None):
         print(f"error: {error}", file=sys.stderr)
         return 2 if isinstance(error, ValueError) else 1
     outcome = {1: "the computer wins", 0: "draw", -1: "the computer loses"}[result.value]
-    print(_show(board))
+    print(show(board))
     print(f"move: {result.place} ({coordinate(result.place)})")
     print(f"value: {result.value:+d} ({outcome})" if result.value else f"value: 0 ({outcome})")
     print(f"nodes: {result.nodes}")
@@ -213,4 +217,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .cli import run
+    sys.exit(run(main))

@@ -141,4 +141,5 @@ def main(argv=None, stdin=None, stdout=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from .cli import run
+    sys.exit(run(main))

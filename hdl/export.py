@@ -95,7 +95,10 @@ def write(directory, *, random_init=0):
     paths = []
     for kind, suffix in (("verilog", ".v"), ("rtlil", ".il")):
         path = directory / (TOP + suffix)
-        path.write_text(netlist(kind, random_init=random_init))
+        # Written beside and renamed: an interrupted export leaves no half a netlist.
+        partial = path.with_name(f".{path.name}.partial")
+        partial.write_text(netlist(kind, random_init=random_init))
+        partial.replace(path)
         paths.append(path)
     return paths
 
@@ -114,4 +117,10 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # hdl/ imports nothing of the benches, so not firmware_ref.cli either: its Ctrl-C
+    # rule by hand.
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        sys.exit(130)

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from firmware_ref import cli
+
 from . import e2, games
 
 BUILD = Path(__file__).resolve().parents[1] / "build"
@@ -163,4 +165,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.run(main))

@@ -15,8 +15,9 @@ It measures, on this machine:
     the worst-case time per move.
 Each figure is the median of repeated runs (the slow exhaustive runs are timed once).
 Nothing here fails because the machine is slow: targets are reported as ratios.
-It writes ``BENCHMARKS.md`` (in --out, the repository by default),
-``build/bench.json`` and ``build/bench/think_times.png``.
+It writes ``build/BENCHMARKS.md`` (or in --out), ``build/bench.json`` and
+``build/bench/think_times.png``. The committed BENCHMARKS.md is a copy of one such run
+on a 2-core machine, copied by hand, so that a run elsewhere never overwrites it.
 """
 
 import json
@@ -35,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref.batch import INPUT_COLUMNS, record_session
+from firmware_ref.cli import ignore_interrupts, positive_int, replacing
 from firmware_ref.cycle import CycleModel
 
 from . import games, verify
@@ -98,7 +100,7 @@ def _record_one(session):
 
 def _golden_parallel(sessions):
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ctx.Pool(os.cpu_count() or 1) as pool:
+    with ctx.Pool(os.cpu_count() or 1, initializer=ignore_interrupts) as pool:
         return sum(pool.map(_record_one, sessions, chunksize=4))
 
 
@@ -139,10 +141,11 @@ def _compiled_pins(chips, sessions):
             [chips.get(0, path) for path in paths]
 
 
-def _cocotb(simulator, sessions, repeats):
+def _cocotb(simulator, sessions, repeats, log):
     from . import netlist
     netlist.available(simulator)
     directory = BUILD / "bench" / f"cocotb-{simulator}"
+    log(f"{simulator}: building the netlist (log: {directory / 'build.log'})")
     runner = netlist.build(simulator, directory)
     runs = []
     for _ in range(repeats):
@@ -184,7 +187,7 @@ def speeds(*, repeats, count, wide, log):
     for simulator, name in (("verilator", "cocotb + Verilator"), ("icarus", "cocotb + Icarus")):
         log(name)
         try:
-            runs = _cocotb(simulator, count, repeats)
+            runs = _cocotb(simulator, count, repeats, log)
             rows.append(_row(name, same, cycles, runs,
                              "timed inside the simulation, build and start-up excluded"))
         except netlist.SimulatorMissing as missing:
@@ -211,6 +214,17 @@ def speeds(*, repeats, count, wide, log):
 
 
 # -- every game in lockstep -----------------------------------------------------------
+
+def _every(seconds, log):
+    """A progress callback for sim.verify that logs at most once in `seconds`."""
+    last = [time.monotonic()]
+
+    def progress(text):
+        if time.monotonic() - last[0] >= seconds:
+            log(f"  {text}")
+            last[0] = time.monotonic()
+    return progress
+
 
 def all_games(*, repeats, slow, icarus, log):
     """Wall time of the exhaustive check with each backend."""
@@ -241,7 +255,8 @@ def all_games(*, repeats, slow, icarus, log):
                 rows.append({"simulator": name, "missing": str(missing)})
                 continue
         log(f"every game on {name}")
-        runs, outcome = _timed(lambda: verify.verify(backend), repeats if many else 1)
+        runs, outcome = _timed(lambda: verify.verify(backend, progress=_every(5, log)),
+                               repeats if many else 1)
         rows.append({"simulator": name, "runs": len(runs), "seconds": statistics.median(runs),
                      "cycles": outcome.cycles, "presses": outcome.presses,
                      "games": outcome.games})
@@ -255,9 +270,10 @@ def all_games(*, repeats, slow, icarus, log):
     if reason:
         rows.append({"simulator": "cocotb + Icarus", "missing": reason})
     else:
-        log("every game on cocotb + Icarus")
+        log("every game on cocotb + Icarus: building the netlist")
         start = time.perf_counter()
         runner = netlist.build("icarus", BUILD / "bench" / "cocotb-icarus-games")
+        log("every game on cocotb + Icarus: running (tens of minutes)")
         (result,) = netlist.run(runner, "icarus", ["whole_games"], openings="all")
         if not result.passed:
             raise verify.Differs(result.message)
@@ -301,8 +317,8 @@ def _plot(cycles, png):
     axes.axvline(6000, color="#c0392b", linestyle="--", linewidth=1)
     axes.text(6000, axes.get_ylim()[1] * 0.9, " 1 ms at 6 MHz", color="#c0392b")
     figure.tight_layout()
-    png.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png)
+    with replacing(png, "wb") as file:
+        figure.savefig(file, format="png")
     pyplot.close(figure)
 
 
@@ -365,6 +381,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
     result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
                                     slow=not quick, icarus=icarus_games, log=log)
+    log("think times over every position")
     result["think_times"] = think_times(BUILD / "bench" / "think_times.png")
     result["boards"] = boards()
     result["targets"] = _targets(result)
@@ -470,8 +487,13 @@ def markdown(result):
         "",
         "The exhaustive check (`make verify`, sim/verify.py): every game a user can play, "
         "every output pin and E.2 node compared with the golden model after every edge. "
-        "The batch check splits the games into lanes and adds a reset with the position "
-        "for each lane, so its cycle count differs a little from the pin-level walks'.",
+        "The backends play the same presses but count a few different cycles around "
+        "them: the batch splits the games into lanes, each from power-up with its own "
+        "reset and, where it begins in mid-game, its position entered at reset; Amaranth "
+        "walks each opening in a simulation of its own, its counter powered up at that "
+        "opening; cocotb walks all openings in one simulation and holds reset for a few "
+        "edges to bring the counter round to each (docs/performance.md works the sums "
+        "out).",
         "",
         "| simulator | runs | median wall time | cycles | cycles/s |",
         "| --- | --- | --- | --- | --- |",
@@ -532,10 +554,11 @@ def markdown(result):
 
 
 def write(result, out):
-    BUILD.mkdir(exist_ok=True)
-    (BUILD / "bench.json").write_text(json.dumps(result, indent=2) + "\n")
+    with replacing(BUILD / "bench.json") as file:
+        file.write(json.dumps(result, indent=2) + "\n")
     path = Path(out) / "BENCHMARKS.md"
-    path.write_text(markdown(result))
+    with replacing(path) as file:
+        file.write(markdown(result))
     return path
 
 
@@ -543,17 +566,15 @@ def main(argv=None):
     import argparse
     parser = argparse.ArgumentParser(prog="python -m sim bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=5,
+    parser.add_argument("--repeats", type=positive_int, default=5,
                         help="runs of each fast measurement (default 5); medians reported")
     parser.add_argument("--quick", action="store_true",
                         help="a small workload, one run, no slow exhaustive runs")
     parser.add_argument("--icarus-games", action="store_true",
                         help="also time every game on cocotb + Icarus (slow)")
-    parser.add_argument("--out", type=Path, default=ROOT,
-                        help="where to write BENCHMARKS.md (default: the repository)")
+    parser.add_argument("--out", type=Path, default=BUILD,
+                        help="where to write BENCHMARKS.md (default: build/)")
     args = parser.parse_args(argv)
-    if args.repeats < 1:
-        parser.error("--repeats must be at least 1")
     start = time.perf_counter()
 
     def log(text):

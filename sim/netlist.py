@@ -156,19 +156,35 @@ def write_gtkw(waves):
     return gtkw.write(Path(waves), scope=export.TOP)
 
 
+def openings(text):
+    """An argparse type: 'all', or a comma list of 'user' and the chip's openings 0-7,
+    as sim/cocotb_chip.py reads them from TTT_OPENINGS."""
+    import argparse
+    items = text.split(",")
+    if text != "all" and not all(item == "user" or item in "01234567" and len(item) == 1
+                                 for item in items):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: say 'all', or a comma list of 'user' and 0 to 7, e.g. user,0")
+    return text
+
+
 def main(argv=None):
     import argparse
+    from firmware_ref.cli import positive_int
     parser = argparse.ArgumentParser(prog="python -m sim netlist", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sim", default=os.environ.get("SIM", "verilator"),
                         choices=SIMULATORS, help="the simulator (default: $SIM or verilator)")
     parser.add_argument("--tests", nargs="+", choices=TESTS, default=list(TESTS))
-    parser.add_argument("--openings", default="user,0",
+    parser.add_argument("--openings", default="user,0", type=openings,
                         help="openings of the games test: 'all', or a comma list of "
                              "'user' and 0-7 (default: user,0)")
-    parser.add_argument("--sessions", type=int, default=4,
+    parser.add_argument("--sessions", type=positive_int, default=4,
                         help="random sessions of 1500 edges (default 4)")
     args = parser.parse_args(argv)
+    print(f"building the exported netlist on {args.sim} "
+          f"(log: {(BUILD / 'cocotb' / args.sim / 'build.log').relative_to(ROOT)})",
+          flush=True)
     try:
         runner = build(args.sim)
     except SimulatorMissing as missing:
@@ -176,11 +192,18 @@ def main(argv=None):
         return 2
     failed = 0
     for test in args.tests:
+        print(f"running {test} on {args.sim}", flush=True)
         waves = waves_path(args.sim) if test == "e2_session" else None
-        (result,) = run(runner, args.sim, [test], waves=waves, openings=args.openings,
+        # The simulator writes the waves beside their place, which they take only once
+        # the run is over: an interrupted run leaves the last whole file, or none.
+        partial = waves and waves.with_name(f".{waves.name}.partial{waves.suffix}")
+        (result,) = run(runner, args.sim, [test], waves=partial, openings=args.openings,
                         sessions=args.sessions)
+        if partial and partial.exists():
+            partial.replace(waves)
         print(f"{'PASS' if result.passed else 'FAIL'} {test} on {args.sim} "
-              f"(log: {Path(runner.build_dir, test + '.log').relative_to(ROOT)})")
+              f"(log: {Path(runner.build_dir, test + '.log').relative_to(ROOT)})",
+              flush=True)
         if not result.passed:
             failed += 1
             print(result.message)

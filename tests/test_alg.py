@@ -117,16 +117,26 @@ def test_stack_overflow_is_a_clear_error():
     ("000020000", [0, 0, 0, 0, 2, 0, 0, 0, 0]),
     ("120/000/002", [1, 2, 0, 0, 0, 0, 0, 0, 2]),
     ("1 2 0 | 0 0 0 | 0 0 2", [1, 2, 0, 0, 0, 0, 0, 0, 2]),
+    (".../.X./...", [0, 0, 0, 0, 2, 0, 0, 0, 0]),       # the notation the CLI prints
+    ("ox./.../..X", [1, 2, 0, 0, 0, 0, 0, 0, 2]),
+    ("1X./...|00x", [1, 2, 0, 0, 0, 0, 0, 0, 2]),
 ])
 def test_parse_board(text, board):
     assert alg.parse_board(text) == board
 
 
 @pytest.mark.parametrize("text, message", [
-    ("00002000", "9 places"), ("0000X0000", "digits 0, 1 and 2"), ("000030000", "'3'")])
+    ("00002000", "9 places"), ("0000Y0000", "not 'Y'"), ("000030000", "'3'")])
 def test_parse_board_errors(text, message):
     with pytest.raises(ValueError, match=message):
         alg.parse_board(text)
+
+
+def test_cli_reads_the_board_it_prints(capsys):
+    assert alg.main(["000020000"]) == 0
+    printed = capsys.readouterr().out.splitlines()[1:4]
+    assert alg.main(["/".join(line.split(maxsplit=1)[1] for line in printed)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:4] == printed
 
 
 def test_cli_prints_move_value_and_nodes(capsys):
