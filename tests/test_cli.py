@@ -1,0 +1,87 @@
+"""The edges every command shares (firmware_ref.cli): Ctrl-C, one-line errors, whole files.
+
+Ctrl-C is pressed for real: the command runs on a pseudo-terminal, and the terminal
+turns the ^C byte into SIGINT for the command and every process it started.
+"""
+
+import os
+import pty
+import select
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_ref import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def interrupted(argv, *, when, seconds=60):
+    """Run `argv` on a pseudo-terminal, press Ctrl-C once `when` (bytes) has been
+    printed, or `when` seconds have passed, and return (exit status, everything
+    printed)."""
+    pid, fd = pty.fork()
+    if pid == 0:                                    # the child: the command
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, *argv])
+    out, pressed, start = b"", False, time.monotonic()
+    while time.monotonic() < start + seconds:
+        if not pressed and (when in out if isinstance(when, bytes)
+                            else time.monotonic() > start + when):
+            os.write(fd, b"\x03")
+            pressed = True
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        try:
+            data = os.read(fd, 4096) if ready else b""
+        except OSError:                             # the child closed the terminal
+            break
+        if ready and not data:
+            break
+        out += data
+    else:
+        os.kill(pid, 9)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+@pytest.mark.parametrize("argv, when", [
+    (["-m", "firmware_ref.ttmain"], b"(Y/N)"),                # waiting for the player
+    (["-m", "sim", "verify"], b"golden model:"),              # in a process pool
+    (["-m", "sim", "verify", "--backend", "amaranth"], 3.0),  # simulating, in a pool
+], ids=["play", "verify", "verify-amaranth"])
+def test_ctrl_c_is_one_line_and_status_130(argv, when):
+    status, out = interrupted(argv, when=when)
+    assert status == cli.INTERRUPTED, out
+    assert "interrupted" in out
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+
+
+def test_user_errors_are_one_line_and_status_2(capsys):
+    def main(argv):
+        raise cli.UserError("no such port /dev/ttyUSB9")
+    assert cli.run(main) == cli.USAGE
+    assert capsys.readouterr().err == "error: no such port /dev/ttyUSB9\n"
+
+
+def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
+    path = tmp_path / "report.json"
+    path.write_text("the last whole report\n")
+    with pytest.raises(KeyboardInterrupt):
+        with cli.replacing(path) as file:
+            file.write("half a rep")
+            raise KeyboardInterrupt
+    assert path.read_text() == "the last whole report\n"
+    assert list(tmp_path.iterdir()) == [path]       # no temporary file left behind
+    with cli.replacing(path) as file:
+        file.write("a new report\n")
+    assert path.read_text() == "a new report\n"
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "two", "1.5"])
+def test_positive_int_refuses(text):
+    import argparse
+    with pytest.raises(argparse.ArgumentTypeError, match="at least 1"):
+        cli.positive_int(text)
