@@ -36,9 +36,10 @@ WRAPPER = Path(__file__).with_name("box.cc")
 CHUNK = round(CLOCK_HZ / 1000)      # clocks per run between looks at the terminal: 1 ms
 ROOM = 4096                         # bytes a run may bring back
 # An answer owed for longer than this is given up (the client reports it): the chip's
-# worst move takes 15 007 clocks, a status line 34 bytes, some 3 ms in all.
+# worst move takes 15 007 clocks and a status line 34 bytes: some 4 ms in all.
 PATIENCE = round(CLOCK_HZ)          # one second of the board's time
 TERMINATORS = b"\r\n"
+THREAD = "board in a box"        # the name of the thread that runs it
 
 
 class BoxTop(Elaboratable):
@@ -130,7 +131,7 @@ class Box:
         tty.setraw(self._slave)        # pyserial does this too; no echo before it opens
         self.port = os.ttyname(self._slave)
         self._stop_r, self._stop_w = os.pipe()
-        self._thread = threading.Thread(target=self._serve, name="board in a box")
+        self._thread = threading.Thread(target=self._serve, name=THREAD)
         self.error = None               # what ended the thread early, if anything
 
     def __enter__(self):
@@ -154,7 +155,7 @@ class Box:
     def _serve(self):
         owed = 0                    # lines the desk owes: one per frame sent
         in_frame = False            # the bytes sent since the last terminator
-        waited = 0                  # clocks since the desk last sent a byte
+        waited = 0                  # clocks since the last byte either way
         try:
             while True:
                 idle = owed == 0 and not self.desk.busy
@@ -164,6 +165,7 @@ class Box:
                     return
                 if self._master in ready:
                     data = os.read(self._master, ROOM)
+                    waited = 0
                     for byte in data:
                         terminator = byte in TERMINATORS
                         owed += terminator and in_frame

@@ -237,5 +237,10 @@ def play(port, *, stream=None, read=typed, write=print):
     with box:
         write(f"no PORT given: playing the board in a box (simulated desk + chip, "
               f"{box.port})")
-        with open_port(box.port) as stream:
-            return play(box.port, stream=stream, read=read, write=write)
+        try:
+            with open_port(box.port) as stream:
+                return play(box.port, stream=stream, read=read, write=write)
+        except UserError:
+            if box.error:       # the client heard nothing because the box had stopped
+                raise UserError(f"the board in a box stopped: {box.error}") from None
+            raise
