@@ -2,6 +2,7 @@
 pseudo-terminal, played by the real terminal client over the real serial protocol at
 115 200 baud in the board's clocks, and checked against the golden model."""
 
+import errno
 import os
 import signal
 import select
@@ -180,3 +181,15 @@ def test_a_missing_compiler_is_one_line(capsys, monkeypatch):
     assert capsys.readouterr().err == ("error: the board in a box cannot be compiled: no C++ "
                                        "compiler: 'no-such-c++' is not on the PATH (install "
                                        "g++ or clang++, or set $CXX)\n")
+
+
+def test_a_box_that_stops_says_why(built, capsys, monkeypatch):
+    from boards.__main__ import main
+
+    def broken(self, cycles):
+        raise OSError(errno.EBADF, "the desk went away")
+    monkeypatch.setattr(terminal, "TIMEOUT", 0.2)
+    monkeypatch.setattr(box.CompiledDesk, "run", broken)
+    assert cli.run(main, ["play"]) == cli.USAGE
+    assert capsys.readouterr().err == ("error: the board in a box stopped: [Errno 9] the desk "
+                                       "went away\n")
