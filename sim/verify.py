@@ -1,6 +1,7 @@
 """Every game a user can play, in lockstep with the golden model: ``make verify``.
 
     python -m sim verify [--backend auto|compiled|verilator|amaranth] [--jobs N]
+    python -m sim verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
 
 The exhaustive check: the games of every opening (sim.games) are played through the
 chip's pins, and every output pin and internal node E.2 prints is compared with the
@@ -15,6 +16,10 @@ records its inputs and probe every cycle (firmware_ref.batch), in one process pe
 then the compiled chips run all lanes' inputs in one call, and the two sets of arrays
 are compared. The inputs follow the golden model's state, which is the chip's up to the
 first difference, where the check stops and names it.
+
+With ``--netlist`` the chip checked is the one a board build flashes: its synthesised
+(``synth``) or placed and routed (``routed``, from ``make bitstream``) netlist, cut out of
+the board's and simulated gate by gate (sim.gatelevel), compared at its output pins.
 """
 
 import collections
@@ -26,6 +31,7 @@ import time
 
 import numpy as np
 
+from firmware_ref import cli
 from firmware_ref.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
 from firmware_ref.cycle import State
 
@@ -125,8 +131,7 @@ def golden(lanes, *, jobs=None, progress=None):
             if progress:
                 progress(done, len(lanes), cycles)
         return found
-    with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn") \
-            .Pool(jobs) as pool:
+    with _pool(jobs) as pool:
         for done, (n, rows) in enumerate(pool.imap_unordered(_record_numbered,
                                                              enumerate(lanes)), 1):
             found[n] = rows
@@ -136,25 +141,35 @@ def golden(lanes, *, jobs=None, progress=None):
     return found
 
 
+def _pool(jobs):
+    """Worker processes that leave Ctrl-C to the parent (firmware_ref.cli)."""
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    return ctx.Pool(jobs, initializer=cli.ignore_interrupts)
+
+
 def _record_numbered(item):
     n, lane = item
     return n, record(lane)
 
 
-def compare(lanes, rows, actual):
-    """Raise Differs at the first cycle where `actual` ((lanes, cycles, probes) from
-    `sim.compiled.Chips.run`) is not the golden model's `rows`."""
+def compare(lanes, rows, actual, probes=PROBE_COLUMNS):
+    """Raise Differs at the first cycle where `actual` ((lanes, cycles, `probes`) from
+    `sim.compiled.Chips.run`, or the pins of `sim.gatelevel.Gates.run`) is not the
+    golden model's `rows`."""
+    picked = [PROBE_COLUMNS.index(name) for name in probes]
     for n, (lane, packed) in enumerate(zip(lanes, rows)):
         inputs, expected = columns(packed)
+        expected = expected[:, picked]
         got = actual[n, :len(expected)].astype(np.int64)
         wrong = (expected != UNKNOWN) & (expected != got)
         if wrong.any():
             cycle, column = np.argwhere(wrong)[0]
-            raise Differs(_report(lane, n, int(cycle), int(column), expected, got, inputs))
+            raise Differs(_report(lane, n, int(cycle), probes, int(column), expected, got,
+                                  inputs))
 
 
-def _report(lane, n, cycle, column, expected, got, inputs):
-    name = PROBE_COLUMNS[column]
+def _report(lane, n, cycle, probes, column, expected, got, inputs):
+    name = probes[column]
 
     def show(value):
         if name == "state":
@@ -165,18 +180,16 @@ def _report(lane, n, cycle, column, expected, got, inputs):
              f"{show(int(got[cycle, column]))} in the chip, "
              f"{show(int(expected[cycle, column]))} in the golden model",
              f"inputs (keyboardN userbegins piN resetN): {inputs[cycle].tolist()}",
-             "last cycles (golden model above, chip below), "
-             + " ".join(PROBE_COLUMNS) + ":"]
+             "last cycles (golden model above, chip below), " + " ".join(probes) + ":"]
     for c in range(max(0, cycle - 4), cycle + 1):
         lines += [f"  {c + 1:>7} model {expected[c].tolist()}",
                   f"  {'':>7} chip  {got[c].tolist()}"]
     return "\n".join(lines)
 
 
-def _compiled(lanes, jobs, progress):
-    from . import compiled
-    chips = compiled.Chips(len(lanes), random=[lane.power_up for lane in lanes],
-                           log=lambda text: progress and progress(text))
+def _batch(lanes, jobs, progress, what, run, probes=PROBE_COLUMNS):
+    """Record the golden model's lanes, give their inputs to `run` (a batch, as
+    `sim.compiled.Chips.run`) and compare what it returns; returns the cycles."""
     rows = golden(lanes, jobs=jobs, progress=progress and (
         lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
                                              f"{cycles} cycles")))
@@ -185,18 +198,34 @@ def _compiled(lanes, jobs, progress):
     for n, packed in enumerate(rows):
         inputs[n, :lengths[n]] = columns(packed)[0]
     if progress:
-        progress(f"compiled chip: {len(lanes)} lanes, {int(lengths.sum())} cycles")
-    actual = chips.run(inputs, lengths)
-    compare(lanes, rows, actual)
+        progress(f"{what}: {len(lanes)} lanes, {int(lengths.sum())} cycles")
+    compare(lanes, rows, run(inputs, lengths), probes)
     return int(lengths.sum())
+
+
+def _compiled(lanes, jobs, progress):
+    from . import compiled
+    chips = compiled.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                           log=lambda text: progress and progress(text))
+    return _batch(lanes, jobs, progress, "compiled chip", chips.run)
+
+
+def _gates(lanes, jobs, progress, netlist, board, edit):
+    """The chip of a board build, gate by gate. It powers up as the FPGA configures it,
+    its random counter at 0 like every flip-flop there, so each lane's walk holds reset
+    for the edges that bring the counter to the lane's opening (`lockstep.walk_games`),
+    and the golden model, powered up the same, sees those edges too."""
+    from . import gatelevel
+    gates = gatelevel.Gates(netlist, board, edit=edit, log=progress)
+    lanes = [dataclasses.replace(lane, power_up=0) for lane in lanes]
+    return _batch(lanes, jobs, progress, f"{netlist} netlist", gates.run, gatelevel.PINS)
 
 
 def _amaranth(lanes, jobs, progress):
     """Amaranth's simulator: one opening per process, walked as the pytest suite does."""
     openings = sorted({lane.opening for lane in lanes}, key=lambda o: -1 if o is None else o)
     cycles = 0
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ctx.Pool(jobs or os.cpu_count() or 1) as pool:
+    with _pool(jobs or os.cpu_count() or 1) as pool:
         for done, (_, count) in enumerate(
                 pool.imap_unordered(_walk_amaranth, openings), 1):
             cycles += count
@@ -248,14 +277,20 @@ def fastest():
     return "amaranth", skipped
 
 
-def verify(backend="compiled", *, jobs=None, progress=None, per_lane=PRESSES_PER_LANE):
-    """Run the exhaustive check on `backend`; return its Outcome or raise Differs."""
+def verify(backend="compiled", *, netlist=None, board=None, edit=None, jobs=None,
+           progress=None, per_lane=PRESSES_PER_LANE):
+    """Run the exhaustive check on `backend`, or with `netlist` ("synth" or "routed") on
+    that netlist of `board`'s build gate by gate (`edit` changes its Verilog first: a
+    mutant); return its Outcome or raise Differs."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     start = time.perf_counter()
     lanes, count = _plan(per_lane, games.OPENINGS)
     presses = sum(len(lane.presses) for lane in lanes)
-    if backend == "compiled":
+    if netlist:
+        backend = f"{netlist} netlist of the {board}"
+        cycles = _gates(lanes, jobs, progress, netlist, board, edit)
+    elif backend == "compiled":
         cycles = _compiled(lanes, jobs, progress)
     elif backend == "amaranth":
         cycles = _amaranth(lanes, jobs, progress)
@@ -267,19 +302,36 @@ def verify(backend="compiled", *, jobs=None, progress=None, per_lane=PRESSES_PER
 
 def main(argv=None):
     import argparse
+    from boards.top import BOARDS, DEFAULT_BOARD
+
+    from .gatelevel import NETLISTS, PINS, CutFailed
     parser = argparse.ArgumentParser(prog="python -m sim verify", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", default="auto", choices=("auto",) + BACKENDS,
                         help="the simulator of the chip (default: the fastest installed)")
-    parser.add_argument("--jobs", type=int, default=None,
+    parser.add_argument("--netlist", choices=NETLISTS,
+                        help="check this netlist of a board build gate by gate instead: "
+                             "synth (Yosys's) or routed (nextpnr's, from make bitstream)")
+    parser.add_argument("--board", choices=tuple(BOARDS), default=None,
+                        help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
+    parser.add_argument("--jobs", type=cli.positive_int, default=None,
                         help="processes (default: one per core)")
     args = parser.parse_args(argv)
-    backend = args.backend
-    if backend == "auto":
+    if args.netlist and args.backend != "auto":
+        parser.error("--backend and --netlist exclude each other: a netlist runs on "
+                     "Verilator")
+    if args.board and not args.netlist:
+        parser.error("--board needs --netlist synth or routed")
+    backend, board = args.backend, args.board or DEFAULT_BOARD
+    if args.netlist:
+        print(f"every game in lockstep on the {args.netlist} netlist of the {board} "
+              f"build, gate by gate, at the chip's pins")
+    elif backend == "auto":
         backend, skipped = fastest()
         for reason in skipped:
             print(f"not using {reason}")
-    print(f"every game in lockstep on the {backend} backend")
+    if not args.netlist:
+        print(f"every game in lockstep on the {backend} backend")
     tty, last = sys.stdout.isatty(), {"phase": None, "time": 0.0}
 
     def progress(text):
@@ -292,13 +344,18 @@ def main(argv=None):
             print(f"  {text}", flush=True)
             last.update(phase=phase, time=now)
     try:
-        outcome = verify(backend, jobs=args.jobs, progress=progress)
+        outcome = verify("compiled" if args.netlist else backend, netlist=args.netlist,
+                         board=board, jobs=args.jobs, progress=progress)
     except Differs as difference:
         print(f"\nDIFFERENT: {difference}")
         return 1
+    except CutFailed as failed:
+        raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
     if tty:
         print()
+    compared = ("the chip's pins (" + ", ".join(PINS) + ")" if args.netlist
+                else "every pin and E.2 node")
     print(f"all {outcome.games} games agree: {outcome.presses} key presses, "
-          f"{outcome.cycles} cycles, every pin and E.2 node at every edge, "
+          f"{outcome.cycles} cycles, {compared} at every edge, "
           f"in {outcome.seconds:.1f} s ({outcome.cycles / outcome.seconds:,.0f} cycles/s)")
     return 0
