@@ -9,11 +9,11 @@ SIM ?= verilator
 # make compare: the reference waves, and the waves checked against them.
 EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
-# make bitstream / prog: the board (python -m boards boards lists them).
+# make bitstream / prog / load: the board (python -m boards boards lists them).
 BOARD ?= icebreaker
 
 .PHONY: help sim test verify bench waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog play-board clean
+	compare bitstream prog load play-board clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -52,8 +52,11 @@ build/netlist_e2_icarus.fst: | $(STAMP)
 bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin and report.json with the YoWASP toolchain
 	$(PY) -m boards bitstream --board $(BOARD)
 
-prog: $(STAMP)        ## program the connected $(BOARD) with build/$(BOARD)/ttt.bin
+prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept at power-off)
 	$(PY) -m boards prog --board $(BOARD)
+
+load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
+	$(PY) -m boards load --board $(BOARD)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
 	$(PY) -m boards play $(if $(PORT),--port "$(PORT)")

@@ -5,40 +5,40 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_ref import cli
+
 from .top import BOARDS, DEFAULT_BOARD, UnknownBoard, target
 
 
-def _target(name):
+def _target(args):
+    """The board and its build directory, checked before any work."""
     try:
-        return target(name)
+        board = target(args.board)
     except UnknownBoard as error:
-        raise SystemExit(f"error: {error}") from None
+        raise cli.UserError(str(error)) from None
+    return board, Path(args.build_dir or f"build/{board.name}")
 
 
 def _bitstream(args):
-    from .build import ToolMissing, bitstream, format_report
-    board = _target(args.board)
-    out = Path(args.build_dir or f"build/{board.name}")
-    print(f"Building {board.summary} into {out}/ (YoWASP Yosys and nextpnr)", flush=True)
+    from .build import REPORT, bitstream, format_report
+    board, out = _target(args)
+    print(f"Building {board.summary} into {out}/ (YoWASP Yosys and nextpnr, under a "
+          f"minute)", flush=True)
     began = time.monotonic()
-    try:
-        report = bitstream(board, out)
-    except ToolMissing as error:
-        raise SystemExit(f"error: {error}") from None
+    report = bitstream(board, out)
     print(f"wrote {report['bitstream']} in {time.monotonic() - began:.0f} s")
     print(format_report(report))
-    print(f"report: {out / 'report.json'}")
+    print(f"report: {out / REPORT}")
 
 
-def _prog(args):
-    from .build import NoBitstream, NoBoard, ProgrammingFailed, ToolMissing, program
-    board = _target(args.board)
-    out = Path(args.build_dir or f"build/{board.name}")
-    try:
-        print(program(board, out), end="")
-    except (NoBitstream, NoBoard, ProgrammingFailed, ToolMissing) as error:
-        raise SystemExit(f"error: {error}") from None
-    print(f"programmed {board.name} with {out}/")
+def _programming(mode, done):
+    def run(args):
+        from .build import NAME, program
+        board, out = _target(args)
+        print(program(board, out, mode, announce=lambda line: print(line, flush=True)),
+              end="")
+        print(f"{done} the {board.name}: {out / NAME}.bin")
+    return run
 
 
 def _play(args):
@@ -49,8 +49,12 @@ def _play(args):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m boards", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, run, help in (("bitstream", _bitstream, "build build/<board>/ttt.bin and its report"),
-                            ("prog", _prog, "program a connected board")):
+    for name, run, help in (
+            ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report"),
+            ("prog", _programming("flash", "wrote the flash of"),
+             "write the bitstream to the board's flash (kept at power-off)"),
+            ("load", _programming("sram", "loaded"),
+             "load the bitstream into the FPGA's SRAM (gone at power-off)")):
         command = commands.add_parser(name, help=help)
         command.add_argument("--board", default=DEFAULT_BOARD,
                              help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
@@ -68,4 +72,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.run(main))

