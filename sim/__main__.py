@@ -12,6 +12,7 @@
 """
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -73,52 +74,84 @@ def _golden():
 
 
 def _golden_waves():
+    from hdl.export import TOP
     from . import golden_waves, gtkw
-    BUILD.mkdir(exist_ok=True)
     golden_waves.write_session(_golden(), e2.SESSION)
-    gtkw.write(_golden(), scope="ttt_chip")
+    gtkw.write(_golden(), scope=TOP)
 
 
 def _e2_on_hdl():
     from . import lockstep      # Amaranth is imported only when the HDL is asked for
-    BUILD.mkdir(exist_ok=True)
     try:
-        rows = lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
-                                 vcd=str(VCD), gtkw=str(GTKW))
+        return lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                                 vcd=VCD, gtkw=GTKW)
     except lockstep.Mismatch as mismatch:
         print(f"The chip and the golden model disagree:\n{mismatch}", file=sys.stderr)
         return None
-    # Amaranth's save file opens at femtoseconds; this GTKWave zoom shows E.2's 10 us.
-    view = GTKW.read_text().splitlines(keepends=True)
-    at = next(k for k, line in enumerate(view) if line.startswith("[dumpfile_size]")) + 1
-    GTKW.write_text("".join(view[:at] + ["*-32.000000 0\n"] + view[at:]))
-    return rows
+
+
+def _display():
+    """Why GTKWave could not show a window here, or None if it may."""
+    if sys.platform in ("darwin", "win32"):
+        return None
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    return None
+
+
+def _how_to_open(vcd, view, why):
+    def shown(path):
+        path = Path(path).resolve()
+        return path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    vcd, view = shown(vcd), shown(view)
+    print(f"The waves of the E.2 session are in {vcd} and their view in {view}.")
+    print(f"GTKWave cannot show them: {why}. To look at them, either")
+    print("  - where there is a display (a desktop, or 'ssh -X' to this machine), run")
+    print(f"    gtkwave {vcd} {view}")
+    print("    (GTKWave: 'apt install gtkwave', or 'brew install gtkwave' on macOS)")
+    print(f"  - or open {vcd} in Surfer (surfer-project.org, also in a browser): its")
+    print("    signal tree holds the same blocks, ttt_chip.controller and the others.")
+    return 0
 
 
 def _waves(args):
+    """Write the waves asked for (the netlist's only if they are missing or cannot be
+    read: they take a Verilator build) and their view, and open it."""
+    from .waves import WavesError
     if args.netlist:
         from . import netlist
         vcd = netlist.waves_path(args.sim)
-        if not vcd.exists() and netlist.main(["--sim", args.sim, "--tests", "e2_session"]):
-            return 1
-        view = vcd.with_suffix(".gtkw")
+        try:
+            view = netlist.write_gtkw(vcd)
+        except WavesError:
+            status = netlist.main(["--sim", args.sim, "--tests", "e2_session"])
+            if status:
+                return status
+            try:
+                view = netlist.write_gtkw(vcd)
+            except WavesError as error:
+                raise cli.UserError(str(error)) from None
     elif args.golden:
         _golden_waves()
         vcd, view = _golden(), _golden().with_suffix(".gtkw")
     else:
-        if not VCD.exists() and _e2_on_hdl() is None:
+        if _e2_on_hdl() is None:
             return 1
         vcd, view = VCD, GTKW
     viewer = shutil.which("gtkwave")
-    if viewer:
-        return subprocess.call([viewer, str(view)])
-    print(f"The waves of the E.2 session are in {vcd} and the view in {view}.")
-    print("GTKWave is not installed here. To look at them, either")
-    print(f"  - install GTKWave (Debian/Ubuntu: apt install gtkwave; macOS: brew install "
-          f"gtkwave) and run: gtkwave {view}")
-    print(f"  - or open {vcd} in Surfer (a waveform viewer that also runs in a browser):")
-    print("    its signal tree has the same blocks; the state shows by name.")
-    return 0
+    if viewer is None:
+        return _how_to_open(vcd, view, "it is not installed here (no gtkwave on the PATH)")
+    why = _display()
+    if why:
+        return _how_to_open(vcd, view, why)
+    # GTKWave that cannot open a display prints its usage and exits 0: say why instead.
+    opened = subprocess.run([viewer, str(vcd), str(view)], capture_output=True, text=True)
+    if "Could not initialize GTK" in opened.stderr:
+        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        return _how_to_open(vcd, view, f"it could not open the display {display}")
+    if opened.returncode:
+        sys.stderr.write(opened.stderr)
+    return opened.returncode
 
 
 def _games(args):

@@ -2,26 +2,34 @@
 
     python -m sim compare EXPECTED ACTUAL [--signals PATTERN ...] [--clock NAME]
 
-Each file's clock (``cp``, or Amaranth's ``clk``) gives the sampling times: just before
-every rising and every falling edge of the expected file's clock, and at its end. The
-actual file is sampled at the same instants (times are converted through each file's
-timescale). Signals are paired by their path below the scope that holds the clock,
-ignoring extra enclosing scopes, so the golden waves (``ttt_chip.controller.state``),
-Verilator's (``ttt_chip.controller.state``, pins also in ``$rootio``) and Amaranth's
-(``bench.top.controller.state``) pair up.
+Each file's design is the scope that holds its clock (``cp``; ``clk`` in a file
+Amaranth wrote itself): ``ttt_chip`` in every file this project writes. Scopes named
+``$...`` are a simulator's own (Verilator's ``$rootio`` copies the pins) and are not read.
+Signals are paired by their whole path below the design's scope, and by nothing
+else: ``controller.state`` pairs with ``controller.state`` only, never with a ``state``
+elsewhere. Expected signals with no partner are listed and not compared.
 
-An x in the expected file is a value nobody knows (E.2's 'u'): those bits are not
-compared. A string against a number (Amaranth writes enums as their names, a netlist as
-codes) is compared through the chip's enums (state, choose).
+The files are sampled just before every rising and every falling edge of the expected
+file's clock, and at its end; the actual file at the same instants (times are converted
+through each file's timescale).
+
+An x is a value its file does not know (the golden model's 'u', E.2's never-written
+registers): x bits on either side are not compared, and the summary counts them. A
+signal with no value yet in the actual file where the expected has one is a
+difference. A string against a number (Amaranth writes enums as their names, a
+netlist as codes) is compared through the chip's enums (state, choose).
 
 Prints the first divergence (time, cycle, signal, expected, actual) and a summary.
-Exit status: 0 equal, 1 different, 2 the files could not be compared.
+Exit status: 0 equal, 1 different, 2 the files could not be compared (missing, a
+directory, not a waveform, cut short, no clock, no signal in common), 130 interrupted.
 """
 
 import argparse
 import fnmatch
 import sys
 from dataclasses import dataclass, field
+
+from firmware_ref import cli
 
 from .waves import WavesError, read
 
@@ -49,12 +57,13 @@ class Difference:
 class Report:
     expected: str
     actual: str
-    pairs: dict = field(default_factory=dict)       # expected name -> actual name
+    pairs: list = field(default_factory=list)       # names compared, found in both
     unpaired: list = field(default_factory=list)    # expected names with no partner
     samples: int = 0
     cycles: int = 0
     differences: list = field(default_factory=list)  # every differing sample
-    dont_care: int = 0
+    dont_care: int = 0          # samples with x bits in the expected waves
+    unknown_actual: int = 0     # samples with x bits in the actual waves
     ends_early: object = None   # Fraction seconds: where the actual waves end, if early
 
     @property
@@ -65,9 +74,11 @@ class Report:
         lines = [f"expected: {self.expected}", f"actual:   {self.actual}",
                  f"compared {len(self.pairs)} signals at {self.samples} instants "
                  f"({self.cycles} clock cycles, both edges)"]
-        if self.dont_care:
-            lines.append(f"{self.dont_care} samples had unknown (x) bits in the expected "
-                         f"waves; those bits were not compared")
+        for count, which in ((self.dont_care, "expected"),
+                             (self.unknown_actual, "actual")):
+            if count:
+                lines.append(f"{count} samples had unknown (x) bits in the {which} "
+                             f"waves; those bits were not compared")
         if self.unpaired:
             shown = ", ".join(self.unpaired[:8]) + (" ..." if len(self.unpaired) > 8 else "")
             lines.append(f"{len(self.unpaired)} expected signals have no partner in the "
@@ -102,35 +113,28 @@ def chip_enums():
             "choose": {m.value: m.name for m in Choose}}
 
 
+def _is_simulators(path):
+    return any(scope.startswith("$") for scope in path[:-1])
+
+
 def _clock(waves, names):
-    """The shallowest variable named as a clock, and the depth of its scope."""
-    found = [v for v in waves.vars if v.path[-1] in names and not v.is_string]
+    """The design's clock: the shallowest variable named as a clock, outside any
+    simulator's own scope."""
+    found = [v for v in waves.vars if v.path[-1] in names and not v.is_string
+             and not _is_simulators(v.path)]
     if not found:
         raise WavesError(f"{waves.path}: no clock: none of {', '.join(names)} is in it")
     return min(found, key=lambda v: len(v.path))
 
 
-def _relative(waves, clock):
-    """Every variable by its path, less the clock's scope where it lies below it
-    (Verilator puts the pins in a scope of their own beside the design's)."""
-    root = len(clock.path) - 1
+def _design(waves, clock):
+    """Every variable below the clock's scope, by its path below that scope."""
+    top = len(clock.path) - 1
     names = {}
     for var in waves.vars:
-        below = var.path[:root] == clock.path[:root]
-        names.setdefault(".".join(var.path[root:] if below else var.path), var)
+        if var.path[:top] == clock.path[:top] and not _is_simulators(var.path):
+            names.setdefault(".".join(var.path[top:]), var)
     return names
-
-
-def _pair(expected, actual):
-    """Each expected name with the shallowest actual name equal to it, or one being a
-    dotted suffix of the other."""
-    pairs = {}
-    for name in expected:
-        matches = [a for a in actual
-                   if a == name or a.endswith("." + name) or name.endswith("." + a)]
-        if matches:
-            pairs[name] = min(matches, key=lambda a: (a.count("."), a))
-    return pairs
 
 
 def _samples(clock):
@@ -151,25 +155,29 @@ def _bits(value, width):
 
 
 def _same(expected, e_string, actual, a_string, width, enums):
-    """(equal, had an unknown bit) for two sampled values; `*_string`: the variable
-    holds text."""
+    """(equal, unknown bits in the expected, unknown bits in the actual) for two sampled
+    values; `*_string`: the variable holds text. An x on either side is not compared;
+    no value at all in the actual is a difference."""
+    if actual is None:
+        return expected is None, False, False
+    if expected is None:
+        return True, True, False
     if e_string or a_string:
-        if expected is not None and not e_string and set(expected) == {"x"}:
-            return True, True
+        unknown = [not string and set(value) == {"x"}
+                   for value, string in ((expected, e_string), (actual, a_string))]
+        if any(unknown):
+            return True, *unknown
         def name(value, is_string):
-            if value is None:
-                return None
             if is_string:
                 return value.lower()
             if set(value) <= set("01") and enums is not None:
                 member = enums.get(int(value, 2))
                 return member.lower() if member is not None else value
             return value
-        return name(expected, e_string) == name(actual, a_string), False
-    width = max(width, len(expected or ""), len(actual or ""))
+        return name(expected, e_string) == name(actual, a_string), False, False
+    width = max(width, len(expected), len(actual))
     e, a = _bits(expected, width), _bits(actual, width)
-    unknown = "x" in e
-    return all(x == "x" or x == y for x, y in zip(e, a)), unknown
+    return all("x" in (x, y) or x == y for x, y in zip(e, a)), "x" in e, "x" in a
 
 
 def _show(value, enums, width):
@@ -191,14 +199,18 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
     enums = chip_enums() if enums is None else enums
     expected, actual = read(expected_path), read(actual_path)
     e_clock, a_clock = _clock(expected, clocks), _clock(actual, clocks)
-    e_names, a_names = _relative(expected, e_clock), _relative(actual, a_clock)
+    e_names, a_names = _design(expected, e_clock), _design(actual, a_clock)
     wanted = [n for n in e_names if e_names[n] is not e_clock and
               (not signals or any(fnmatch.fnmatchcase(n, p) for p in signals))]
+    if not wanted:
+        raise WavesError(f"no signal of {expected_path} matches "
+                         f"{' or '.join(signals or ['anything'])}")
     report = Report(str(expected_path), str(actual_path))
-    report.pairs = _pair(wanted, a_names)
-    report.unpaired = [n for n in wanted if n not in report.pairs]
+    report.pairs = [n for n in wanted if n in a_names]
+    report.unpaired = [n for n in wanted if n not in a_names]
     if not report.pairs:
-        raise WavesError(f"no signal of {expected_path} has a partner in {actual_path}")
+        raise WavesError(f"no signal of {expected_path} has a partner in {actual_path} "
+                         f"(signals pair by their path below the clock's scope)")
     samples = _samples(e_clock) + [(expected.end, "end")]
     report.samples = len(samples)
     report.cycles = sum(edge == "rising" for _, edge in samples)
@@ -209,14 +221,15 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
         if a_time > actual.end and edge != "end" and report.ends_early is None:
             report.ends_early = actual.seconds(actual.end)
         before = edge != "end"
-        for name, a_name in report.pairs.items():
-            e_var, a_var = e_names[name], a_names[a_name]
+        for name in report.pairs:
+            e_var, a_var = e_names[name], a_names[name]
             e_value = e_var.at(time, before=before)
             a_value = a_var.at(a_time, before=before)
             leaf_enums = enums.get(name.rsplit(".", 1)[-1])
-            same, unknown = _same(e_value, e_var.is_string, a_value, a_var.is_string,
-                                  e_var.width, leaf_enums)
-            report.dont_care += unknown
+            same, e_unknown, a_unknown = _same(e_value, e_var.is_string, a_value,
+                                               a_var.is_string, e_var.width, leaf_enums)
+            report.dont_care += e_unknown
+            report.unknown_actual += a_unknown
             if not same:
                 report.differences.append(Difference(
                     seconds, cycle, edge, name, _show(e_value, leaf_enums, e_var.width),
@@ -249,4 +262,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.run(main))

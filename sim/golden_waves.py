@@ -14,15 +14,17 @@ written as x, bit by bit for the stack.
 
 from vcd import VCDWriter
 
+from firmware_ref import cli
 from firmware_ref.cycle import CycleModel
 from hdl import scan
+from hdl.export import TOP
 
 from .signals import INPUT_PINS, PROBE_PATHS, WAVES
 
 __all__ = ["GoldenWaves", "write_session"]
 
 HALF_PERIOD = 100           # ns
-TOP = "ttt_chip"
+
 
 def _bits(value, width):
     """`value` as the VCD writes it: an integer (two's complement), or x if unknown."""
@@ -118,8 +120,8 @@ class GoldenWaves:
 
 def write_session(path, session, *, random=0):
     """Run `session` (Inputs per edge, as e2.SESSION) on a fresh golden model whose
-    counter powers up as `random`, writing its waves to `path`."""
-    with open(path, "w") as file:
+    counter powers up as `random`, writing its waves to `path`, whole or not at all."""
+    with cli.replacing(path) as file:
         waves = GoldenWaves(file, CycleModel(random=random))
         for inputs in session:
             waves.set(inputs)

@@ -13,19 +13,23 @@ The comparison lives in `PinBench`, which the cocotb bench of the exported netli
 
 import collections
 import dataclasses
+import tempfile
+from pathlib import Path
 
 from amaranth.sim import Simulator
 
 from firmware_ref.cycle import (NO_KEY, Choose, CycleModel, Probe, Registers, State,
                                 places, pressing, starting)
-from hdl import scan
+from hdl import export, scan
 from hdl.chip import Chip
 
 from . import games
-from .signals import GROUPS, INPUT_PINS, PROBE_PATHS
+from . import gtkw as gtkw_views
+from . import waves
+from .signals import INPUT_PINS, PROBE_PATHS
 
 __all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
-           "probe_from", "run", "simulate", "game_presses", "walk_games", "traces",
+           "probe_from", "run", "simulate", "netlist_name", "game_presses", "walk_games",
            "concrete", "scan_values", "from_scan"]
 
 PERIOD = 200e-9         # E.1: cp low for 100 ns, high for 100 ns
@@ -229,17 +233,28 @@ async def walk_games(bench, opening, presses):
     return restored
 
 
-def traces(chip):
-    """What the GTKWave save file shows: sim.signals.GROUPS, as the chip's signals."""
-    return {group: [_resolve(chip if group == "pins" else getattr(chip, group), name)
-                    for name in names]
-            for group, names in GROUPS.items()}
+def netlist_name(path):
+    """The exported netlist's name (hdl.export) for a variable of Amaranth's VCD, or
+    None for one the netlist does not have.
+
+    Amaranth's writer puts the design under ``bench.top``; the netlist calls it
+    ``ttt_chip``. It names the clock ``clk`` in every block, the netlist ``cp``. Its
+    ``rst`` is the simulator's (the chip has no reset port: docs/netlist.md). A name
+    with ``$n`` is another block's signal seen from its parent, under a number of
+    Amaranth's choosing; the signal itself is in the file under its own name."""
+    if path[:2] != ("bench", "top") or len(path) < 3:
+        return None
+    *blocks, name = path[2:]
+    if "$" in name or name == "rst":
+        return None
+    return (export.TOP, *blocks, export.CLOCK if name == "clk" else name)
 
 
 def simulate(testbench, *, random=0, vcd=None, gtkw=None):
     """Run ``await testbench(bench)`` with a fresh Chip and golden model whose random
-    counters power up at `random`; return what it returns. With `vcd` (and `gtkw`),
-    the waves go to those files."""
+    counters power up at `random`; return what it returns. With `vcd`, the waves go to
+    that file under the exported netlist's names (`netlist_name`), and with `gtkw` a
+    GTKWave view of them (sim.gtkw); both are written whole or not at all."""
     chip = Chip(random_init=random)
     result = []
 
@@ -251,9 +266,22 @@ def simulate(testbench, *, random=0, vcd=None, gtkw=None):
     sim.add_testbench(bench)
     if vcd is None:
         sim.run()
-    else:
-        with sim.write_vcd(vcd, gtkw, traces=traces(chip)):
+        return result[0]
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch, "amaranth.vcd")
+        with sim.write_vcd(str(raw)):
             sim.run()
+        amaranth = waves.read(raw)
+    renamed = []
+    for var in amaranth.vars:
+        path = netlist_name(var.path)
+        if path is not None:
+            renamed.append(dataclasses.replace(var, path=path))
+    waves.write(vcd, renamed, amaranth.unit, end=amaranth.end,
+                comment="the Amaranth chip (hdl/chip.py) in Amaranth's simulator, "
+                        "named as the exported netlist; written by sim/lockstep.py")
+    if gtkw is not None:
+        gtkw_views.write(vcd, scope=export.TOP, save_path=gtkw)
     return result[0]
 
 

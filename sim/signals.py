@@ -33,9 +33,9 @@ WAVES = {
 }
 
 # What the wave views show, grouped by the blocks of the paper's figure 2 (names below
-# the group's block; "pins" are the chip's own).
+# the group's block; "pins" are the chip's own, the clock first).
 GROUPS = {
-    "pins": ["resetN", "userbegins", "piN", "keyboardN", "led", "copyboard", "prompt",
+    "pins": ["cp", "resetN", "userbegins", "piN", "keyboardN", "led", "copyboard", "prompt",
              "fin", "win", "i", "sp"],
     "controller": ["state", "choose", "toggleN", "usei", "nexti", "init", "call", "pop",
                    "assignmove", "remember", "retbest", "negr", "sno", "clearr"],
