@@ -39,16 +39,21 @@ verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
 netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
 	$(PY) -m sim netlist --sim $(SIM)
 
-compare: $(STAMP) $(EXPECTED) $(ACTUAL) ## compare two waveform files at every clock edge
+# The waves this project writes are made when missing or older than the sources; any
+# other file is the comparer's to find (or to say it cannot).
+WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlist_e2_icarus.fst
+WAVE_SOURCES := $(wildcard hdl/*.py firmware_ref/*.py sim/*.py)
+
+compare: $(STAMP) $(filter $(WAVE_FILES),$(EXPECTED) $(ACTUAL)) ## compare two waveform files at every clock edge
 	$(PY) -m sim compare $(EXPECTED) $(ACTUAL)
 
-build/e2.vcd build/e2_golden.vcd: | $(STAMP)
+build/e2.vcd build/e2_golden.vcd: $(WAVE_SOURCES) | $(STAMP)
 	$(PY) -m sim e2 > /dev/null
 
-build/netlist_e2.vcd: | $(STAMP)
+build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
 	$(PY) -m sim netlist --sim verilator --tests e2_session
 
-build/netlist_e2_icarus.fst: | $(STAMP)
+build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(PY) -m sim netlist --sim icarus --tests e2_session
 
 bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin and report.json with the YoWASP toolchain

@@ -20,8 +20,11 @@ difference. A string against a number (Amaranth writes enums as their names, a
 netlist as codes) is compared through the chip's enums (state, choose).
 
 Prints the first divergence (time, cycle, signal, expected, actual) and a summary.
-Exit status: 0 equal, 1 different, 2 the files could not be compared (missing, a
-directory, not a waveform, cut short, no clock, no signal in common), 130 interrupted.
+Actual waves that end before the expected's last clock edge (a run cut short) are not
+equal, even where they hold the same values.
+Exit status: 0 equal, 1 different or ending early, 2 the files could not be compared
+(missing, a directory, not a waveform, cut short, no clock, no signal in common), 130
+interrupted.
 """
 
 import argparse
@@ -68,7 +71,8 @@ class Report:
 
     @property
     def equal(self):
-        return not self.differences
+        """No difference, over the whole of the expected waves."""
+        return not self.differences and self.ends_early is None
 
     def summary(self):
         lines = [f"expected: {self.expected}", f"actual:   {self.actual}",
@@ -86,8 +90,10 @@ class Report:
         if self.ends_early is not None:
             lines.append(f"the actual waves end at {_ns(self.ends_early)}, before the "
                          f"expected's last clock edge: later they hold their last values")
-        if self.equal:
-            lines.append("no difference")
+        if not self.differences:
+            lines.append("no difference" if self.equal else
+                         "no difference where both have values, but the actual waves do "
+                         "not cover the expected's: not equal")
             return "\n".join(lines)
         lines.append(f"FIRST DIFFERENCE at {self.differences[0]}")
         by_signal = {}

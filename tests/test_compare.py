@@ -100,6 +100,7 @@ def test_signals_pair_by_their_whole_path(tmp_path):
             odd = vcd.register_var("ttt_chip.move", "odd", "wire", size=1)
             pin = vcd.register_var("ttt_chip", "odd", "wire", size=1)
             copy = vcd.register_var("$rootio", "odd", "wire", size=1)
+            copy_cp = vcd.register_var("$rootio", "cp", "wire", size=1)
             vcd.change(cp, 0, 0)
             for cycle in range(CYCLES + 1):
                 time = 10 * cycle
@@ -107,8 +108,9 @@ def test_signals_pair_by_their_whole_path(tmp_path):
                 vcd.change(pin, time, (cycle == 3) ^ flip_pin)
                 vcd.change(copy, time, 1)
                 if cycle:
-                    vcd.change(cp, time, 1)
-                    vcd.change(cp, time + 5, 0)
+                    for level, at in ((1, time), (0, time + 5)):
+                        vcd.change(cp, at, level)
+                        vcd.change(copy_cp, at, level)
             vcd.close(10 * (CYCLES + 1))
     write(tmp_path / "a.vcd")
     write(tmp_path / "b.vcd", flip_pin=True)
@@ -159,6 +161,21 @@ def test_a_file_cut_short_is_refused_not_trusted(tmp_path, capsys):
         (tmp_path / "cut.vcd").write_text(text[:cut])
         err = _refused(capsys, tmp_path / "a.vcd", tmp_path / "cut.vcd")
         assert "cut short" in err, where
+
+
+def test_a_file_cut_between_two_times_is_not_equal(tmp_path, capsys):
+    # Cut cleanly before the last edges, where nothing changes: the values it holds are
+    # the same, but the waves do not cover the expected's.
+    _write(tmp_path / "a.vcd")
+    text = (tmp_path / "a.vcd").read_text()
+    (tmp_path / "cut.vcd").write_text(text[:text.index("#95\n")])
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "cut.vcd", enums={},
+                             signals=["controller.mode"])
+    assert not report.differences and not report.equal
+    assert float(report.ends_early) == 90e-9
+    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "cut.vcd"),
+                "--signals", "controller.mode"]) == 1
+    assert "the actual waves do not cover the expected's" in capsys.readouterr().out
 
 
 def test_ctrl_c_is_interrupted(tmp_path, capsys, monkeypatch):

@@ -1,0 +1,255 @@
+"""The waves the project writes of E.2 (the Amaranth chip's, the golden model's, the
+netlist's on Verilator and on Icarus), their GTKWave views and `python -m sim waves`.
+
+Every file compares equal with itself and with each of the others, in both directions,
+because all of them name the chip's signals alike (``ttt_chip.controller.state``).
+"""
+
+import itertools
+import re
+import subprocess
+
+import pytest
+
+from firmware_ref.cycle import places
+from hdl.export import TOP
+from sim import compare, e2, golden_waves, gtkw, lockstep, netlist, waves
+from sim.signals import WAVES
+
+KINDS = ("amaranth", "golden", "verilator", "icarus")
+FULL = ("amaranth", "verilator", "icarus")          # every signal of the design
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Each kind of E.2 waves with its view: {kind: (waves, view)}; Icarus only when it
+    is installed (it is optional, as in test_netlist.py)."""
+    where = tmp_path_factory.mktemp("waves")
+    made = {}
+    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                      vcd=where / "e2.vcd", gtkw=where / "e2.gtkw")
+    made["amaranth"] = where / "e2.vcd", where / "e2.gtkw"
+    golden_waves.write_session(where / "golden.vcd", e2.SESSION)
+    made["golden"] = where / "golden.vcd", gtkw.write(where / "golden.vcd", scope=TOP)
+    for simulator, name in (("verilator", "netlist.vcd"), ("icarus", "netlist.fst")):
+        try:
+            netlist.available(simulator)
+        except netlist.SimulatorMissing:
+            continue
+        runner = netlist.build(simulator, where / simulator)
+        (result,) = netlist.run(runner, simulator, ["e2_session"], waves=where / name)
+        assert result.passed, result.message
+        made[simulator] = where / name, netlist.write_gtkw(where / name)
+    return made
+
+
+def _file(files, kind):
+    if kind not in files:
+        pytest.skip(f"{kind} is not installed here")
+    return files[kind]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_wave_file_equals_itself(files, kind):
+    path, _ = _file(files, kind)
+    report = compare.compare(path, path)
+    assert report.equal, report.summary()
+    design = [v for v in waves.read(path).vars if v.path[0] == TOP]
+    assert len(report.pairs) == len(design) - 1 and not report.unpaired   # less cp
+
+
+@pytest.mark.parametrize("expected, actual", list(itertools.permutations(KINDS, 2)))
+def test_any_two_compare_with_no_false_difference(files, expected, actual):
+    report = compare.compare(_file(files, expected)[0], _file(files, actual)[0])
+    assert report.equal, report.summary()
+    assert report.cycles == len(e2.SESSION)
+    if expected == "golden":
+        assert len(report.pairs) == len(WAVES) - 1 and not report.unpaired
+    if expected in FULL and actual in FULL:
+        # Every signal of the Amaranth chip is in the netlist under the same name.
+        amaranth = waves.read(files["amaranth"][0]).vars
+        assert len(report.pairs) >= len(amaranth) - 1                  # less cp
+        if expected == "amaranth":
+            assert not report.unpaired
+
+
+def test_amaranth_waves_are_named_as_the_netlists(files):
+    amaranth = waves.read(_file(files, "amaranth")[0])
+    verilator = {v.name: v for v in waves.read(_file(files, "verilator")[0]).vars}
+    names = [v.name for v in amaranth.vars]
+    assert all(name.startswith("ttt_chip.") and "$" not in name for name in names)
+    assert "ttt_chip.cp" in names and not any(n.endswith((".clk", ".rst")) for n in names)
+    for var in amaranth.vars:
+        assert var.name in verilator, var.name
+        if not var.is_string:                   # enums: names here, codes there
+            assert var.width == verilator[var.name].width, var.name
+    assert len(names) > 200
+
+
+def test_a_difference_in_real_waves_is_found(files, tmp_path):
+    # The Amaranth waves with toggleN wrong for one change: compared with the netlist's,
+    # that one signal differs, from that change on, and nothing else.
+    amaranth = waves.read(_file(files, "amaranth")[0])
+    toggle = next(v for v in amaranth.vars if v.name == "ttt_chip.controller.toggleN")
+    k = len(toggle.values) // 2
+    toggle.values[k] = "1" if toggle.values[k] == "0" else "0"
+    waves.write(tmp_path / "broken.vcd", amaranth.vars, amaranth.unit, end=amaranth.end)
+    for expected, actual in ((files["verilator"][0], tmp_path / "broken.vcd"),
+                             (tmp_path / "broken.vcd", files["verilator"][0])):
+        report = compare.compare(expected, actual)
+        assert {d.signal for d in report.differences} == {"controller.toggleN"}
+        assert report.differences[0].seconds > amaranth.seconds(toggle.times[k])
+
+
+def _traces(view):
+    """The view's traces: (alias, what GTKWave reads)."""
+    return re.findall(r"^\+\{([^}]*)\} (.*)$", view, re.M)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_view_shows_cp_the_places_and_readable_names(files, kind):
+    path, view_path = _file(files, kind)
+    view = view_path.read_text()
+    found = waves.read(path)
+    names = {v.name for v in found.vars}
+    traces = _traces(view)
+    aliases = [alias for alias, _ in traces]
+    assert aliases[0] == "cp" and "$" not in view
+    assert [a for a in aliases if a.startswith("led ")] == \
+        ["led A1", "led B1", "led C1", "led A2", "led B2", "led C2", "led A3", "led B3",
+         "led C3"]
+    # Every trace reads a signal the file holds (less GTKWave's [w-1:0]).
+    for alias, read in traces:
+        for name in re.findall(r"(?:\(\d+\))?(ttt_chip\.[^ \[]*)", read):
+            assert name in names, (alias, read)
+    # Opens on the first 2 us, whatever the file's time unit (Amaranth's and the golden
+    # ns, Verilator's and Icarus's ps).
+    assert re.search(rf"^\*{gtkw.zoom(found.unit):.6f} ", view, re.M)
+    assert "[size] 1280 800" in view
+    # The state by name: a filter for codes, Amaranth's names as they are.
+    state = next(v for v in found.vars if v.name == "ttt_chip.controller.state")
+    decoded = re.search(r"^\^\d+ .*state\.filter\n\+\{controller\.state\}", view, re.M)
+    assert bool(decoded) == (not state.is_string)
+
+
+def test_the_place_traces_read_the_board(files):
+    """GTKWave numbers a vector's bits from the left: the traces' bit indices, read so
+    from led's bit string, give each place as firmware_ref.cycle.places does."""
+    path, view_path = files["golden"]
+    view = view_path.read_text()
+    led = next(v for v in waves.read(path).vars if v.name == "ttt_chip.led")
+    codes = dict(line.split(" ", 1) for line in
+                 (view_path.parent / "place.filter").read_text().splitlines())
+    assert codes == {"0": "empty", "1": "chip", "2": "user", "3": "both"}
+    bits = led.values[-1].rjust(18, "0")
+    assert int(bits, 2) != 0
+    board = places(int(bits, 2))
+    led_traces = [trace for trace in _traces(view) if trace[0].startswith("led ")]
+    for place, (alias, read) in enumerate(led_traces):
+        high, low = map(int, re.findall(r"\((\d+)\)", read))
+        assert int(bits[high] + bits[low], 2) == board[place], alias
+
+
+# -- python -m sim waves ---------------------------------------------------------------
+
+@pytest.fixture
+def sim_waves(monkeypatch, tmp_path):
+    """`python -m sim waves --golden` with build/ in tmp_path; returns a function that
+    runs it and what GTKWave was asked to do."""
+    import sim.__main__ as cli
+    monkeypatch.setattr(cli, "BUILD", tmp_path / "build")
+    (tmp_path / "build").mkdir()
+    launched = []
+
+    def run(*, which="/usr/bin/gtkwave", env=None, gtkwave=None):
+        monkeypatch.setattr(cli.shutil, "which", lambda tool: which)
+        for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+
+        def fake(command, **kwargs):
+            launched.append(command)
+            return gtkwave
+        monkeypatch.setattr(cli.subprocess, "run", fake)
+        return cli.main(["waves", "--golden"])
+    return run, launched
+
+
+def test_waves_without_gtkwave_say_how_to_open_them(sim_waves, capsys):
+    run, launched = sim_waves
+    assert run(which=None) == 0 and not launched
+    out = capsys.readouterr().out
+    assert "GTKWave cannot show them: it is not installed here" in out
+    assert re.search(r"gtkwave \S*e2_golden\.vcd \S*e2_golden\.gtkw", out)
+
+
+def test_waves_without_a_display_say_how_to_open_them(sim_waves, capsys):
+    run, launched = sim_waves
+    assert run() == 0 and not launched
+    assert "there is no display here" in capsys.readouterr().out
+
+
+def test_gtkwave_failing_to_open_the_display_is_said_not_its_usage(sim_waves, capsys,
+                                                                   tmp_path):
+    # What GTKWave 3.3 does with DISPLAY set to a display it cannot open: its usage on
+    # stdout, a complaint on stderr, and exit status 0.
+    run, launched = sim_waves
+    usage = subprocess.CompletedProcess(
+        [], 0, stdout="Usage: gtkwave [OPTION]... [DUMPFILE] [SAVEFILE] [RCFILE]\n",
+        stderr="Could not initialize GTK!  Is DISPLAY env var/xhost set?\n")
+    assert run(env={"DISPLAY": ":57"}, gtkwave=usage) == 0
+    build = tmp_path / "build"
+    assert launched == [["/usr/bin/gtkwave", str(build / "e2_golden.vcd"),
+                         str(build / "e2_golden.gtkw")]]
+    captured = capsys.readouterr()
+    assert "it could not open the display :57" in captured.out
+    assert "Usage" not in captured.out + captured.err
+    opened = subprocess.CompletedProcess([], 0, stdout="", stderr="")
+    assert run(env={"WAYLAND_DISPLAY": "wayland-0"}, gtkwave=opened) == 0
+    assert len(launched) == 2 and "GTKWave cannot" not in capsys.readouterr().out
+
+
+# -- files written whole or not at all -------------------------------------------------
+
+def test_an_interrupted_run_leaves_the_last_whole_waves(tmp_path, monkeypatch):
+    vcd, view = tmp_path / "e2.vcd", tmp_path / "e2.gtkw"
+    golden = tmp_path / "golden.vcd"
+    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                      vcd=vcd, gtkw=view)
+    golden_waves.write_session(golden, e2.SESSION)
+    before = {path: path.read_text() for path in (vcd, view, golden)}
+
+    async def interrupted(bench):
+        await lockstep.run(bench, e2.replaying(bench))
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        lockstep.simulate(interrupted, vcd=vcd, gtkw=view)
+    ticks = []
+
+    def tick(self):
+        ticks.append(1)
+        if len(ticks) == 20:
+            raise KeyboardInterrupt
+        original(self)
+    original = golden_waves.GoldenWaves.tick
+    monkeypatch.setattr(golden_waves.GoldenWaves, "tick", tick)
+    with pytest.raises(KeyboardInterrupt):
+        golden_waves.write_session(golden, e2.SESSION)
+    # Writing the renamed waves themselves, stopped half way.
+    from vcd import VCDWriter
+    changes = []
+
+    def change(self, *args):
+        changes.append(1)
+        if len(changes) == 100:
+            raise KeyboardInterrupt
+        return original_change(self, *args)
+    original_change = VCDWriter.change
+    monkeypatch.setattr(VCDWriter, "change", change)
+    amaranth = waves.read(vcd)
+    with pytest.raises(KeyboardInterrupt):
+        waves.write(vcd, amaranth.vars, amaranth.unit, end=amaranth.end)
+    assert {path: path.read_text() for path in (vcd, view, golden)} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == \
+        ["choose.filter", "e2.gtkw", "e2.vcd", "golden.vcd", "place.filter", "state.filter"]
