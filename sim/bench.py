@@ -109,9 +109,9 @@ def _amaranth(sessions):
 
     from hdl.chip import Chip
 
-    from .lockstep import _resolve
+    from .lockstep import resolve
     chip = Chip()
-    probes = [_resolve(chip, path) for path in PROBE_PATHS.values()]
+    probes = [resolve(chip, path) for path in PROBE_PATHS.values()]
     pins = [getattr(chip, name) for name in INPUT_PINS]
 
     async def testbench(ctx):

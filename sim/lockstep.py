@@ -29,7 +29,7 @@ from . import waves
 from .signals import INPUT_PINS, PROBE_PATHS
 
 __all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
-           "probe_from", "run", "simulate", "netlist_name", "game_presses", "walk_games",
+           "probe_from", "resolve", "run", "simulate", "netlist_name", "game_presses", "walk_games",
            "concrete", "scan_values", "from_scan"]
 
 PERIOD = 200e-9         # E.1: cp low for 100 ns, high for 100 ns
@@ -142,7 +142,8 @@ class PinBench:
         return "\n".join(lines)
 
 
-def _resolve(chip, path):
+def resolve(chip, path):
+    """The Amaranth signal at dotted `path` below `chip` (sim.signals.PROBE_PATHS)."""
     for name in path.split("."):
         chip = getattr(chip, name)
     return chip
@@ -155,7 +156,7 @@ class Bench(PinBench):
     def __init__(self, ctx, chip, model, history=6):
         super().__init__(model, history)
         self.ctx, self.chip = ctx, chip
-        self._signals = {name: _resolve(chip, path) for name, path in PROBE_PATHS.items()}
+        self._signals = {name: resolve(chip, path) for name, path in PROBE_PATHS.items()}
         self._drive(model.inputs)
         self.check()
 
