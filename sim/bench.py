@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref.batch import INPUT_COLUMNS, record_session
-from firmware_ref.cli import ignore_interrupts, positive_int, replacing
+from firmware_ref.cli import UserError, ignore_interrupts, positive_int, replacing
 from firmware_ref.cycle import CycleModel
 
 from . import games, verify
@@ -216,13 +216,15 @@ def speeds(*, repeats, count, wide, log):
 # -- every game in lockstep -----------------------------------------------------------
 
 def _every(seconds, log):
-    """A progress callback for sim.verify that logs at most once in `seconds`."""
-    last = [time.monotonic()]
+    """A progress callback for sim.verify: a line for each new phase (the text before
+    its colon), and within one at most a line in `seconds`."""
+    last = {"phase": None, "time": 0.0}
 
     def progress(text):
-        if time.monotonic() - last[0] >= seconds:
+        phase, now = text.split(":")[0], time.monotonic()
+        if phase != last["phase"] or now - last["time"] >= seconds:
             log(f"  {text}")
-            last[0] = time.monotonic()
+            last.update(phase=phase, time=now)
     return progress
 
 
@@ -260,6 +262,8 @@ def all_games(*, repeats, slow, icarus, log):
         rows.append({"simulator": name, "runs": len(runs), "seconds": statistics.median(runs),
                      "cycles": outcome.cycles, "presses": outcome.presses,
                      "games": outcome.games})
+    rows += _gate_level(log) if slow else [
+        {"simulator": "gate level (the boards' netlists)", "missing": "not run with --quick"}]
     try:
         netlist.available("icarus")
         reason = None if icarus else \
@@ -279,6 +283,30 @@ def all_games(*, repeats, slow, icarus, log):
             raise verify.Differs(result.message)
         rows.append({"simulator": "cocotb + Icarus", "runs": 1,
                      "seconds": time.perf_counter() - start})
+    return rows
+
+
+def _gate_level(log):
+    """The board builds' chip gate by gate (make verify NETLIST=...): Yosys's netlist
+    of each board, and nextpnr's where `make bitstream` has made one. Timed once, from
+    the cached builds where there are any."""
+    from boards.top import BOARDS
+
+    from . import gatelevel
+    rows = []
+    for board in BOARDS:
+        for kind in gatelevel.NETLISTS:
+            name = f"{kind} netlist of the {board}, gates on Verilator, batch"
+            log(f"every game on the {kind} netlist of the {board}")
+            try:
+                runs, outcome = _timed(lambda: verify.verify(
+                    netlist=kind, board=board, progress=_every(5, log)), 1)
+            except UserError as missing:
+                rows.append({"simulator": name, "missing": str(missing)})
+                continue
+            rows.append({"simulator": name, "runs": 1, "seconds": runs[0],
+                         "cycles": outcome.cycles, "presses": outcome.presses,
+                         "games": outcome.games})
     return rows
 
 
