@@ -166,8 +166,11 @@ def routed(board):
 def _synth_chip(synth_json, work):
     """The chip's module of the synthesised netlist, as Verilog named TOP."""
     from boards.build import CHIP_MODULE
+    # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
+    # could not): it reads a copy in its working directory.
+    shutil.copyfile(synth_json, Path(work) / "synth.json")
     _run([_yosys(), "-q", "-p",
-          f"read_json {synth_json}; "
+          "read_json synth.json; "
           f"hierarchy -top {CHIP_MODULE}; rename {CHIP_MODULE} {TOP}; "
           f"write_verilog -noattr chip.v"], work, "Yosys (the synthesised chip)")
     return (Path(work) / "chip.v").read_text()
