@@ -16,7 +16,8 @@ through each file's timescale).
 An x is a value its file does not know (the golden model's 'u', E.2's never-written
 registers): x bits on either side are not compared, and the summary counts them. A
 signal with no value yet in the actual file where the expected has one is a
-difference. A string against a number (Amaranth writes enums as their names, a
+difference, and so is one that is x throughout in the actual file while the expected
+knows it (an undriven net checks nothing). A string against a number (Amaranth writes enums as their names, a
 netlist as codes) is compared through the chip's enums (state, choose).
 
 Prints the first divergence (time, cycle, signal, expected, actual) and a summary.
@@ -220,7 +221,7 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
     samples = _samples(e_clock) + [(expected.end, "end")]
     report.samples = len(samples)
     report.cycles = sum(edge == "rising" for _, edge in samples)
-    cycle = 0
+    cycle, known = 0, set()     # (side, signal): it had a known bit on that side
     for time, edge in samples:
         seconds = expected.seconds(time)
         a_time = actual.units(seconds)
@@ -236,12 +237,22 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
                                                a_var.is_string, e_var.width, leaf_enums)
             report.dont_care += e_unknown
             report.unknown_actual += a_unknown
+            known.update((side, name) for side, value in (("e", e_value), ("a", a_value))
+                         if value is not None and set(value.lower()) - set("xz"))
             if not same:
                 report.differences.append(Difference(
                     seconds, cycle, edge, name, _show(e_value, leaf_enums, e_var.width),
                     _show(a_value, leaf_enums, e_var.width)))
         if edge == "rising":
             cycle += 1
+    # An x in the actual waves is a value they do not know (the golden model's E.2 'u'),
+    # not compared; but a signal they never know at all checks nothing, and is a
+    # difference: an undriven net, or a file of x.
+    seconds = expected.seconds(samples[0][0])
+    for name in report.pairs:
+        if ("e", name) in known and ("a", name) not in known:
+            report.differences.append(Difference(seconds, 0, samples[0][1], name,
+                                                 "a value", "x throughout"))
     return report
 
 

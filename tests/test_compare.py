@@ -89,6 +89,16 @@ def test_x_on_either_side_is_not_compared_but_no_value_is(tmp_path):
     report = compare.compare(tmp_path / "a.vcd", tmp_path / "late.vcd", enums={})
     assert {d.actual for d in report.differences} == {"(no value)"}
     assert {d.cycle for d in report.differences} == {0}
+    # x at every edge checks nothing: an undriven signal is a difference, one way only.
+    lines = text.splitlines()
+    count = next(line.split()[3] for line in lines if " count " in line)
+    undriven = "\n".join(f"bx {count}" if line.startswith("b") and line.endswith(count)
+                          else line for line in lines) + "\n"
+    (tmp_path / "undriven.vcd").write_text(undriven)
+    report = compare.compare(tmp_path / "a.vcd", tmp_path / "undriven.vcd", enums={})
+    assert [(d.signal, d.actual) for d in report.differences] == \
+        [("move.count", "x throughout")]
+    assert compare.compare(tmp_path / "undriven.vcd", tmp_path / "a.vcd", enums={}).equal
 
 
 def test_signals_pair_by_their_whole_path(tmp_path):
