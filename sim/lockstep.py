@@ -270,9 +270,21 @@ def simulate(testbench, *, random=0, vcd=None, gtkw=None):
         return result[0]
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
-        with sim.write_vcd(str(raw)):
-            sim.run()
-        amaranth = waves.read(raw)
+        try:
+            with sim.write_vcd(str(raw)):
+                sim.run()
+        except Mismatch:
+            # The waves up to the disagreement are what a person needs to look into it.
+            _rename_waves(raw, vcd, gtkw)
+            raise
+        _rename_waves(raw, vcd, gtkw)
+    return result[0]
+
+
+def _rename_waves(raw, vcd, gtkw):
+    """Amaranth's waves in `raw`, written whole to `vcd` under the netlist's names, and
+    with `gtkw` a GTKWave view of them."""
+    amaranth = waves.read(raw)
     renamed = []
     for var in amaranth.vars:
         path = netlist_name(var.path)
@@ -283,7 +295,6 @@ def simulate(testbench, *, random=0, vcd=None, gtkw=None):
                         "named as the exported netlist; written by sim/lockstep.py")
     if gtkw is not None:
         gtkw_views.write(vcd, scope=export.TOP, save_path=gtkw)
-    return result[0]
 
 
 # -- registers between the golden model and the scan path ------------------------------

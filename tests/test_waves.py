@@ -94,8 +94,9 @@ def test_a_difference_in_real_waves_is_found(files, tmp_path):
     k = len(toggle.values) // 2
     toggle.values[k] = "1" if toggle.values[k] == "0" else "0"
     waves.write(tmp_path / "broken.vcd", amaranth.vars, amaranth.unit, end=amaranth.end)
-    for expected, actual in ((files["verilator"][0], tmp_path / "broken.vcd"),
-                             (tmp_path / "broken.vcd", files["verilator"][0])):
+    netlist_waves = _file(files, "verilator")[0]
+    for expected, actual in ((netlist_waves, tmp_path / "broken.vcd"),
+                             (tmp_path / "broken.vcd", netlist_waves)):
         report = compare.compare(expected, actual)
         assert {d.signal for d in report.differences} == {"controller.toggleN"}
         assert report.differences[0].seconds > amaranth.seconds(toggle.times[k])
@@ -253,3 +254,16 @@ def test_an_interrupted_run_leaves_the_last_whole_waves(tmp_path, monkeypatch):
     assert {path: path.read_text() for path in (vcd, view, golden)} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == \
         ["choose.filter", "e2.gtkw", "e2.vcd", "golden.vcd", "place.filter", "state.filter"]
+
+
+def test_a_run_that_disagrees_keeps_its_waves_up_to_the_disagreement(tmp_path):
+    async def disagree(bench):
+        bench.set(resetN=0)
+        for _ in range(5):
+            await bench.tick()
+        raise lockstep.Mismatch("planted after 5 edges")
+    with pytest.raises(lockstep.Mismatch):
+        lockstep.simulate(disagree, vcd=tmp_path / "fail.vcd")
+    written = waves.read(tmp_path / "fail.vcd")
+    clock = next(v for v in written.vars if v.path == (TOP, "cp"))
+    assert clock.values.count("1") == 5          # the five edges before the mismatch
