@@ -57,6 +57,9 @@ def replacing(path, mode="w"):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    # mkstemp makes the file private (0600); the file it becomes gets the mode that
+    # open() would have given it.
+    os.chmod(temporary, 0o666 & ~_umask())
     try:
         with os.fdopen(handle, mode) as file:
             yield file
@@ -65,6 +68,12 @@ def replacing(path, mode="w"):
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _umask():
+    mask = os.umask(0)          # the only way to read it is to set it
+    os.umask(mask)
+    return mask
 
 
 def ignore_interrupts():

@@ -78,6 +78,9 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
     with cli.replacing(path) as file:
         file.write("a new report\n")
     assert path.read_text() == "a new report\n"
+    # With the mode a plain open() gives, not the temporary file's private one.
+    (tmp_path / "plain").write_text("")
+    assert path.stat().st_mode == (tmp_path / "plain").stat().st_mode
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "two", "1.5"])
