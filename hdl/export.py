@@ -97,8 +97,11 @@ def write(directory, *, random_init=0):
         path = directory / (TOP + suffix)
         # Written beside and renamed: an interrupted export leaves no half a netlist.
         partial = path.with_name(f".{path.name}.partial")
-        partial.write_text(netlist(kind, random_init=random_init))
-        partial.replace(path)
+        try:
+            partial.write_text(netlist(kind, random_init=random_init))
+            partial.replace(path)
+        finally:
+            partial.unlink(missing_ok=True)
         paths.append(path)
     return paths
 
@@ -124,3 +127,7 @@ if __name__ == "__main__":
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         sys.exit(130)
+    except OSError as error:        # the output directory cannot be written
+        print(f"error: cannot write the netlist: {error.filename}: {error.strerror}",
+              file=sys.stderr)
+        sys.exit(2)
