@@ -133,8 +133,6 @@ int32_t box_busy(void *opaque) {
     return box->sending || !box->queued.empty() || box->hearing;
 }
 
-int64_t box_now(void *opaque) { return static_cast<Box *>(opaque)->now; }
-
 int64_t box_broken(void *opaque) { return static_cast<Box *>(opaque)->broken; }
 
 }  // extern "C"

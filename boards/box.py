@@ -77,7 +77,7 @@ def _signatures():
         "box_create": ([ctypes.c_double], handle), "box_destroy": ([handle], None),
         "box_send": ([handle, buffer, i32], None),
         "box_run": ([handle, i64, ctypes.c_void_p, i32], i32),
-        "box_busy": ([handle], i32), "box_now": ([handle], i64),
+        "box_busy": ([handle], i32),
         "box_broken": ([handle], i64),
     }
 
@@ -107,11 +107,6 @@ class CompiledDesk:
     def busy(self):
         """A byte is on the wire, either way, or waits to go out."""
         return bool(self._lib.box_busy(self._handle))
-
-    @property
-    def cycle(self):
-        """Clocks since power-up."""
-        return self._lib.box_now(self._handle)
 
     @property
     def broken(self):

@@ -160,9 +160,11 @@ def _replace_dir(new, old):
         if old.exists():
             os.replace(old, stale)
         os.replace(new, old)
+        # Still held off: a Ctrl-C pressed meanwhile strikes on the unblock, and the
+        # old build must be gone by then.
+        shutil.rmtree(stale, ignore_errors=True)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    shutil.rmtree(stale, ignore_errors=True)
 
 
 def _last_line(text):
@@ -177,8 +179,9 @@ def _build_failed(work, build_dir, status):
     shutil.rmtree(failed, ignore_errors=True)
     os.replace(work, failed)
     tool, log = "the build script", BUILD_LOG
-    for tool, product, own_log in STEPS:
+    for step, product, own_log in STEPS:
         if not (failed / product).exists():
+            tool = step
             log = own_log if own_log and (failed / own_log).exists() else BUILD_LOG
             break
     said = _last_line((failed / BUILD_LOG).read_text(errors="replace"))

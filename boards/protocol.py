@@ -6,14 +6,15 @@ Boards are lists of 9 places as in firmware_ref.alg (0 empty, 1 chip, 2 user).
 
 from dataclasses import dataclass
 
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, check_board
+from firmware_ref import alg
+from firmware_ref.alg import check_board
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "userbegins", "piN",
            "STATUS", "parse", "MARKS", "PLACES", "BOTH"]
 
 BOTH = 3                    # both stones on one place (docs/boards.md)
-MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X", BOTH: "*"}
+MARKS = {**alg.MARKS, BOTH: "*"}
 PLACES = {mark: value for value, mark in MARKS.items()}
 STATUS = b"S\r"
 LINE_LENGTH = 32            # a status line without its CR LF

@@ -21,6 +21,7 @@ from vcd.gtkw import GTKWSave
 
 from firmware_ref import cli
 from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate
+from hdl.board import PLACES
 from hdl.controller import Choose, State
 
 from .signals import GROUPS
@@ -38,8 +39,8 @@ PIXELS_PER_ZOOM_UNIT = 200
 
 ENUMS = {"controller.state": {m.value: m.name for m in State},
          "controller.choose": {m.value: m.name for m in Choose}}
-PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", 3: "both"}
-PLACES = 9
+# A place's two bits; both at once is what no game reaches (docs/boards.md).
+PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", COMPUTER | HUMAN: "both"}
 DATAFMT = {"board.board": "bin", "keyboardN": "bin", "keyboard.keyboard": "bin"}
 
 
