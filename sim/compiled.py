@@ -21,6 +21,7 @@ import ctypes
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,20 +32,27 @@ from pathlib import Path
 
 import numpy as np
 
+from firmware_ref.cli import UserError
 from firmware_ref.cycle import CycleModel
 from hdl import export
 
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
-__all__ = ["BackendMissing", "Design", "library", "load", "Chips", "CompiledBench",
+__all__ = ["BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load", "Chips", "CompiledBench",
            "simulate", "yosys_path", "tool_version"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "compiled"
+FAILED = CACHE / "failed"           # the logs of failed builds
 WRAPPER = Path(__file__).with_name("compiled_chip.cc")
 # -O2: a build of about 10 s; the design is small, so -O3 buys little.
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
+
+
+class ToolFailed(UserError):
+    """A tool (Yosys, a C++ compiler, Verilator, a built model) failed: its one line names the tool,
+    its last line of output and the log that holds all of it."""
 
 
 class BackendMissing(RuntimeError):
@@ -127,23 +135,33 @@ def library(design=None, *, cache=CACHE, log=None):
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         work = Path(work)
         (work / netlist).write_text(design.rtlil)
-        _run([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
-              "write_cxxrtl -header design.cc"], work, "Yosys (write_cxxrtl)")
+        run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
+                  "write_cxxrtl -header design.cc"], work, "Yosys (write_cxxrtl)", FAILED)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
-        _run([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
-              '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
-              "-o", target.name], work, "the C++ compiler")
+        run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
+                  '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
+                  "-o", target.name], work, "the C++ compiler", FAILED)
         for name in ("design.cc", "design.h", netlist):
             os.replace(work / name, target.parent / name)     # kept to read, not used
         os.replace(work / target.name, target)
     return target
 
 
-def _run(command, cwd, what):
+def run_tool(command, cwd, what, logs):
+    """Run `command` in `cwd`; if it fails, its whole output goes to a log in `logs`
+    and ToolFailed names `what`, its last line and that log."""
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if done.returncode:
-        raise RuntimeError(f"{what} failed ({' '.join(map(str, command))}):\n"
-                           f"{done.stdout}{done.stderr}")
+        output = done.stdout + done.stderr
+        log = Path(logs) / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
+                       f"{done.returncode})\n{output}")
+        last = next((line.strip() for line in reversed(output.splitlines())
+                     if line.strip()), f"exit status {done.returncode}")
+        where = log.relative_to(ROOT) if log.is_relative_to(ROOT) else log
+        raise ToolFailed(f"{what} failed: {last} (full log: {where})")
+    return done
 
 
 _LIBRARIES = {}

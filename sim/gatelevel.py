@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.batch import INPUT_COLUMNS
 
-from .compiled import tool_version, yosys_path
+from .compiled import ToolFailed, run_tool, tool_version, yosys_path
 from .netlist import BUILD, ROOT
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "synthesized",
@@ -50,11 +49,6 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN"]
 
 class CutFailed(RuntimeError):
     """The chip could not be cut out of a netlist soundly."""
-
-
-class ToolFailed(cli.UserError):
-    """A tool (Yosys, Verilator, the built model) failed: its one line names the tool,
-    its last line of output and the log that holds all of it."""
 
 
 def _yosys():
@@ -88,20 +82,7 @@ def _key(*parts):
 
 
 def _run(command, cwd, what):
-    """Run `command` in `cwd`; if it fails, its whole output goes to a log under
-    build/gatelevel/ and ToolFailed names `what`, its last line and that log."""
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        output = done.stdout + done.stderr
-        log = CACHE / "failed" / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
-                       f"{done.returncode})\n{output}")
-        last = next((line.strip() for line in reversed(output.splitlines())
-                     if line.strip()), f"exit status {done.returncode}")
-        where = log.relative_to(ROOT) if log.is_relative_to(ROOT) else log
-        raise ToolFailed(f"{what} failed: {last} (full log: {where})")
-    return done
+    return run_tool(command, cwd, what, CACHE / "failed")
 
 
 def _plan(board):

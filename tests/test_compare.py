@@ -6,7 +6,7 @@ from vcd import VCDWriter
 from firmware_ref.cli import run as cli_run
 from sim import compare, e2, golden_waves, lockstep
 from sim.__main__ import main as cli
-from sim.waves import WavesError, read
+from sim.waves import read
 
 CYCLES = 10
 

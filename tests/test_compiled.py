@@ -34,7 +34,7 @@ def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
 
     def no_build(*args):
         raise AssertionError("built again although the cache holds this build")
-    monkeypatch.setattr(compiled, "_run", no_build)
+    monkeypatch.setattr(compiled, "run_tool", no_build)
     assert compiled.library(cache=tmp_path) == built
     # A different wrapper is a different build.
     wrapper = tmp_path / "wrapper.cc"
