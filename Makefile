@@ -14,7 +14,7 @@ BOARD ?= icebreaker
 # make verify: empty checks the RTL; synth or routed, the chip as $(BOARD)'s build has it.
 NETLIST ?=
 
-.PHONY: help sim test verify bench waves waves-golden waves-netlist games play verilog netlist \
+.PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
 	compare bitstream prog load play-board clean
 
 help:                 ## list the verbs and what each does
@@ -34,7 +34,7 @@ waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on $(SI
 	$(PY) -m sim waves --netlist --sim $(SIM)
 
 verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
-	$(PY) -m hdl.export
+	$(PY) -m hdl.eth.export
 
 netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
 	$(PY) -m sim netlist --sim $(SIM)
@@ -42,7 +42,7 @@ netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), wit
 # The waves this project writes are made when missing or older than the sources; any
 # other file is the comparer's to find (or to say it cannot).
 WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlist_e2_icarus.fst
-WAVE_SOURCES := $(wildcard hdl/*.py firmware_ref/*.py sim/*.py)
+WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py)
 
 compare: $(STAMP) $(filter $(WAVE_FILES),$(EXPECTED) $(ACTUAL)) ## compare two waveform files at every clock edge
 	$(PY) -m sim compare $(EXPECTED) $(ACTUAL)
@@ -74,14 +74,14 @@ test: $(STAMP)        ## the test suite
 verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
 	$(PY) -m sim verify $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
 
-bench: $(STAMP)       ## measure every cost side by side: build/BENCHMARKS.md and build/bench.json
-	$(PY) -m sim bench
+benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
+	$(PY) -m sim benchmark
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times
 	$(PY) -m sim games
 
 play: $(STAMP)        ## play against the chip in the terminal
-	$(PY) -m firmware_ref.ttmain
+	$(PY) -m firmware_ref.eth.ttmain
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

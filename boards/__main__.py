@@ -7,7 +7,7 @@ from pathlib import Path
 
 from firmware_ref import cli
 
-from .top import BOARDS, DEFAULT_BOARD, UnknownBoard, target
+from .gateware.top import BOARDS, DEFAULT_BOARD, UnknownBoard, target
 
 
 def _target(args):
@@ -20,7 +20,7 @@ def _target(args):
 
 
 def _bitstream(args):
-    from .build import REPORT, bitstream, format_report
+    from .tools.build import REPORT, bitstream, format_report
     board, out = _target(args)
     print(f"Building {board.summary} into {out}/ (YoWASP Yosys and nextpnr, under a "
           f"minute)", flush=True)
@@ -33,7 +33,7 @@ def _bitstream(args):
 
 def _programming(mode, done):
     def run(args):
-        from .build import NAME, program
+        from .tools.build import NAME, program
         board, out = _target(args)
         print(program(board, out, mode, announce=lambda line: print(line, flush=True)),
               end="")
@@ -42,7 +42,7 @@ def _programming(mode, done):
 
 
 def _play(args):
-    from .terminal import play
+    from .host.terminal import play
     return play(args.port)
 
 

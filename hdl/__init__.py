@@ -1,1 +1,2 @@
-"""Amaranth rebuild of the Geiser & Marzetta tic-tac-toe chip (ETH Zurich, 1989/90)."""
+"""The game cores: one package per cartridge (hdl/<game>/), and the console's cartridge
+signature they implement (hdl/cartridge.py). Nothing here knows a testbench or a board."""

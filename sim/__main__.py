@@ -8,7 +8,7 @@
     netlist   run the cocotb tests on the exported netlist (python -m sim netlist -h)
     compare   compare two waveform files at every clock edge (python -m sim compare -h)
     verify    every game in lockstep on the fastest backend (python -m sim verify -h)
-    bench     measure every cost side by side: BENCHMARKS.md (python -m sim bench -h)
+    benchmark measure every cost side by side: BENCHMARKS.md (python -m sim benchmark -h)
 """
 
 import argparse
@@ -30,12 +30,12 @@ def _e2(args):
     paper = e2.paper_rows()
     if args.golden:
         rows = e2.replay()
-        where = "the golden model (firmware_ref/cycle.py)"
+        where = "the golden model (firmware_ref/eth/cycle.py)"
     else:
         rows = _e2_on_hdl()
         if rows is None:
             return 1
-        where = ("the Amaranth chip (hdl/chip.py), checked against the golden model\n"
+        where = ("the Amaranth chip (hdl/eth/chip.py), checked against the golden model\n"
                  "at every edge,")
     differences = e2.compare(rows, paper, hardware=not args.golden)
     print(f"Appendix E.2 replayed on {where} in the paper's column order")
@@ -74,7 +74,7 @@ def _golden():
 
 
 def _golden_waves():
-    from hdl.export import TOP
+    from hdl.eth.export import TOP
     from . import golden_waves, gtkw
     golden_waves.write_session(_golden(), e2.SESSION)
     gtkw.write(_golden(), scope=TOP)
@@ -186,9 +186,9 @@ def main(argv=None):
     commands.add_parser("netlist", help="cocotb tests on the exported netlist", add_help=False)
     commands.add_parser("compare", help="compare two waveform files", add_help=False)
     commands.add_parser("verify", help="every game in lockstep", add_help=False)
-    commands.add_parser("bench", help="measure every cost: BENCHMARKS.md", add_help=False)
+    commands.add_parser("benchmark", help="measure every cost: BENCHMARKS.md", add_help=False)
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("netlist", "compare", "verify", "bench"):
+    if argv and argv[0] in ("netlist", "compare", "verify", "benchmark"):
         from importlib import import_module
         return import_module(f"sim.{argv[0]}").main(argv[1:])
     args = parser.parse_args(argv)

@@ -21,7 +21,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
-from firmware_ref.cycle import CycleModel
+from firmware_ref.eth.cycle import CycleModel
 from sim import e2, games, lockstep
 from sim.signals import INPUT_PINS, PROBE_PATHS
 from sim.stimulus import random_session

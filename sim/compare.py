@@ -114,8 +114,8 @@ def _ns(seconds):
 
 
 def chip_enums():
-    """The chip's enum-valued signals by name: code -> member name (hdl.controller)."""
-    from hdl.controller import Choose, State
+    """The chip's enum-valued signals by name: code -> member name (hdl.eth.controller)."""
+    from hdl.eth.controller import Choose, State
     return {"state": {m.value: m.name for m in State},
             "choose": {m.value: m.name for m in Choose}}
 

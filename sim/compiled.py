@@ -1,11 +1,11 @@
 """The chip compiled: Yosys's CXXRTL backend, the system's C++ compiler, ctypes.
 
-The exported netlist (hdl.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP Yosys
+The exported netlist (hdl.eth.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP Yosys
 (from PyPI, with CXXRTL's runtime headers) and, with `sim/compiled_chip.cc`, through the
 C++ compiler (``$CXX`` or ``c++``) into a shared library. That happens on first use and
 is cached under ``build/compiled/<key>/``, the key a hash of everything that goes in.
 `library` builds any other `Design` (a netlist and the C++ that wraps it) the same way:
-the board in a box (boards/box.py) compiles the whole desk so.
+the board in a box (boards/tools/box.py) compiles the whole desk so.
 
 `Chips` holds any number of independent chips (lanes), each from power-up:
 
@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref.cli import UserError
-from firmware_ref.cycle import CycleModel
-from hdl import export
+from firmware_ref.eth.cycle import CycleModel
+from hdl.eth import export
 
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS

@@ -1,7 +1,7 @@
 """The paper's sample session (seed 002, appendix E): its stimulus, its trace, a replay.
 
 `SESSION` is the E.1 simulation script as data, one entry per rising edge of cp.
-`paper_rows` reads the E.2 trace from tests/fixtures/e2_trace.txt and repairs its
+`paper_rows` reads the E.2 trace from sim/e2_trace.txt and repairs its
 documented scan defects. `replay` runs the session on a chip model and prints rows in
 the same format, so `compare` can check every column of every row.
 """
@@ -9,12 +9,12 @@ the same format, so `compare` can check every column of every row.
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_ref.cycle import NO_KEY, CycleModel, Inputs, State, clocked, key_down
+from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, clocked, key_down
 
 __all__ = ["COLUMNS", "SESSION", "TRACE", "Row", "Difference", "paper_rows",
            "replay", "replaying", "row", "compare", "think_times", "format_table"]
 
-TRACE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "e2_trace.txt"
+TRACE = Path(__file__).with_name("e2_trace.txt")      # package data (pyproject.toml)
 HALF_PERIOD_NS = 100        # E.1: clock cp 0(100) 1(100)
 
 COLUMNS = ("time", "resetN", "cp", "keyboardN", "state", "wins", "choose", "toggleN",

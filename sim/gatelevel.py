@@ -1,6 +1,6 @@
 """The chip as it is flashed, gate by gate: ``make verify NETLIST=synth|routed``.
 
-A board build synthesises the desk with the chip inside it (boards/build.py `plan`),
+A board build synthesises the desk with the chip inside it (boards/tools/build.py `plan`),
 and the chip keeps its own module through synthesis. This cuts the chip out of the
 board's netlists and simulates its cells with the toolchain's own models
 (``ice40/cells_sim.v`` of YoWASP Yosys) on Verilator, through its pins:
@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref import cli
-from firmware_ref.batch import INPUT_COLUMNS
+from firmware_ref.eth.batch import INPUT_COLUMNS
 
 from .compiled import ToolFailed, run_tool, tool_version, yosys_path
 from .netlist import BUILD, ROOT
@@ -86,7 +86,8 @@ def _run(command, cwd, what):
 
 
 def _plan(board):
-    from boards import build, top
+    from boards.tools import build
+    from boards.gateware import top
     try:
         return build.plan(top.target(board))
     except top.UnknownBoard as unknown:
@@ -101,7 +102,7 @@ def synthesized(board, *, log=None):
     """Yosys's synthesised netlist (JSON) of `board`'s build as it stands: build/<board>/
     if ``make bitstream`` made it from the same sources, else synthesised here once
     (cached by the plan's files and Yosys's version)."""
-    from boards.build import NAME
+    from boards.tools.build import NAME
     files = _plan(board).files
     made = BUILD / board
     if (made / f"{NAME}.json").exists() and _same(made, files):
@@ -137,7 +138,7 @@ def routed(board):
     """nextpnr's routed netlist of `board` from ``make bitstream``; it must be there and
     built from the sources as they are (a routed netlist is not built here: place and
     route belongs to the bitstream, and the check is of that very one)."""
-    from boards.build import NAME, ROUTED
+    from boards.tools.build import NAME, ROUTED
     made = BUILD / board
     path = made / ROUTED
     if not path.exists() or not _same(made, _plan(board).files) or \
@@ -151,7 +152,7 @@ def routed(board):
 
 def _synth_chip(synth_json, work):
     """The chip's module of the synthesised netlist, as Verilog named TOP."""
-    from boards.build import CHIP_MODULE
+    from boards.tools.build import CHIP_MODULE
     # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
     # could not): it reads a copy in its working directory.
     shutil.copyfile(synth_json, Path(work) / "synth.json")
@@ -175,7 +176,7 @@ def _net_name(names, ports):
 def _pin_nets(synth):
     """{chip port: [the routed netlist's net name of each bit]} from the synthesised
     netlist: the nets in the board's module at the chip instance's ports."""
-    from boards.build import CHIP_INSTANCE, NAME
+    from boards.tools.build import CHIP_INSTANCE, NAME
     board = synth["modules"][NAME]
     chip = board["cells"][CHIP_INSTANCE]
     names = {}
@@ -207,7 +208,7 @@ CONSTANT_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
 def _routed_chip(routed_json, synth_json, work):
     """The chip's cells of the routed netlist with the chip's pins as ports, as Verilog
     named TOP: the cone of the output pins' nets back to the input pins' nets."""
-    from boards.build import CHIP_INSTANCE, CHIP_MODULE
+    from boards.tools.build import CHIP_INSTANCE, CHIP_MODULE
     synth = json.loads(Path(synth_json).read_text())
     pins, directions = _pin_nets(synth)
     (module,) = json.loads(Path(routed_json).read_text())["modules"].values()

@@ -1,8 +1,8 @@
 """The golden model's waves: a VCD of the chip's signals, named as the netlist names them.
 
 `GoldenWaves` wraps a `CycleModel` in the interface protocols use (`set`, `tick`,
-`probe`, `state`, `board`; so `firmware_ref.cycle.clocked` runs them) and writes every pin, the internal nodes E.2 prints and every
-register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.export):
+`probe`, `state`, `board`; so `firmware_ref.eth.cycle.clocked` runs them) and writes every pin, the internal nodes E.2 prints and every
+register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.eth.export):
 pins under ``ttt_chip``, the rest under the block that holds it
 (``ttt_chip.controller.state``, ``ttt_chip.value.r``, ...), so the file opens beside the
 netlist's waves and `sim.compare` pairs the signals by name.
@@ -15,9 +15,9 @@ written as x, bit by bit for the stack.
 from vcd import VCDWriter
 
 from firmware_ref import cli
-from firmware_ref.cycle import CycleModel
-from hdl import scan
-from hdl.export import TOP
+from firmware_ref.eth.cycle import CycleModel
+from hdl.eth import scan
+from hdl.eth.export import TOP
 
 from .signals import INPUT_PINS, PROBE_PATHS, WAVES
 
@@ -34,7 +34,7 @@ def _bits(value, width):
 
 
 def _stack(entries):
-    """The 48-bit stackregs: entry k in bits 6k..6k+5, as hdl.scan packs it."""
+    """The 48-bit stackregs: entry k in bits 6k..6k+5, as hdl.eth.scan packs it."""
     fields = ["x" * 6 if entry is None else format(scan.pack_entry(*entry), "06b")
               for entry in entries]
     return "".join(reversed(fields))     # entry 0 is the low end: it goes on the right
@@ -46,7 +46,7 @@ class GoldenWaves:
     def __init__(self, file, model=None):
         self.model = model or CycleModel()
         self._writer = VCDWriter(file, timescale="1 ns", date="",
-                                 comment="golden model (firmware_ref/cycle.py), "
+                                 comment="golden model (firmware_ref/eth/cycle.py), "
                                          "written by sim/golden_waves.py")
         self._vars = {}
         for path, width in WAVES.items():

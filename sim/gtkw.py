@@ -4,10 +4,10 @@ and the netlist's, which all name the chip's signals alike (``ttt_chip.controlle
 Every view shows the same traces, grouped by the blocks of the paper's figure 2
 (sim.signals.GROUPS, the clock ``cp`` first); a signal the file does not hold is left
 out. Codes are decoded by name with GTKWave translate filter files written beside the
-view: the controller state and the choose mux (from hdl.controller's enums; Amaranth
+view: the controller state and the choose mux (from hdl.eth.controller's enums; Amaranth
 writes these as names already) and each of the nine places of ``led`` (two bits each,
 shown as nine traces A1 ... C3 reading ``empty``, ``chip`` or ``user``, as
-`firmware_ref.alg` numbers and names the places).
+`firmware_ref.eth.alg` numbers and names the places).
 
 A view opens a window of `WINDOW` pixels on the first `SHOWN` seconds, so that every
 state's name fits in its cycle; the rest of the session is a scroll away.
@@ -20,9 +20,9 @@ from pathlib import Path
 from vcd.gtkw import GTKWSave
 
 from firmware_ref import cli
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate
-from hdl.board import PLACES
-from hdl.controller import Choose, State
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate
+from hdl.eth.board import PLACES
+from hdl.eth.controller import Choose, State
 
 from .signals import GROUPS
 from .waves import read

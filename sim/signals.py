@@ -1,7 +1,7 @@
 """The chip's signals by the names every tool here uses.
 
-A name is a path below the chip: attributes of `hdl.chip.Chip`, instances and wires of
-the exported netlist (`hdl.export`, top module ``ttt_chip``), and scopes and variables of
+A name is a path below the chip: attributes of `hdl.eth.chip.Chip`, instances and wires of
+the exported netlist (`hdl.eth.export`, top module ``ttt_chip``), and scopes and variables of
 the golden waves (`sim.golden_waves`). The benches read the chip through these names,
 and `sim.compare` pairs waves by them.
 """
@@ -11,7 +11,7 @@ __all__ = ["INPUT_PINS", "PROBE_PATHS", "WAVES", "GROUPS"]
 # The inputs a person drives (scan and scanin stay low outside scan tests).
 INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")
 
-# What a bench compares after every edge, by firmware_ref.cycle.Probe field.
+# What a bench compares after every edge, by firmware_ref.eth.cycle.Probe field.
 PROBE_PATHS = {"state": "controller.state", "wins": "board.wins",
                "choose": "controller.choose", "toggleN": "controller.toggleN",
                "usei": "controller.usei", "nexti": "controller.nexti", "sp": "sp", "i": "i",

@@ -1,6 +1,6 @@
 """Pin-level stimulus for the chip: what a careless person at its pins might do."""
 
-from firmware_ref.cycle import Inputs, key_down
+from firmware_ref.eth.cycle import Inputs, key_down
 
 __all__ = ["random_session"]
 

@@ -12,7 +12,7 @@ simulator.
 On the compiled chip the check runs in batch. The games are split into lanes of a few
 dozen key presses, each lane an independent chip from power-up. The golden model plays
 each lane (`sim.lockstep.walk_games`, the same walk as the pin-level benches) and
-records its inputs and probe every cycle (firmware_ref.batch), in one process per core;
+records its inputs and probe every cycle (firmware_ref.eth.batch), in one process per core;
 then the compiled chips run all lanes' inputs in one call, and the two sets of arrays
 are compared. The inputs follow the golden model's state, which is the chip's up to the
 first difference, where the check stops and names it.
@@ -32,8 +32,8 @@ import time
 import numpy as np
 
 from firmware_ref import cli
-from firmware_ref.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
-from firmware_ref.cycle import State
+from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
+from firmware_ref.eth.cycle import State
 
 from . import games, lockstep
 
@@ -108,7 +108,7 @@ class _GoldenBench:
 
 
 def record(lane):
-    """The golden model's cycles of `lane`: its packed rows (firmware_ref.batch)."""
+    """The golden model's cycles of `lane`: its packed rows (firmware_ref.eth.batch)."""
     model = Recorder(random=lane.power_up)
     walk = lockstep.walk_games(_GoldenBench(model), lane.opening, lane.presses)
     try:
@@ -316,7 +316,7 @@ def verify(backend="compiled", *, netlist=None, board=None, edit=None, jobs=None
 
 def main(argv=None):
     import argparse
-    from boards.top import BOARDS, DEFAULT_BOARD
+    from boards.gateware.top import BOARDS, DEFAULT_BOARD
 
     from .gatelevel import NETLISTS, PINS, CutFailed
     parser = argparse.ArgumentParser(prog="python -m sim verify", description=__doc__,

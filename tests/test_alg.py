@@ -1,11 +1,11 @@
-"""firmware_ref.alg: the port of alg.c, checked against plain minimax and the paper."""
+"""firmware_ref.eth.alg: the port of alg.c, checked against plain minimax and the paper."""
 
 from functools import cache
 
 import pytest
 
-from firmware_ref import alg
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow, move
+from firmware_ref.eth import alg
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow, move
 from sim import e2
 
 

@@ -1,12 +1,12 @@
-"""The golden model's batch mode (firmware_ref.batch) against its own probe."""
+"""The golden model's batch mode (firmware_ref.eth.batch) against its own probe."""
 
 import random
 
 import numpy as np
 
-from firmware_ref.batch import (INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns,
+from firmware_ref.eth.batch import (INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns,
                                 record_session)
-from firmware_ref.cycle import CycleModel, press, start
+from firmware_ref.eth.cycle import CycleModel, press, start
 from sim import e2
 from sim.stimulus import random_session
 

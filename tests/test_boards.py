@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from boards import protocol
+from boards.host import protocol
 from boards.__main__ import main as boards_main
-from boards.bench import run, sim_desk
-from boards.build import (BUILD_LOG, DEBIAN_PACKAGES, FTDI_BOARD, MODES, NAME, REPORT,
+from boards.tools.desk_sim import run, sim_desk
+from boards.tools.build import (BUILD_LOG, DEBIAN_PACKAGES, FTDI_BOARD, MODES, NAME, REPORT,
                           BuildFailed, NoBitstream, NoBoard, NoPermission,
                           ProgrammingFailed, ToolMissing, bitstream, loader,
                           missing_libraries, plan, program)
-from boards.terminal import Link, check_position, open_port, play
-from boards.top import BOARDS, UnknownBoard, target
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, wins
+from boards.host.terminal import Link, check_position, open_port, play
+from boards.gateware.top import BOARDS, UnknownBoard, target
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
 from firmware_ref import cli
 from firmware_ref.cli import UserError
-from firmware_ref.cycle import CycleModel, State, places, press, start
+from firmware_ref.eth.cycle import CycleModel, State, places, press, start
 
 ROOT = Path(__file__).parent.parent
 

@@ -1,4 +1,4 @@
-"""The board in a box (boards/box.py): the desk compiled at the board's timings, behind a
+"""The board in a box (boards/tools/box.py): the desk compiled at the board's timings, behind a
 pseudo-terminal, played by the real terminal client over the real serial protocol at
 115 200 baud in the board's clocks, and checked against the golden model."""
 
@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from boards import box, protocol, terminal
-from boards.box import Box
-from boards.terminal import Link, open_port, play
+from boards.host import protocol, terminal
+from boards.tools import box
+from boards.tools.box import Box
+from boards.host.terminal import Link, open_port, play
 from firmware_ref import cli
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
-from firmware_ref.cycle import CycleModel, State, places, press, start
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.eth.cycle import CycleModel, State, places, press, start
 
 ROOT = Path(__file__).parent.parent
 # The user's preference: the first free place in this order.

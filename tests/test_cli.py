@@ -48,7 +48,7 @@ def interrupted(argv, *, when, seconds=60):
 
 
 @pytest.mark.parametrize("argv, when", [
-    (["-m", "firmware_ref.ttmain"], b"(Y/N)"),                # waiting for the player
+    (["-m", "firmware_ref.eth.ttmain"], b"(Y/N)"),                # waiting for the player
     (["-m", "sim", "verify"], b"golden model:"),              # in a process pool
     (["-m", "sim", "verify", "--backend", "amaranth"], 3.0),  # simulating, in a pool
 ], ids=["play", "verify", "verify-amaranth"])

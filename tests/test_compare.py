@@ -234,7 +234,7 @@ def test_golden_waves_hold_the_trace(e2_waves):
 
 def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
     # A golden model that forgets copyboard while it waits: the comparer must name it.
-    from firmware_ref import cycle
+    from firmware_ref.eth import cycle
     monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
     golden_waves.write_session(tmp_path / "broken.vcd", e2.SESSION)
     report = compare.compare(tmp_path / "broken.vcd", e2_waves[1])
@@ -245,7 +245,7 @@ def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
 
 def test_golden_waves_run_the_protocols(tmp_path):
     # GoldenWaves is a chip on a bench like CycleModel: the pin protocols drive it.
-    from firmware_ref.cycle import CycleModel, clocked, places, pressing, starting
+    from firmware_ref.eth.cycle import CycleModel, clocked, places, pressing, starting
     with open(tmp_path / "game.vcd", "w") as file:
         waves = golden_waves.GoldenWaves(file)
         clocked(waves, starting(waves, userbegins=True))

@@ -11,8 +11,8 @@ import re
 import numpy as np
 import pytest
 
-from firmware_ref import cycle
-from firmware_ref.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
+from firmware_ref.eth import cycle
+from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
 from sim import compiled, verify
 from sim.signals import PROBE_PATHS
 from sim.stimulus import random_session

@@ -1,9 +1,9 @@
-"""firmware_ref.cycle: the chip clock by clock, and the decisions of docs/decisions.md."""
+"""firmware_ref.eth.cycle: the chip clock by clock, and the decisions of docs/decisions.md."""
 
 import pytest
 
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, move
-from firmware_ref.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State,
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, move
+from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State,
                                 UnresetChip, key_down, places, press, start)
 from sim import e2
 

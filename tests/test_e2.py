@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
-from firmware_ref import cycle
-from firmware_ref.cycle import State
+from firmware_ref.eth import cycle
+from firmware_ref.eth.cycle import State
 from sim import e2
 
 

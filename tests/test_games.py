@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, full, move, wins
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, full, move, wins
 from sim import games
 
 

@@ -102,11 +102,11 @@ def test_without_make_verify_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
-    from sim import bench
+    from sim import benchmark
 
     def cut_fails(**_):
         raise gatelevel.CutFailed("a net no cell drives")
     monkeypatch.setattr(verify, "verify", cut_fails)
-    rows = bench._gate_level(lambda text: None)
+    rows = benchmark._gate_level(lambda text: None)
     assert rows and all(row["missing"] == "the chip cannot be cut out soundly: a net no "
                         "cell drives" for row in rows)

@@ -17,14 +17,14 @@ from amaranth.hdl import Fragment, Module, Shape, Value as HDLValue
 from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
-from hdl import scan
-from hdl.board import LINES, Board, FindFree, Full, Wins
-from hdl.chip import Chip
-from hdl.controller import Choose, Controller, State
-from hdl.keyboard import Keyboard
-from hdl.move import Move
-from hdl.stack import Stack
-from hdl.value import Value
+from hdl.eth import scan
+from hdl.eth.board import LINES, Board, FindFree, Full, Wins
+from hdl.eth.chip import Chip
+from hdl.eth.controller import Choose, Controller, State
+from hdl.eth.keyboard import Keyboard
+from hdl.eth.move import Move
+from hdl.eth.stack import Stack
+from hdl.eth.value import Value
 
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

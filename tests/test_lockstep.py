@@ -9,8 +9,8 @@ from collections import defaultdict
 
 import pytest
 
-from firmware_ref import cycle
-from firmware_ref.cycle import NO_KEY, CycleModel, State, key_down, starting
+from firmware_ref.eth import cycle
+from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down, starting
 from sim import compiled, e2, games, lockstep
 from sim.stimulus import random_session
 

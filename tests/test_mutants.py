@@ -1,6 +1,6 @@
 """Change any one transition of the HDL controller: the lockstep checks must fail.
 
-Each mutant is hdl/controller.py with one transition altered: every ``goto`` sent to
+Each mutant is hdl/eth/controller.py with one transition altered: every ``goto`` sent to
 another state, and the states that stay (setup in justreset, waiting without a key,
 finished) made to leave. The mutant controller goes into an otherwise unchanged Chip.
 """
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-import hdl.chip
-import hdl.controller
-from firmware_ref.cycle import places, pressing, starting
+import hdl.eth.chip
+import hdl.eth.controller
+from firmware_ref.eth.cycle import places, pressing, starting
 from sim import e2, games, lockstep
 from sim.stimulus import random_session
 
-SOURCE = Path(hdl.controller.__file__).read_text()
+SOURCE = Path(hdl.eth.controller.__file__).read_text()
 GOTO = re.compile(r"goto\(State\.(\w+)\)")
-CODES = {name: member.value for name, member in hdl.controller.State.__members__.items()}
+CODES = {name: member.value for name, member in hdl.eth.controller.State.__members__.items()}
 NAMES = {code: name for name, code in CODES.items()}
 STAYS = {   # a transition that keeps the state, and one that leaves it instead
     "justreset setup": ("toggle(Choose.key)\n                with m.Elif(self.userbegins)",
@@ -49,14 +49,14 @@ def controller_from(source):
     """The Controller class of `source`, with the real State and Choose enums so that
     it plugs into the other blocks."""
     source = re.sub(r"class (State|Choose)\(enum\.Enum.*?\n\n\n", "", source, flags=re.S)
-    namespace = {"__name__": "hdl.controller_mutant", "__package__": "hdl",
-                 "State": hdl.controller.State, "Choose": hdl.controller.Choose}
-    exec(compile(source, "hdl/controller.py (mutant)", "exec"), namespace)
+    namespace = {"__name__": "hdl.eth.controller_mutant", "__package__": "hdl.eth",
+                 "State": hdl.eth.controller.State, "Choose": hdl.eth.controller.Choose}
+    exec(compile(source, "hdl/eth/controller.py (mutant)", "exec"), namespace)
     return namespace["Controller"]
 
 
 def test_the_unmutated_source_passes_the_battery(monkeypatch):
-    monkeypatch.setattr(hdl.chip, "Controller", controller_from(SOURCE))
+    monkeypatch.setattr(hdl.eth.chip, "Controller", controller_from(SOURCE))
     battery()
 
 
@@ -98,6 +98,6 @@ def battery():
                          len(x) < 60 else None)
 def test_a_changed_transition_is_caught(monkeypatch, name, source):
     assert source != SOURCE
-    monkeypatch.setattr(hdl.chip, "Controller", controller_from(source))
+    monkeypatch.setattr(hdl.eth.chip, "Controller", controller_from(source))
     with pytest.raises(lockstep.Mismatch):
         battery()

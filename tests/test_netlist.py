@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from firmware_ref.cycle import CycleModel
-from hdl import export
+from firmware_ref.eth.cycle import CycleModel
+from hdl.eth import export
 from sim import compare, e2, golden_waves, netlist
 
 # A set of whole games from both starts: every game when the user begins, and every

@@ -1,4 +1,4 @@
-"""firmware_ref.ttmain: the paper's main program as a terminal game."""
+"""firmware_ref.eth.ttmain: the paper's main program as a terminal game."""
 
 import io
 import random
@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware_ref import ttmain
-from firmware_ref.alg import HUMAN, move
-from firmware_ref.cycle import CycleModel, press, start
+from firmware_ref.eth import ttmain
+from firmware_ref.eth.alg import HUMAN, move
+from firmware_ref.eth.cycle import CycleModel, press, start
 
 
 def play(lines, seed=0, clock=6.0):
@@ -65,7 +65,7 @@ def test_main_reads_a_script_from_stdin():
 
 def test_runs_as_a_module_with_a_pipe():
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-m", "firmware_ref.ttmain", "--seed", "2"],
+    done = subprocess.run([sys.executable, "-m", "firmware_ref.eth.ttmain", "--seed", "2"],
                           input="y\nB2\n", capture_output=True, text=True, cwd=root,
                           timeout=60)
     assert done.returncode == 0, done.stderr

@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from firmware_ref.cycle import places
-from hdl.export import TOP
+from firmware_ref.eth.cycle import places
+from hdl.eth.export import TOP
 from sim import compare, e2, golden_waves, gtkw, lockstep, netlist, waves
 from sim.signals import WAVES
 
@@ -135,7 +135,7 @@ def test_every_view_shows_cp_the_places_and_readable_names(files, kind):
 
 def test_the_place_traces_read_the_board(files):
     """GTKWave numbers a vector's bits from the left: the traces' bit indices, read so
-    from led's bit string, give each place as firmware_ref.cycle.places does."""
+    from led's bit string, give each place as firmware_ref.eth.cycle.places does."""
     path, view_path = files["golden"]
     view = view_path.read_text()
     led = next(v for v in waves.read(path).vars if v.name == "ttt_chip.led")

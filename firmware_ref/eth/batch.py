@@ -8,7 +8,7 @@ process), can be recorded and then compared as arrays, for instance against a co
 simulation of the chip (sim/compiled.py). `columns` unpacks the rows with numpy.
 
     chip = Recorder()
-    start(chip, userbegins=True)       # any protocol of firmware_ref.cycle
+    start(chip, userbegins=True)       # any protocol of firmware_ref.eth.cycle
     inputs, probes = columns(chip.rows)  # int32 arrays: INPUT_COLUMNS, PROBE_COLUMNS
 """
 

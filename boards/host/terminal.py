@@ -1,7 +1,7 @@
 """Play the board from a terminal over its USB serial port: `python -m boards play`.
 
-With no port it plays the board in a box (boards/box.py), over a pseudo-terminal opened
-exactly as a real port is. Places are named as in `make play` (firmware_ref.ttmain): a
+With no port it plays the board in a box (boards/tools/box.py), over a pseudo-terminal opened
+exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.ttmain): a
 column A-C and a row 1-3.
 """
 
@@ -9,11 +9,11 @@ import errno
 import os
 import sys
 
-from firmware_ref.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
 
 from . import protocol
-from .top import BAUD
+from ..gateware.top import BAUD
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP"]
@@ -229,7 +229,7 @@ def play(port, *, stream=None, read=typed, write=print):
             return play(port, stream=stream, read=read, write=write)
     from sim.compiled import BackendMissing
 
-    from .box import Box
+    from ..tools.box import Box
     try:
         box = Box(log=write)
     except BackendMissing as error:

@@ -5,7 +5,7 @@ from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
-from hdl.chip import Chip
+from hdl.eth.chip import Chip
 
 from .debounce import Debouncer
 from .link import HostLink

@@ -3,7 +3,7 @@
 Seed 002 §4 gives the chip a ``scan`` pin ("puts the chip into test-mode") and a scan path
 from ``scanin`` to ``scanout``, but not its order. This module fixes the order, in one place:
 :data:`SCAN_CHAIN`. The blocks build their shift logic from it, the chip chains the blocks
-in its order, ``docs/scan.md`` is printed from it (``python -m hdl.scan``) and the tests
+in its order, ``docs/scan.md`` is printed from it (``python -m hdl.eth.scan``) and the tests
 check all three against it.
 
 :func:`encode` and :func:`decode` are plain Python (no Amaranth, no simulator), so any

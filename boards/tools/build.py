@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware_ref.cli import UserError
 
-from .top import BoardTop
+from ..gateware.top import BoardTop
 
 
 __all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",

@@ -48,7 +48,7 @@ class Move(wiring.Component):
         Combinational. The mux output: the random counter (zero-extended), ``i``, ``m``
         or ``key``.
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
 
@@ -84,7 +84,7 @@ class Move(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {"i": self.i, "m": self.m, "random": self.random}
 
     def elaborate(self, platform):

@@ -1,13 +1,13 @@
 """The host's side of the serial protocol (docs/boards.md): frames out, status lines in.
 
 Used by `python -m boards play` on a real board and by the tests on the simulated one.
-Boards are lists of 9 places as in firmware_ref.alg (0 empty, 1 chip, 2 user).
+Boards are lists of 9 places as in firmware_ref.eth.alg (0 empty, 1 chip, 2 user).
 """
 
 from dataclasses import dataclass
 
-from firmware_ref import alg
-from firmware_ref.alg import check_board
+from firmware_ref.eth import alg
+from firmware_ref.eth.alg import check_board
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "userbegins", "piN",

@@ -87,7 +87,7 @@ class Controller(wiring.Component):
     prompt : Out(1)
         The chip waits for the user's move.
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
     """
@@ -130,7 +130,7 @@ class Controller(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {"state": self.state}
 
     def elaborate(self, platform):

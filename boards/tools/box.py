@@ -2,7 +2,7 @@
 
 `python -m boards play` with no port plays this (docs/boards.md, "The board in a box").
 The desk at the board's real timings, everything `top.BoardTop` builds but the FPGA's
-I/O buffers, goes through CXXRTL (sim.compiled) with `boards/box.cc`, which runs the
+I/O buffers, goes through CXXRTL (sim.compiled) with `boards/tools/box.cc`, which runs the
 host's UART beside it at 115 200 baud in the board's clocks. A thread moves bytes
 between that UART and a pseudo-terminal, which a client opens as it opens a real port:
 
@@ -24,7 +24,7 @@ from amaranth.hdl import ClockDomain, Elaboratable, Module
 
 from sim import compiled
 
-from .top import BAUD, DEFAULT_BOARD, desk_for, target
+from ..gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
 
 
 __all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]

@@ -25,7 +25,7 @@ LETTERS = {"S": Command.STATUS, "R": Command.RESET, "K": Command.KEY,
 LENGTHS = {Command.STATUS: (1,), Command.RESET: (1, 10), Command.KEY: (2,),
            Command.USERBEGINS: (2,), Command.PIN: (2,)}
 MAX_FRAME = 10
-# As firmware_ref.alg prints boards; "both" only after a position no game reaches, when
+# As firmware_ref.eth.alg prints boards; "both" only after a position no game reaches, when
 # the chip's stale move lands on the user's stone (docs/decisions.md).
 MARKS = {"empty": ".", "chip": "O", "user": "X", "both": "*"}
 # The status line: text, and fields (names) that the hardware fills in.

@@ -1,4 +1,4 @@
-"""make bench: every figure measured, or missing with its reason; nothing timed fails.
+"""make benchmark: every figure measured, or missing with its reason; nothing timed fails.
 
 One quick run (--quick: one session, one run, no slow exhaustive runs) into a
 temporary build directory, with one board's report planted there.
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from sim import bench
+from sim import benchmark
 
 
 @pytest.fixture(scope="module")
@@ -22,12 +22,12 @@ def quick(tmp_path_factory):
               "worst_move_ms": 1.2506, "worst_move_ms_at_fmax": 0.5398}
     (build / "icebreaker" / "report.json").write_text(json.dumps(report))
     patch = pytest.MonkeyPatch()
-    patch.setattr(bench, "BUILD", build)
+    patch.setattr(benchmark, "BUILD", build)
     out = tmp_path_factory.mktemp("out")
-    assert bench.main(["--quick", "--out", str(out)]) == 0
+    assert benchmark.main(["--quick", "--out", str(out)]) == 0
     patch.undo()
     return build, (out / "BENCHMARKS.md").read_text(), \
-        json.loads((build / "bench.json").read_text())
+        json.loads((build / "benchmark.json").read_text())
 
 
 def test_every_simulator_has_a_figure_or_a_reason(quick):
@@ -66,10 +66,10 @@ def test_think_times_boards_and_machine_are_reported(quick):
     think = result["think_times"]
     assert think["worst"] == 15007 and think["positions"] == 1253
     assert sum(count for _, _, count in think["bins"]) == think["positions"]
-    png = build / "bench" / "think_times.png"
+    png = build / "benchmark" / "think_times.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| icebreaker (iCE40UP5K-SG48) | 1199 / 5280 | 397 | 27.8 MHz |" in text
     assert "| icestick | – | – | – | – | missing: no build: make bitstream " \
            "BOARD=icestick |" in text
     assert result["machine"]["cores"] >= 1 and result["machine"]["python"]
-    assert "`python -m sim bench --quick`" in text
+    assert "`python -m sim benchmark --quick`" in text

@@ -1,4 +1,4 @@
-// The board in a box (boards/box.py): the desk as CXXRTL compiles it, and beside it the
+// The board in a box (boards/tools/box.py): the desk as CXXRTL compiles it, and beside it the
 // host's serial port, a UART at the host's own baud rate, both counted in the board's
 // clocks. Bytes given to box_send go out on rx one bit at a time (start bit, 8 data bits
 // from the lowest, stop bit, back to back); bytes the desk sends on tx are sampled in the

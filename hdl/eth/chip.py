@@ -88,7 +88,7 @@ class Chip(wiring.Component):
 
     @property
     def scan_registers(self):
-        """Every flip-flop of the chip by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """Every flip-flop of the chip by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         registers = {}
         for name in scan_path.blocks():
             registers.update(getattr(self, name).scan_registers)
@@ -181,7 +181,7 @@ class Chip(wiring.Component):
         ]
 
         # The scan path runs scanin -> last block -> ... -> first block -> scanout, in the
-        # block order of hdl.scan.SCAN_CHAIN (position 0 drives scanout).
+        # block order of hdl.eth.scan.SCAN_CHAIN (position 0 drives scanout).
         chain = [getattr(self, name) for name in scan_path.blocks()]
         m.d.comb += self.scanout.eq(chain[0].scanout)
         for downstream, upstream in zip(chain, chain[1:]):

@@ -47,7 +47,7 @@ class Stack(wiring.Component):
     ground : Out(1)
         Combinational. ``sp == 0``: the bottom of the recursion (appendix C.1).
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
 
@@ -76,7 +76,7 @@ class Stack(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {
             "sp": self.sp,
             **{f"stack[{k}]": self.stackregs[k] for k in range(DEPTH)},

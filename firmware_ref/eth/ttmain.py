@@ -5,7 +5,7 @@ is a key press, and the chip's think time is counted in its clock cycles, report
 cycles and in microseconds at the chosen clock (the paper's 6 MHz by default). As on
 the chip, when it opens it plays wherever its free-running counter points.
 
-    python -m firmware_ref.ttmain [--clock MHZ] [--seed N]
+    python -m firmware_ref.eth.ttmain [--clock MHZ] [--seed N]
 """
 
 import argparse
@@ -113,7 +113,7 @@ class Game:
 
 
 def main(argv=None, stdin=None, stdout=None):
-    parser = argparse.ArgumentParser(prog="python -m firmware_ref.ttmain",
+    parser = argparse.ArgumentParser(prog="python -m firmware_ref.eth.ttmain",
                                      description="Play tic-tac-toe against the chip.")
     parser.add_argument("--clock", type=float, default=6.0, metavar="MHZ",
                         help="the chip's clock for think times (default: 6, the paper's)")
@@ -141,5 +141,5 @@ def main(argv=None, stdin=None, stdout=None):
 
 
 if __name__ == "__main__":
-    from .cli import run
+    from ..cli import run
     sys.exit(run(main))

@@ -1,6 +1,6 @@
-"""Every cost of the project, measured side by side in one run: ``make bench``.
+"""Every cost of the project, measured side by side in one run: ``make benchmark``.
 
-    python -m sim bench [--repeats N] [--quick] [--icarus-games] [--out DIR]
+    python -m sim benchmark [--repeats N] [--quick] [--icarus-games] [--out DIR]
 
 It measures, on this machine:
   - cycles per second of each way to simulate the chip, on the same workload (random
@@ -15,8 +15,8 @@ It measures, on this machine:
     the worst-case time per move.
 Each figure is the median of repeated runs (the slow exhaustive runs are timed once).
 Nothing here fails because the machine is slow: targets are reported as ratios.
-It writes ``build/BENCHMARKS.md`` (or in --out), ``build/bench.json`` and
-``build/bench/think_times.png``. The committed BENCHMARKS.md is a copy of one such run
+It writes ``build/BENCHMARKS.md`` (or in --out), ``build/benchmark.json`` and
+``build/benchmark/think_times.png``. The committed BENCHMARKS.md is a copy of one such run
 on a 2-core machine, copied by hand, so that a run elsewhere never overwrites it.
 """
 
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_ref.batch import INPUT_COLUMNS, record_session
+from firmware_ref.eth.batch import INPUT_COLUMNS, record_session
 from firmware_ref.cli import UserError, positive_int, replacing
-from firmware_ref.cycle import CycleModel
+from firmware_ref.eth.cycle import CycleModel
 
 from . import games, verify
 from .signals import INPUT_PINS, PROBE_PATHS
@@ -104,7 +104,7 @@ def _golden_parallel(sessions):
 def _amaranth(sessions):
     from amaranth.sim import Simulator
 
-    from hdl.chip import Chip
+    from hdl.eth.chip import Chip
 
     from .lockstep import resolve
     chip = Chip()
@@ -141,7 +141,7 @@ def _compiled_pins(chips, sessions):
 def _cocotb(simulator, sessions, repeats, log):
     from . import netlist
     netlist.available(simulator)
-    directory = BUILD / "bench" / f"cocotb-{simulator}"
+    directory = BUILD / "benchmark" / f"cocotb-{simulator}"
     log(f"{simulator}: building the netlist (log: {directory / 'build.log'})")
     runner = netlist.build(simulator, directory)
     runs = []
@@ -266,7 +266,7 @@ def all_games(*, repeats, slow, icarus, log):
     else:
         log("every game on cocotb + Icarus: building the netlist")
         start = time.perf_counter()
-        runner = netlist.build("icarus", BUILD / "bench" / "cocotb-icarus-games")
+        runner = netlist.build("icarus", BUILD / "benchmark" / "cocotb-icarus-games")
         log("every game on cocotb + Icarus: running (tens of minutes)")
         (result,) = netlist.run(runner, "icarus", ["whole_games"], openings="all")
         if not result.passed:
@@ -280,7 +280,7 @@ def _gate_level(log):
     """The board builds' chip gate by gate (make verify NETLIST=...): Yosys's netlist
     of each board, and nextpnr's where `make bitstream` has made one. Timed once, from
     the cached builds where there are any."""
-    from boards.top import BOARDS
+    from boards.gateware.top import BOARDS
 
     from . import gatelevel
     rows = []
@@ -345,7 +345,7 @@ def _plot(cycles, png):
 
 
 def boards():
-    from boards.top import BOARDS
+    from boards.gateware.top import BOARDS
     rows = []
     for name in BOARDS:
         report = BUILD / name / "report.json"
@@ -397,14 +397,14 @@ def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
     result = {"date": started.isoformat(timespec="seconds"), "machine": machine(),
-              "command": "make bench" if not quick else "python -m sim bench --quick",
+              "command": "make benchmark" if not quick else "python -m sim benchmark --quick",
               "workload": {"sessions": count, "cycles_per_session": SESSION_CYCLES,
                            "wide_sessions": wide}}
     result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
                                     slow=not quick, icarus=icarus_games, log=log)
     log("think times over every position")
-    result["think_times"] = think_times(BUILD / "bench" / "think_times.png")
+    result["think_times"] = think_times(BUILD / "benchmark" / "think_times.png")
     result["boards"] = boards()
     result["targets"] = _targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
@@ -447,7 +447,7 @@ def markdown(result):
         "# Benchmarks",
         "",
         "Every cost of the project, measured side by side in one run on one machine. "
-        "Written by `make bench` (`python -m sim bench`, sim/bench.py); run it again to "
+        "Written by `make benchmark` (`python -m sim benchmark`, sim/benchmark.py); run it again to "
         "measure yours. Figures are medians of the runs shown; nothing here is a pass "
         "or fail.",
         "",
@@ -571,12 +571,12 @@ def markdown(result):
                 f"| {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
                 f"{row['worst_move_ms']:.3f} ms at {row['clock_mhz']:g} MHz | "
                 f"{row['worst_move_ms_at_fmax']:.3f} ms |")
-    lines += ["", "The raw figures, every run included: `build/bench.json`.", ""]
+    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
 
 def write(result, out):
-    with replacing(BUILD / "bench.json") as file:
+    with replacing(BUILD / "benchmark.json") as file:
         file.write(json.dumps(result, indent=2) + "\n")
     path = Path(out) / "BENCHMARKS.md"
     with replacing(path) as file:
@@ -586,7 +586,7 @@ def write(result, out):
 
 def main(argv=None):
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m sim bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m sim benchmark", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=positive_int, default=5,
                         help="runs of each fast measurement (default 5); medians reported")
@@ -604,5 +604,5 @@ def main(argv=None):
     result = measure(repeats=1 if args.quick else args.repeats, quick=args.quick,
                      icarus_games=args.icarus_games, log=log)
     path = write(result, args.out)
-    print(f"wrote {path}, build/bench.json and {result['think_times']['png']}")
+    print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0

@@ -10,7 +10,7 @@ behaviour from the same algorithm and never calls this search.
 Boards are 9 values, row-major, with the paper's ``enum place``: 0 empty, 1 computer,
 2 human.
 
-    python -m firmware_ref.alg 000020000
+    python -m firmware_ref.eth.alg 000020000
 """
 
 import argparse
@@ -196,7 +196,7 @@ def show(board):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python -m firmware_ref.alg",
+        prog="python -m firmware_ref.eth.alg",
         description="The computer's move by the paper's alg.c (minimax with alpha-beta).")
     parser.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O "
                         "computer, 2 or X human; '/' may separate rows, e.g. 000/020/000 "
@@ -217,5 +217,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    from .cli import run
+    from ..cli import run
     sys.exit(run(main))

@@ -1,4 +1,4 @@
-"""Board-level tops: the desk (boards/desk.py) wired to each board's pins."""
+"""Board-level tops: the desk (boards/gateware/desk.py) wired to each board's pins."""
 
 from dataclasses import dataclass
 

@@ -31,7 +31,7 @@ class Keyboard(wiring.Component):
     key : Out(4)
         Combinational. Its number, 0..8 (0 when ``keypressed`` is low).
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
 
@@ -55,7 +55,7 @@ class Keyboard(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {"keyboard": self.keyboard}
 
     def elaborate(self, platform):

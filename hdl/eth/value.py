@@ -57,7 +57,7 @@ class Value(wiring.Component):
     rgbestr : Out(1)
         Combinational. ``r > bestr``.
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
 
@@ -95,7 +95,7 @@ class Value(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {"r": self.r, "bestr": self.bestr, "a": self.a}
 
     def elaborate(self, platform):

@@ -4,14 +4,14 @@
 the parts outside the FPGA: the key matrix (keys a test holds, bouncing if asked), the
 LED display (decoded from the multiplexed rows), the buttons, and a host on the serial
 line. Tests drive it through the same frames and status lines as a real host
-(boards/protocol.py).
+(boards/host/protocol.py).
 """
 
 from collections import deque
 
 from amaranth.sim import Simulator
 
-from .desk import Desk
+from ..gateware.desk import Desk
 
 
 __all__ = ["DeskBench", "sim_desk", "run"]

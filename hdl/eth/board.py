@@ -186,7 +186,7 @@ class Board(wiring.Component):
     validkey : Out(1)
         Combinational. The place ``key`` is empty.
     scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.scan`).
+        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
     scanout : Out(1)
         The block's first scan position.
 
@@ -226,7 +226,7 @@ class Board(wiring.Component):
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {"board": self.board, "p": self.p}
 
     def elaborate(self, platform):

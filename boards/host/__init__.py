@@ -1,0 +1,1 @@
+"""The host's software: the serial protocol and the terminal client."""
