@@ -11,6 +11,9 @@ EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
 # make bitstream / prog / load: the board (python -m boards boards lists them).
 BOARD ?= icebreaker
+# make bitstream / prog / load / play-board / verify: the cartridge, a folder of hdl/;
+# several, comma-separated, share one bitstream (the host's G command chooses).
+GAME ?= eth
 # make verify: empty checks the RTL; synth or routed, the chip as $(BOARD)'s build has it.
 NETLIST ?=
 
@@ -19,7 +22,7 @@ NETLIST ?=
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
-	@echo "variables (now): BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
+	@echo "variables (now): GAME=$(GAME) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(PY) -m sim e2
@@ -56,23 +59,23 @@ build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
 build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(PY) -m sim netlist --sim icarus --tests e2_session
 
-bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin and report.json with the YoWASP toolchain
-	$(PY) -m boards bitstream --board $(BOARD)
+bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin (other GAMEs: build/$(BOARD)-$(GAME)/) and report.json
+	$(PY) -m boards bitstream --board $(BOARD) --game $(GAME)
 
 prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept at power-off)
-	$(PY) -m boards prog --board $(BOARD)
+	$(PY) -m boards prog --board $(BOARD) --game $(GAME)
 
 load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
-	$(PY) -m boards load --board $(BOARD)
+	$(PY) -m boards load --board $(BOARD) --game $(GAME)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
-	$(PY) -m boards play $(if $(PORT),--port "$(PORT)")
+	$(PY) -m boards play $(if $(PORT),--port "$(PORT)",--game $(GAME))
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest
 
 verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
-	$(PY) -m sim verify $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
+	$(PY) -m sim verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(PY) -m sim benchmark

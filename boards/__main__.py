@@ -8,24 +8,37 @@ from pathlib import Path
 from firmware_ref import cli
 
 from .gateware.top import BOARDS, DEFAULT_BOARD, UnknownBoard, target
+from .tools.build import DEFAULT_GAMES
+
+
+def _games(text):
+    """GAME: one game or several, comma-separated, each a folder of hdl/."""
+    from sim import cartridges
+    games = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in games if name not in cartridges.names()]
+    if unknown or len(set(games)) != len(games):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: name each game once, from: {', '.join(cartridges.names())}")
+    return games
 
 
 def _target(args):
     """The board and its build directory, checked before any work."""
+    from .tools.build import build_dir
     try:
         board = target(args.board)
     except UnknownBoard as error:
         raise cli.UserError(str(error)) from None
-    return board, Path(args.build_dir or f"build/{board.name}")
+    return board, Path(args.build_dir or build_dir(board.name, args.game))
 
 
 def _bitstream(args):
     from .tools.build import REPORT, bitstream, format_report
     board, out = _target(args)
-    print(f"Building {board.summary} into {out}/ (YoWASP Yosys and nextpnr, under a "
-          f"minute)", flush=True)
+    print(f"Building {', '.join(args.game)} for the {board.summary} into {out}/ (YoWASP "
+          f"Yosys and nextpnr, under a minute)", flush=True)
     began = time.monotonic()
-    report = bitstream(board, out)
+    report = bitstream(board, out, args.game)
     print(f"wrote {report['bitstream']} in {time.monotonic() - began:.0f} s")
     print(format_report(report))
     print(f"report: {out / REPORT}")
@@ -43,7 +56,7 @@ def _programming(mode, done):
 
 def _play(args):
     from .host.terminal import play
-    return play(args.port)
+    return play(args.port, games=args.game)
 
 
 def main(argv=None):
@@ -58,12 +71,18 @@ def main(argv=None):
         command = commands.add_parser(name, help=help)
         command.add_argument("--board", default=DEFAULT_BOARD,
                              help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
-        command.add_argument("--build-dir", help="default build/<board>")
+        command.add_argument("--build-dir", help="default build/<board>, or "
+                             "build/<board>-<game>+<game> for other games")
+        command.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                             help="the cartridge, or several, comma-separated, in one "
+                             "bitstream (default eth)")
         command.set_defaults(run=run)
     command = commands.add_parser("play", help="play the board over its USB serial port, "
                                   "or the board in a box (simulated) with no port")
     command.add_argument("--port", help="the serial port, e.g. /dev/ttyUSB1 (default: "
                          "the board in a box, the desk and chip simulated)")
+    command.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                         help="without --port: the box's cartridges (default eth)")
     command.set_defaults(run=_play)
     commands.add_parser("boards", help="list the boards").set_defaults(
         run=lambda args: print("\n".join(f"{n:<12} {b.summary}" for n, b in BOARDS.items())))

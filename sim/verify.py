@@ -35,7 +35,7 @@ from firmware_ref import cli
 from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
 from firmware_ref.eth.cycle import State
 
-from . import games, lockstep
+from . import cartridges, games, lockstep
 
 __all__ = ["BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
            "compare", "verify", "fastest", "pool", "throttled"]
@@ -314,6 +314,22 @@ def verify(backend="compiled", *, netlist=None, board=None, edit=None, jobs=None
                    seconds=time.perf_counter() - start)
 
 
+def _cartridge(name):
+    """Every game of cartridge `name` in lockstep with its golden model."""
+    print(f"every game of {name} in lockstep with its golden model, at the cartridge's "
+          f"pins, on the amaranth backend", flush=True)
+    began = time.perf_counter()
+    try:
+        played, clocks = cartridges.lockstep(name)
+    except cartridges.Mismatch as difference:
+        print(f"DIFFERENT: {difference}")
+        return 1
+    seconds = time.perf_counter() - began
+    print(f"all {played} games agree: {clocks} clocks, every pin of the cartridge at "
+          f"every edge, in {seconds:.1f} s ({clocks / seconds:,.0f} cycles/s)")
+    return 0
+
+
 def main(argv=None):
     import argparse
     from boards.gateware.top import BOARDS, DEFAULT_BOARD
@@ -330,7 +346,14 @@ def main(argv=None):
                         help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
     parser.add_argument("--jobs", type=cli.positive_int, default=None,
                         help="processes (default: one per core)")
+    parser.add_argument("--game", choices=cartridges.names(), default="eth",
+                        help="the game (default eth, the chip at its own pins); another "
+                             "game is checked at its cartridge's pins in Amaranth")
     args = parser.parse_args(argv)
+    if args.game != "eth":
+        if args.netlist or args.backend not in ("auto", "amaranth"):
+            parser.error(f"{args.game} is checked on the amaranth backend only")
+        return _cartridge(args.game)
     if args.netlist and args.backend != "auto":
         parser.error("--backend and --netlist exclude each other: a netlist runs on "
                      "Verilator")

@@ -71,24 +71,25 @@ def test_a_game_through_the_front_panel():
 
     async def body(bench):
         desk, ctx = bench.desk, bench.ctx
-        await bench.until(lambda: ctx.get(desk.prompt), what="the power-up game's prompt")
+        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the power-up game's prompt")
         assert await bench.shown() == 0
 
         await bench.button("reset", down=True)
-        assert ctx.get(desk.setup) and not ctx.get(desk.prompt)
-        await bench.press(0)                    # piN off: the user's stone
-        await bench.press(2)
-        await bench.press(2)                    # a second press takes it away again
-        await bench.click("piN")
-        assert ctx.get(desk.piN)
-        await bench.press(4)                    # piN on: the chip's stone
-        await bench.click("piN")
+        assert ctx.get(desk.setup) and not ctx.get(desk.lamps[0])
+        await bench.press(0)                    # one press: the user's stone
+        for _ in range(3):
+            await bench.press(2)                # the user's, the chip's, empty again
+        await bench.press(4)
+        await bench.press(4)                    # two presses: the chip's stone
+        await bench.click(1)                    # the piN switch
+        assert ctx.get(desk.switches[1])
+        await bench.click(1)
         assert await bench.shown() == led_of(position)
         await bench.button("reset", down=False)
         assert not ctx.get(desk.setup)
 
         golden = Golden(position)
-        await bench.until(lambda: ctx.get(desk.prompt), what="the prompt after setup")
+        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the prompt after setup")
         assert await bench.shown() == led_of(golden.board)
 
         moves = 0
@@ -96,11 +97,11 @@ def test_a_game_through_the_front_panel():
             place = golden.board.index(EMPTY)
             golden.press(place)
             await bench.press(place, hold_frames=400 if moves == 0 else 6)
-            await bench.until(lambda: ctx.get(desk.prompt) or ctx.get(desk.fin),
+            await bench.until(lambda: ctx.get(desk.lamps[0]) or ctx.get(desk.lamps[1]),
                               what=f"the chip's answer to key {place}")
             assert places(await bench.shown()) == golden.board, f"after key {place}"
             moves += 1
-        assert ctx.get(desk.fin) and ctx.get(desk.win) == golden.win
+        assert ctx.get(desk.lamps[1]) and ctx.get(desk.lamps[2]) == golden.win
         return moves
 
     assert run(sim_desk(), body) >= 2
@@ -110,11 +111,11 @@ def test_a_game_through_the_host_link():
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 
     async def body(bench):
-        status = protocol.parse(await bench.command(protocol.userbegins(True)))
-        assert status.userbegins and status.prompt and status.board == [EMPTY] * 9
+        status = protocol.parse(await bench.command(protocol.switch(0, True)))
+        assert status.switches[0] and status.lamps[0] and status.board == [EMPTY] * 9
         status = protocol.parse(await bench.command(protocol.reset(position)))
         golden = Golden(position)
-        assert status.board == golden.board and status.prompt and status.cycles == 0
+        assert status.board == golden.board and status.lamps[0] and status.cycles == 0
 
         # A taken place is ignored, as by the chip: nothing changes.
         again = protocol.parse(await bench.command(protocol.key(4)))
@@ -130,16 +131,16 @@ def test_a_game_through_the_host_link():
             status = protocol.parse(await bench.command(protocol.key(place)))
             assert status.board == golden.board, f"after key {place}"
             assert status.cycles == golden.cycles, f"think time after key {place}"
-            assert (status.prompt, status.fin, status.win) == (
-                not golden.fin, golden.fin, golden.win)
-        assert status.fin
-        status = protocol.parse(await bench.command(protocol.piN(True)))
-        assert status.piN and status.userbegins
+            assert status.lamps[:3] == (not golden.fin, golden.fin, golden.win)
+        assert status.lamps[1]
+        status = protocol.parse(await bench.command(protocol.switch(1, True)))
+        assert status.switches[:2] == (True, True)
 
     run(sim_desk(), body)
 
 
-BAD_FRAMES = [b"K9\r", b"K\r", b"K44\r", b"X\r", b"S1\r", b"U2\r", b"P\r", b"R....\r",
+BAD_FRAMES = [b"K9\r", b"K\r", b"K44\r", b"X\r", b"S1\r", b"W02\r", b"W0\r", b"W41\r",
+              b"G1\r", b"G\r", b"T\r", b"R....\r",
               b"RXO........\r", b"RXOZ......\r", b"R" + b"." * 20 + b"\r", b"k-\r",
               b"\xff\r"]
 
@@ -157,12 +158,12 @@ def test_malformed_frames_are_answered_error_and_change_nothing():
         # Lower case and CR LF are fine; the empty line after CR is no frame.
         assert await bench.command(b"s\r\n") == before
         # A frame that arrives while the last is being answered is not acted on.
-        bench.send(b"K4\rU0\r")
+        bench.send(b"K4\rW00\r")
         await bench.until(lambda: len(bench.lines) == 2, what="two answers")
         moved, refused = bench.lines.popleft(), bench.lines.popleft()
         assert refused == b"error"
-        assert protocol.parse(moved).board[4] == HUMAN and protocol.parse(moved).userbegins
-        assert protocol.parse(await bench.command(protocol.STATUS)).userbegins
+        assert protocol.parse(moved).board[4] == HUMAN and protocol.parse(moved).switches[0]
+        assert protocol.parse(await bench.command(protocol.STATUS)).switches[0]
 
     run(sim_desk(), body)
 
@@ -178,10 +179,10 @@ def test_the_display_is_the_latched_board_not_the_search():
         golden.press(8)
         moved = position[:8] + [HUMAN]
         bench.send(protocol.key(8))
-        await bench.until(lambda: not ctx.get(desk.prompt), what="thinking")
+        await bench.until(lambda: not ctx.get(desk.lamps[0]), what="thinking")
         pins, frames = set(), 0
-        while not ctx.get(desk.prompt):
-            pins.add(ctx.get(desk.chip.led))
+        while not ctx.get(desk.lamps[0]):
+            pins.add(ctx.get(desk.cartridges[0].chip.led))
             shown = await bench.shown()
             # A frame may straddle the clock that latches the answer.
             assert shown in (led_of(moved), led_of(golden.board))
@@ -194,12 +195,14 @@ def test_the_display_is_the_latched_board_not_the_search():
 
 
 def test_protocol_lines():
-    status = protocol.parse(b"XO.|...|..* p1 f0 w0 u1 n0 c3A9F\r\n")
+    status = protocol.parse(b"XO.|...|..* gE l1000 s1000 c3A9F\r\n")
     assert status.board == [HUMAN, COMPUTER, EMPTY] + [EMPTY] * 5 + [protocol.BOTH]
-    assert status.cycles == 0x3A9F and status.prompt and not status.fin
+    assert status.cycles == 0x3A9F and status.game == "E"
+    assert status.lamps == (True, False, False, False) and status.switches[0]
     with pytest.raises(protocol.Rejected):
         protocol.parse(b"error\r\n")
-    for line in (b"", b"XO.|...|... p1 f0 w0 u1 n0", b"XO.|...|... p2 f0 w0 u1 n0 c0000"):
+    for line in (b"", b"XO.|...|... gE l1000 s1000", b"XO.|...|... gE l1200 s1000 c0000",
+                 b"XO.|...|... ge l1000 s1000 c0000", b"XO.|...|... p1 f0 w0 u1 n0 c0000"):
         with pytest.raises(protocol.ProtocolError):
             protocol.parse(line)
     with pytest.raises(ValueError):
@@ -503,9 +506,9 @@ def test_the_terminal_client_sends_the_frames_of_what_is_typed():
             self.frames.append(data)
 
         def readline(self):
-            return b"...|...|... p1 f0 w0 u1 n0 c0000\r\n"
+            return b"...|...|... gE l1000 s1000 c0000\r\n"
     board, said = Board(), []
     typed = iter(["b2", "B3", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
     assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
-    assert board.frames == [protocol.STATUS, b"K4\r", b"K7\r", b"RXO.......\r", b"U0\r", b"R\r"]
+    assert board.frames == [protocol.STATUS, b"K4\r", b"K7\r", b"RXO.......\r", b"W00\r", b"R\r"]
     assert any("already won" in line for line in said)

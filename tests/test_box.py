@@ -43,12 +43,12 @@ def test_games_through_the_box_agree_with_the_golden_model(built, monkeypatch):
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
     with Box() as board, open_port(board.port) as port:
         link = Link(port)
-        assert link.command(protocol.userbegins(True)).userbegins
+        assert link.command(protocol.switch(0, True)).switches[0]
         for entered in (None, position):
             model = CycleModel()
             start(model, userbegins=True, position=entered)
             status = link.command(protocol.reset(entered))
-            assert status.board == places(model.board) and status.prompt
+            assert status.board == places(model.board) and status.lamps[0]
             moves = 0
             while model.state is not State.FINISHED:
                 place = first_free(places(model.board))
@@ -58,8 +58,8 @@ def test_games_through_the_box_agree_with_the_golden_model(built, monkeypatch):
                 assert status.board == places(model.board), f"after key {place}"
                 assert status.cycles == len(thought), f"think time after key {place}"
                 finished = model.state is State.FINISHED
-                assert (status.prompt, status.fin) == (not finished, finished)
-                assert status.win == (finished and wins(places(model.board), COMPUTER))
+                assert status.lamps[:2] == (not finished, finished)
+                assert status.lamps[2] == (finished and wins(places(model.board), COMPUTER))
             assert moves >= 3
         assert board.desk.broken == 0
 
@@ -194,3 +194,33 @@ def test_a_box_that_stops_says_why(built, capsys, monkeypatch):
     assert cli.run(main, ["play"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: the board in a box stopped: [Errno 9] the desk "
                                        "went away\n")
+
+
+def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
+    # First free (hdl/firstfree): the desk, link and client are the ETH chip's; the game
+    # is checked against its own golden model, and its text line comes through.
+    from firmware_ref.firstfree import Model
+    said, typed = [], iter(["a1", "b1", "a2", "a3", "quit"])
+    with Box(("firstfree",)) as board, open_port(board.port) as port:
+        assert play(None, stream=port, read=lambda prompt: next(typed),
+                    write=said.append) == 0
+    # The golden model, played the same way: the person on A1, A2, A3 (places 0, 3, 6).
+    model = Model()
+    for pins in ({"start": 1}, {"start": 0}):
+        model.set(**pins)
+        model.tick()
+    replies = []
+    for place in (0, 3, 6):
+        model.set(key=1 << place)
+        model.tick()
+        model.set(key=0)
+        while model.state not in ("WAIT", "OVER"):
+            model.tick()
+        if model.state == "WAIT":
+            replies.append(model.said)
+    assert model.state == "OVER" and replies == [1, 2]
+    text = "\n".join(said)
+    for k in replies:
+        assert f"The machine plays {coordinate(k)};" in text
+        assert f"The machine says: {k}" in text     # its own text line, through the link
+    assert "B1 is taken." in text and "You won." in text

@@ -1,45 +1,43 @@
-"""The desk: the chip with its front panel, switches and host link, as a person uses it."""
+"""The desk: the console around its cartridges, as a person or a host uses it."""
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
-from hdl.eth.chip import Chip
+from hdl.cartridge import BOARD, LAMPS, SETTLE, SWITCHES, Signature
 
 from .debounce import Debouncer
 from .link import HostLink
 from .panel import FrontPanel
 
 
-__all__ = ["Desk"]
+__all__ = ["Desk", "BUTTONS", "CYCLES_MAX"]
 
-NO_KEY = 0b1_1111_1111
+BUTTONS = 2                 # switch buttons on a board: they toggle switches 0 and 1
 CYCLES_MAX = 0xFFFF
 
 
-def occupied(stones):
-    """The places of an 18-bit board (the chip's ``led`` order) that hold a stone."""
-    return Cat(stones[2 * k] | stones[2 * k + 1] for k in range(9))
-
-
 class Desk(wiring.Component):
-    """Everything on the board but the pins: the 1990 chip, unchanged, and what a person
-    or a host needs to play it.
+    """Everything on the board but the pins: one or more cartridges, unchanged, and what
+    a person or a host needs to play them (docs/boards.md, docs/cartridge.md).
 
-    - The display shows the board the chip last latched with ``copyboard`` (§4), not its
-      search; while the reset button is held it shows the position being entered.
-    - A key, from the panel or the host, reaches the chip as one clock of ``keyboardN``,
-      once the chip prompts; a held or bouncing key is one press.
-    - Holding the reset button keeps the chip in reset; keys pressed meanwhile toggle
-      stones of the position to enter (the chip's if the piN switch is on, else the
-      user's). Releasing it replays the position to the chip one key per clock, as §4's
-      test mode needs, and the game begins (docs/boards.md).
-    - ``cycles``: the clocks the chip's last move took, from the clock that placed the
-      user's stone until it waits again (the think time of docs/decisions.md).
+    - The display shows the cartridge's ``board``; while the reset button is held it
+      shows the position being entered.
+    - A key, from the panel or the host, reaches the cartridge for one clock once it is
+      ``ready``; a held or bouncing key is one press, a chord is none. A key waiting when
+      the game ends is dropped.
+    - Holding the reset button holds the cartridge at a new game (``start``); each key
+      pressed meanwhile steps its place of the position to enter: empty, the person's,
+      the machine's, empty. Releasing it begins the game from that position.
+    - ``cycles``: the clocks the machine's last move took (its ``busy`` clocks).
+    - Several cartridges: the host's ``G`` command chooses one and begins a game on it;
+      power-up plays the first.
 
     Parameters
     ----------
+    cartridges : list of classes
+        The cartridges (subclasses of :class:`hdl.cartridge.Cartridge`).
     bit_cycles : int
         Clocks per bit on the serial link.
     slot_cycles : int
@@ -53,12 +51,13 @@ class Desk(wiring.Component):
         The front panel's row and column lines, 1 = active (see :class:`FrontPanel`).
     sense : In(3)
         The key matrix's return lines, 1 = closed.
-    reset_button, userbegins_button, piN_button : In(1)
-        Buttons, 1 = pressed. The reset button is held to enter a position; the others
-        toggle their switch at each press.
-    prompt, fin, win : Out(1)
-        The chip's pins, for LEDs.
-    userbegins, piN : Out(1)
+    reset_button : In(1)
+        1 = pressed; held to enter a position.
+    buttons : In(BUTTONS)
+        1 = pressed; each toggles its switch at each press.
+    lamps : Out(LAMPS)
+        The cartridge's lamps, for LEDs.
+    switches : Out(SWITCHES)
         The switches' positions, for LEDs.
     setup : Out(1)
         The reset button is held: keys enter a position.
@@ -68,52 +67,67 @@ class Desk(wiring.Component):
         Serial data to the host.
     """
 
-    row: Out(3)
-    red: Out(3)
-    green: Out(3)
-    sense: In(3)
-    reset_button: In(1)
-    userbegins_button: In(1)
-    piN_button: In(1)
-    prompt: Out(1)
-    fin: Out(1)
-    win: Out(1)
-    userbegins: Out(1, init=1)
-    piN: Out(1)
-    setup: Out(1)
-    rx: In(1, init=1)
-    tx: Out(1, init=1)
-
-    def __init__(self, *, bit_cycles, slot_cycles, stable):
-        self._bit_cycles = bit_cycles
-        self._slot_cycles = slot_cycles
-        self._stable = stable
-        super().__init__()
-        self.chip = Chip()
+    def __init__(self, cartridges, *, bit_cycles, slot_cycles, stable):
+        if not 1 <= len(cartridges) <= 10:
+            raise ValueError(f"a desk holds 1 to 10 cartridges, not {len(cartridges)}")
+        self.bit_cycles = bit_cycles
+        self.slot_cycles = slot_cycles
+        self.stable = stable
+        super().__init__({
+            "row": Out(3), "red": Out(3), "green": Out(3), "sense": In(3),
+            "reset_button": In(1), "buttons": In(BUTTONS),
+            "lamps": Out(LAMPS),
+            # The switches power up as the first cartridge wants them.
+            "switches": Out(SWITCHES, init=cartridges[0].switch_init),
+            "setup": Out(1),
+            "rx": In(1, init=1), "tx": Out(1, init=1),
+        })
+        self.cartridges = [cartridge() for cartridge in cartridges]
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.chip = chip = self.chip
-        m.submodules.panel = panel = FrontPanel(slot_cycles=self._slot_cycles)
-        m.submodules.keys = keys = Debouncer(9, stable=self._stable)
-        m.submodules.buttons = buttons = Debouncer(3, stable=self._stable)
-        m.submodules.link = link = HostLink(bit_cycles=self._bit_cycles)
+        for n, cartridge in enumerate(self.cartridges):
+            m.submodules[f"cartridge{n}"] = cartridge
+        m.submodules.panel = panel = FrontPanel(slot_cycles=self.slot_cycles)
+        m.submodules.keys = keys = Debouncer(9, stable=self.stable)
+        m.submodules.buttons = buttons = Debouncer(1 + BUTTONS, stable=self.stable)
+        m.submodules.link = link = HostLink(bit_cycles=self.bit_cycles,
+                                            games=len(self.cartridges))
 
         # The front panel and the buttons, debounced once per panel frame.
-        button_pins = Cat(self.reset_button, self.userbegins_button, self.piN_button)
-        button_raw = Signal(3)
-        m.submodules.button_sync = FFSynchronizer(button_pins, button_raw)
+        button_raw = Signal(1 + BUTTONS)
+        m.submodules.button_sync = FFSynchronizer(Cat(self.reset_button, self.buttons),
+                                                  button_raw)
         m.d.comb += [
             self.row.eq(panel.row), self.red.eq(panel.red), self.green.eq(panel.green),
             panel.sense.eq(self.sense),
             keys.raw.eq(panel.keys), keys.sample.eq(panel.frame),
             buttons.raw.eq(button_raw), buttons.sample.eq(panel.frame),
         ]
-        reset_pressed, userbegins_pressed, piN_pressed = buttons.pressed
-        reset_released = buttons.released[0]
+        reset_pressed, reset_released = buttons.pressed[0], buttons.released[0]
 
-        # One key event per clock at most: the host's, else a panel key pressed alone
-        # (a chord is no key, as on the chip's own keyboard).
+        # The cartridge playing: what it shows, and what it is given.
+        game = Signal(range(len(self.cartridges)))
+        playing = Signature().create(path=("playing",))
+        for n, cartridge in enumerate(self.cartridges):
+            with m.If(game == n):
+                m.d.comb += [
+                    playing.ready.eq(cartridge.ready), playing.busy.eq(cartridge.busy),
+                    playing.over.eq(cartridge.over),
+                    playing.board.eq(cartridge.board), playing.lamps.eq(cartridge.lamps),
+                    link.code.eq(ord(cartridge.code)),
+                    link.text_out.payload.eq(cartridge.tx.payload),
+                    link.text_out.valid.eq(cartridge.tx.valid),
+                    cartridge.tx.ready.eq(link.text_out.ready),
+                    cartridge.rx.payload.eq(link.text_in.payload),
+                    cartridge.rx.valid.eq(link.text_in.valid),
+                    link.text_in.ready.eq(cartridge.rx.ready),
+                    cartridge.key.eq(playing.key), cartridge.start.eq(playing.start),
+                ]
+            m.d.comb += [cartridge.position.eq(playing.position),
+                         cartridge.switches.eq(self.switches)]
+
+        # One key event per clock at most: the host's, else a panel key pressed alone.
         event = Signal()
         event_key = Signal(4)
         panel_alone = (keys.pressed != 0) & ((keys.pressed & (keys.pressed - 1)) == 0)
@@ -126,137 +140,86 @@ class Desk(wiring.Component):
                     m.d.comb += event_key.eq(k)
 
         # The switches: toggled by their buttons, set by the host.
-        with m.If(link.set_userbegins):
-            m.d.sync += self.userbegins.eq(link.switch)
-        with m.Elif(userbegins_pressed):
-            m.d.sync += self.userbegins.eq(~self.userbegins)
-        with m.If(link.set_piN):
-            m.d.sync += self.piN.eq(link.switch)
-        with m.Elif(piN_pressed):
-            m.d.sync += self.piN.eq(~self.piN)
+        with m.If(link.set_switch):
+            m.d.sync += self.switches.bit_select(link.number, 1).eq(link.switch)
+        for n in range(BUTTONS):
+            with m.Elif(buttons.pressed[1 + n]):
+                m.d.sync += self.switches[n].eq(~self.switches[n])
 
-        preset = Signal(18)         # the position to enter at the next reset
-        left = Signal(9)            # its places not yet given to the chip
-        colour = Signal()           # the stone just given is the chip's: piN at its edge
-        pending = Signal()          # a key waits for the chip's prompt
+        preset = Signal(BOARD)      # the position to enter at the next start
+        pending = Signal()          # a key waits for the cartridge
         pending_key = Signal(4)
-        shown = Signal(18)          # the board as last latched by copyboard
-        keyboardN = Signal(9, init=NO_KEY)
-
-        # The lowest place of `left`, for replaying a position one key per clock.
-        def first_of(places):
-            first = Signal(4, init=15)
-            for k in reversed(range(9)):
-                with m.If(places[k]):
-                    m.d.comb += first.eq(k)
-            return first
-
-        m.d.comb += [
-            chip.keyboardN.eq(keyboardN),
-            chip.userbegins.eq(self.userbegins),
-            chip.scan.eq(0),
-            chip.scanin.eq(0),
-            self.prompt.eq(chip.prompt),
-            self.fin.eq(chip.fin),
-            self.win.eq(chip.win),
-        ]
+        m.d.comb += playing.position.eq(preset)
 
         def begin_again():
-            # From any state, last so that it wins: the reset button, or the host.
+            # From any state, last so that it wins.
             with m.If(reset_pressed):
-                m.d.sync += preset.eq(0)
+                m.d.sync += [preset.eq(0), pending.eq(0)]
                 m.next = "HOLD"
-            with m.Elif(link.new_game):
-                m.d.sync += preset.eq(link.position)
-                m.next = "BURST_RESET"
 
-        # Power-up begins with BURST_RESET: the chip's reset and an empty board.
-        with m.FSM(init="BURST_RESET") as fsm:
-            with m.State("HOLD"):
-                m.d.comb += [chip.resetN.eq(0), self.setup.eq(1)]
+        with m.FSM() as fsm:
+            with m.State("RUN"):
                 with m.If(event):
-                    place = preset.word_select(event_key, 2)
-                    with m.If(place != 0):
-                        m.d.sync += place.eq(0)
-                    with m.Else():
-                        m.d.sync += place.eq(Cat(self.piN, ~self.piN))
+                    m.d.sync += [pending.eq(1), pending_key.eq(event_key)]
+                with m.Elif(pending & playing.ready):
+                    m.d.comb += playing.key.eq(1 << pending_key)
+                    m.d.sync += pending.eq(0)
+                with m.Elif(pending & playing.over):
+                    m.d.sync += pending.eq(0)      # the game is over: no key is taken
+                with m.If(link.new_game):
+                    m.d.comb += [playing.start.eq(1), playing.position.eq(link.position)]
+                    m.d.sync += pending.eq(0)
+                with m.If(link.select):
+                    m.d.sync += [game.eq(link.number), pending.eq(0)]
+                    m.next = "SELECT"
+                begin_again()
+            with m.State("SELECT"):
+                # The new cartridge begins a game from the empty board.
+                m.d.comb += [playing.start.eq(1), playing.position.eq(0)]
+                m.next = "RUN"
+                begin_again()
+            with m.State("HOLD"):
+                m.d.comb += [playing.start.eq(1), self.setup.eq(1)]
+                with m.If(event):
+                    # Empty, the person's, the machine's, empty.
+                    place = preset[event_key]
+                    m.d.sync += [place.green.eq(~place.green & ~place.red),
+                                 place.red.eq(place.green)]
                 with m.If(reset_released):
-                    m.next = "BURST_RESET"
-                begin_again()
-
-            with m.State("BURST_RESET"):
-                # The reset edge takes the first key into the keyboard register.
-                start = occupied(preset)
-                first = first_of(start)
-                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
-                m.d.sync += [left.eq(start), pending.eq(0)]
-                with m.If(start != 0):
-                    m.d.comb += keyboardN.eq(NO_KEY & ~(1 << first))
-                    m.d.sync += [left.eq(start & ~(1 << first)),
-                                 colour.eq(preset.word_select(first, 2)[0])]
-                m.next = "BURST"
-                begin_again()
-
-            with m.State("BURST"):
-                # Each edge places the key before and registers the next, so no clock in
-                # between is without a key: such a clock would begin the game.
-                first = first_of(left)
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(colour)]
-                with m.If(left != 0):
-                    m.d.comb += keyboardN.eq(NO_KEY & ~(1 << first))
-                    m.d.sync += [left.eq(left & ~(1 << first)),
-                                 colour.eq(preset.word_select(first, 2)[0])]
-                with m.Else():
                     m.next = "RUN"
                 begin_again()
 
-            with m.State("RUN"):
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(self.piN)]
-                with m.If(event):
-                    m.d.sync += [pending.eq(1), pending_key.eq(event_key)]
-                with m.Elif(pending & chip.prompt):
-                    m.d.comb += keyboardN.eq(NO_KEY & ~(1 << pending_key))
-                    m.d.sync += pending.eq(0)
-                with m.Elif(pending & chip.fin):
-                    m.d.sync += pending.eq(0)      # the game is over: the chip ignores keys
-                begin_again()
-
-
-        # Think time: busy clocks after a key has been given to the chip.
-        given = (keyboardN != NO_KEY) & fsm.ongoing("RUN")
-        busy = ~chip.prompt & ~chip.fin
+        # Think time: busy clocks after a key has been given.
+        given = playing.key != 0
         counting = Signal()
         count = Signal(16)
-        quiet = Signal(2)           # clocks until the chip has shown whether it took the key
+        quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
         cycles = Signal(16)
         with m.If(given):
-            m.d.sync += [counting.eq(1), count.eq(0), quiet.eq(3)]
+            m.d.sync += [counting.eq(1), count.eq(0), quiet.eq(SETTLE)]
         with m.Elif(quiet != 0):
             m.d.sync += quiet.eq(quiet - 1)
-        with m.If(counting & busy & (count != CYCLES_MAX)):
+        with m.If(counting & playing.busy & (count != CYCLES_MAX)):
             m.d.sync += count.eq(count + 1)
-        with m.If(counting & (quiet == 0) & ~busy):
+        with m.If(counting & (quiet == 0) & ~playing.busy):
             m.d.sync += counting.eq(0)
             with m.If(count != 0):
                 m.d.sync += cycles.eq(count)
         with m.If(~fsm.ongoing("RUN")):
             m.d.sync += counting.eq(0)
 
-        with m.If(chip.copyboard & ~fsm.ongoing("HOLD")):
-            m.d.sync += shown.eq(chip.led)
-        display = Signal(18)
-        m.d.comb += display.eq(shown)
+        display = Signal(BOARD)
+        m.d.comb += display.eq(playing.board)
         with m.If(fsm.ongoing("HOLD")):
             m.d.comb += display.eq(preset)
 
         m.d.comb += [
+            self.lamps.eq(playing.lamps),
             panel.stones.eq(display),
             link.rx.eq(self.rx), self.tx.eq(link.tx),
-            link.board.eq(display),
-            link.prompt.eq(chip.prompt), link.fin.eq(chip.fin), link.win.eq(chip.win),
-            link.userbegins.eq(self.userbegins), link.piN.eq(self.piN),
-            link.cycles.eq(cycles),
+            link.board.eq(display), link.lamps.eq(playing.lamps),
+            link.switches.eq(self.switches), link.cycles.eq(cycles),
             link.ready.eq(fsm.ongoing("RUN") & ~pending & ~counting & (quiet == 0)
-                          & (chip.prompt | chip.fin)),
+                          & (playing.ready | playing.over)),
         ]
         return m

@@ -1,13 +1,16 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
 from amaranth.hdl import Cat, Module, Mux, Signal
-from amaranth.lib import enum, wiring
+from amaranth.lib import enum, stream, wiring
 from amaranth.lib.wiring import In, Out
+
+from hdl.cartridge import BOARD, LAMPS, SWITCHES
 
 from .uart import UartRx, UartTx
 
 
-__all__ = ["HostLink", "Command", "STATUS_FORMAT", "ERROR_LINE", "MAX_FRAME"]
+__all__ = ["HostLink", "Command", "MARKS", "STATUS_FORMAT", "ERROR_LINE", "MAX_FRAME",
+           "TEXT_MARK"]
 
 
 class Command(enum.Enum, shape=3):
@@ -15,25 +18,27 @@ class Command(enum.Enum, shape=3):
     STATUS = 1          # S
     RESET = 2           # R, or R and nine places
     KEY = 3             # K0 .. K8
-    USERBEGINS = 4      # U0, U1
-    PIN = 5             # P0, P1
+    SWITCH = 4          # W and a switch 0..3 and 0 or 1
+    GAME = 5            # G and a cartridge's number
+    TEXT = 6            # T and bytes for the cartridge
 
 
 LETTERS = {"S": Command.STATUS, "R": Command.RESET, "K": Command.KEY,
-           "U": Command.USERBEGINS, "P": Command.PIN}
+           "W": Command.SWITCH, "G": Command.GAME, "T": Command.TEXT}
+MAX_FRAME = 10
 # The lengths a frame may have, terminator not counted.
 LENGTHS = {Command.STATUS: (1,), Command.RESET: (1, 10), Command.KEY: (2,),
-           Command.USERBEGINS: (2,), Command.PIN: (2,)}
-MAX_FRAME = 10
-# As firmware_ref.eth.alg prints boards; "both" only after a position no game reaches, when
-# the chip's stale move lands on the user's stone (docs/decisions.md).
-MARKS = {"empty": ".", "chip": "O", "user": "X", "both": "*"}
+           Command.SWITCH: (3,), Command.GAME: (2,), Command.TEXT: range(2, MAX_FRAME + 1)}
+# "both" only after a position no game reaches (docs/decisions.md).
+MARKS = {"empty": ".", "machine": "O", "person": "X", "both": "*"}
 # The status line: text, and fields (names) that the hardware fills in.
-STATUS_FORMAT = ["board0", "board1", "board2", "|", "board3", "board4", "board5", "|",
-                 "board6", "board7", "board8",
-                 " p", "prompt", " f", "fin", " w", "win", " u", "userbegins", " n", "piN",
-                 " c", "cycles3", "cycles2", "cycles1", "cycles0", "\r\n"]
+STATUS_FORMAT = (["place0", "place1", "place2", "|", "place3", "place4", "place5", "|",
+                  "place6", "place7", "place8", " g", "code", " l"]
+                 + [f"lamp{n}" for n in range(LAMPS)] + [" s"]
+                 + [f"switch{n}" for n in range(SWITCHES)]
+                 + [" c", "cycles3", "cycles2", "cycles1", "cycles0", "\r\n"])
 ERROR_LINE = "error\r\n"
+TEXT_MARK = "#"             # begins a line of the cartridge's own text
 
 
 class HostLink(wiring.Component):
@@ -43,8 +48,17 @@ class HostLink(wiring.Component):
     the commands of docs/boards.md; anything else, a frame that arrives while the last
     one is still being answered, or a byte with a broken stop bit, is answered
     ``error`` and changes nothing. Empty lines are ignored, so CR LF is one terminator.
-    Each accepted command is answered with the status line once ``ready`` is high, so the
-    answer to a key shows the chip's reply.
+    The bytes of a ``T`` frame are the exception: they go to the cartridge as they
+    arrive. Each accepted command is answered with the status line once ``ready`` is
+    high, so the answer to a key shows the machine's reply. Between answers, a line the
+    cartridge sends goes to the host behind a ``#``.
+
+    Parameters
+    ----------
+    bit_cycles : int
+        Clocks per bit on the line.
+    games : int
+        The cartridges ``G`` may choose from.
 
     Members
     -------
@@ -52,65 +66,80 @@ class HostLink(wiring.Component):
         Serial data from the host.
     tx : Out(1)
         Serial data to the host.
-    board : In(18)
-        The board the display shows, in the chip's ``led`` order.
-    prompt, fin, win, userbegins, piN : In(1)
-        The chip's status pins and the switches.
+    board : In(BOARD)
+        The board the display shows.
+    code : In(8)
+        The letter that names the cartridge playing.
+    lamps : In(LAMPS)
+    switches : In(SWITCHES)
     cycles : In(16)
-        The cycles the chip's last move took.
+        The cycles the machine's last move took.
     ready : In(1)
-        The desk has acted on the last command and the chip waits or has finished.
+        The desk has acted on the last command and the cartridge waits or has finished.
     key : Out(4)
         With ``press``: the place of a key pressed by the host.
     press : Out(1)
         High for one clock: the host pressed ``key``.
+    number : Out(4)
+        With ``set_switch``: the switch; with ``select``: the cartridge.
     switch : Out(1)
-        With ``set_userbegins`` or ``set_piN``: the switch's new position.
-    set_userbegins, set_piN : Out(1)
-        High for one clock: set the switch to ``switch``.
+        With ``set_switch``: the switch's new position.
+    set_switch : Out(1)
+        High for one clock: set switch ``number`` to ``switch``.
+    select : Out(1)
+        High for one clock: play cartridge ``number`` from an empty board.
     new_game : Out(1)
-        High for one clock: reset the chip and enter ``position``.
-    position : Out(18)
-        With ``new_game``: the stones to enter, in the chip's ``led`` order.
+        High for one clock: a new game from ``position``.
+    position : Out(BOARD)
+    text_in : Out(stream.Signature(8))
+        The bytes of ``T`` frames, for the cartridge.
+    text_out : In(stream.Signature(8))
+        The cartridge's lines, for the host.
     """
 
     rx: In(1, init=1)
     tx: Out(1, init=1)
-    board: In(18)
-    prompt: In(1)
-    fin: In(1)
-    win: In(1)
-    userbegins: In(1)
-    piN: In(1)
+    board: In(BOARD)
+    code: In(8)
+    lamps: In(LAMPS)
+    switches: In(SWITCHES)
     cycles: In(16)
     ready: In(1)
     key: Out(4)
     press: Out(1)
+    number: Out(4)
     switch: Out(1)
-    set_userbegins: Out(1)
-    set_piN: Out(1)
+    set_switch: Out(1)
+    select: Out(1)
     new_game: Out(1)
-    position: Out(18)
+    position: Out(BOARD)
+    text_in: Out(stream.Signature(8))
+    text_out: In(stream.Signature(8))
 
-    def __init__(self, *, bit_cycles):
+    def __init__(self, *, bit_cycles, games=1):
         self._bit_cycles = bit_cycles
+        self._games = games
         super().__init__()
 
     def _status(self):
         """The status line, one 8-bit value per character: text, or a field's value."""
         chars = []
         for entry in STATUS_FORMAT:
-            if entry.startswith("board"):
-                k = int(entry[5:])
-                chip, user = self.board[2 * k], self.board[2 * k + 1]
-                chars.append(Mux(user, Mux(chip, ord(MARKS["both"]), ord(MARKS["user"])),
-                                 Mux(chip, ord(MARKS["chip"]), ord(MARKS["empty"]))))
+            if entry.startswith("place"):
+                place = self.board[int(entry[5:])]
+                chars.append(Mux(place.green,
+                                 Mux(place.red, ord(MARKS["both"]), ord(MARKS["person"])),
+                                 Mux(place.red, ord(MARKS["machine"]), ord(MARKS["empty"]))))
             elif entry.startswith("cycles"):
                 n = int(entry[6:])
                 digit = self.cycles[4 * n:4 * n + 4]
                 chars.append(Mux(digit < 10, ord("0") + digit, ord("A") - 10 + digit))
-            elif entry.isidentifier():
-                chars.append(ord("0") + getattr(self, entry))
+            elif entry.startswith("lamp"):
+                chars.append(ord("0") + self.lamps[int(entry[4:])])
+            elif entry.startswith("switch"):
+                chars.append(ord("0") + self.switches[int(entry[6:])])
+            elif entry == "code":
+                chars.append(self.code)
             else:
                 chars.extend(ord(c) for c in entry)
         return chars
@@ -126,15 +155,16 @@ class HostLink(wiring.Component):
         length = Signal(range(MAX_FRAME + 2))       # saturates one past the longest frame
         bad = Signal()
         argument = Signal(4)
-        position = Signal(18)
+        number = Signal(4)
+        position = Signal(BOARD)
 
         byte = rx.data
         upper = Mux((byte >= ord("a")) & (byte <= ord("z")), byte - 32, byte)
         terminator = (byte == ord("\r")) | (byte == ord("\n"))
         is_mark = {name: upper == ord(mark) for name, mark in MARKS.items() if name != "both"}
+        digit = byte - ord("0")
 
         whole = Signal()            # the frame's length fits its command
-        m.d.comb += whole.eq(0)
         with m.Switch(command):
             for cmd, lengths in LENGTHS.items():
                 with m.Case(cmd):
@@ -145,6 +175,10 @@ class HostLink(wiring.Component):
             accepted.eq(rx.valid & terminator & (length != 0) & ~bad & ~rx.error & whole),
             rejected.eq(rx.valid & ((terminator & (length != 0)) | rx.error) & ~accepted),
         ]
+
+        def want(condition):
+            with m.If(~condition):
+                m.d.sync += bad.eq(1)
 
         with m.If(rx.valid):
             with m.If(terminator | rx.error):
@@ -158,20 +192,26 @@ class HostLink(wiring.Component):
                     for letter, cmd in LETTERS.items():
                         with m.If(upper == ord(letter)):
                             m.d.sync += [command.eq(cmd), bad.eq(0)]
+                with m.Elif(command == Command.TEXT):
+                    # Text is the cartridge's: it goes on as it comes.
+                    m.d.comb += [self.text_in.payload.eq(byte), self.text_in.valid.eq(1)]
                 with m.Elif((command == Command.KEY) & (length == 1)):
-                    m.d.sync += argument.eq(byte - ord("0"))
-                    with m.If((byte < ord("0")) | (byte > ord("8"))):
-                        m.d.sync += bad.eq(1)
-                with m.Elif(((command == Command.USERBEGINS) | (command == Command.PIN))
-                            & (length == 1)):
-                    m.d.sync += argument.eq(byte[0])
-                    with m.If((byte != ord("0")) & (byte != ord("1"))):
-                        m.d.sync += bad.eq(1)
+                    m.d.sync += argument.eq(digit)
+                    want((byte >= ord("0")) & (byte <= ord("8")))
+                with m.Elif((command == Command.SWITCH) & (length == 1)):
+                    m.d.sync += number.eq(digit)
+                    want((byte >= ord("0")) & (byte < ord("0") + SWITCHES))
+                with m.Elif(((command == Command.SWITCH) & (length == 2))):
+                    m.d.sync += argument.eq(digit)
+                    want((byte == ord("0")) | (byte == ord("1")))
+                with m.Elif((command == Command.GAME) & (length == 1)):
+                    m.d.sync += number.eq(digit)
+                    want((byte >= ord("0")) & (byte < ord("0") + self._games))
                 with m.Elif((command == Command.RESET) & (length <= 9)):
                     # Places arrive 0 first; shifting down leaves place 0 at bits 1:0.
-                    m.d.sync += position.eq(Cat(position[2:], is_mark["chip"], is_mark["user"]))
-                    with m.If(~is_mark["empty"] & ~is_mark["chip"] & ~is_mark["user"]):
-                        m.d.sync += bad.eq(1)
+                    m.d.sync += position.eq(Cat(position.as_value()[2:], is_mark["machine"],
+                                                is_mark["person"]))
+                    want(is_mark["empty"] | is_mark["machine"] | is_mark["person"])
                 with m.Else():
                     m.d.sync += bad.eq(1)
 
@@ -182,10 +222,8 @@ class HostLink(wiring.Component):
         char = Signal(8)
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
         settle = Signal(2)
-        m.d.sync += [
-            self.press.eq(0), self.set_userbegins.eq(0), self.set_piN.eq(0),
-            self.new_game.eq(0),
-        ]
+        m.d.sync += [self.press.eq(0), self.set_switch.eq(0), self.select.eq(0),
+                     self.new_game.eq(0)]
         m.d.comb += tx.data.eq(char)
 
         def send(line):
@@ -204,14 +242,14 @@ class HostLink(wiring.Component):
             with m.State("LISTEN"):
                 with m.If(accepted):
                     m.d.sync += [self.key.eq(argument), self.switch.eq(argument[0]),
-                                 settle.eq(3)]
+                                 self.number.eq(number), settle.eq(3)]
                     with m.Switch(command):
                         with m.Case(Command.KEY):
                             m.d.sync += self.press.eq(1)
-                        with m.Case(Command.USERBEGINS):
-                            m.d.sync += self.set_userbegins.eq(1)
-                        with m.Case(Command.PIN):
-                            m.d.sync += self.set_piN.eq(1)
+                        with m.Case(Command.SWITCH):
+                            m.d.sync += self.set_switch.eq(1)
+                        with m.Case(Command.GAME):
+                            m.d.sync += self.select.eq(1)
                         with m.Case(Command.RESET):
                             m.d.sync += [
                                 self.new_game.eq(1),
@@ -221,6 +259,8 @@ class HostLink(wiring.Component):
                 with m.Elif(rejected | error_pending):
                     m.d.sync += [error_pending.eq(0), index.eq(0)]
                     m.next = "ERROR"
+                with m.Elif(self.text_out.valid):
+                    m.next = "TEXT_MARK"
             with m.State("ACT"):
                 # The desk's ready is looked at only once it has seen the command.
                 with m.If(settle != 0):
@@ -232,6 +272,17 @@ class HostLink(wiring.Component):
                 send(status)
             with m.State("ERROR"):
                 send(error)
+            with m.State("TEXT_MARK"):
+                m.d.comb += [char.eq(ord(TEXT_MARK)), tx.start.eq(1)]
+                with m.If(tx.ready):
+                    m.next = "TEXT"
+            with m.State("TEXT"):
+                # The cartridge's line, byte by byte, up to its newline.
+                m.d.comb += [char.eq(self.text_out.payload), tx.start.eq(self.text_out.valid),
+                             self.text_out.ready.eq(tx.ready)]
+                with m.If(self.text_out.valid & tx.ready
+                          & (self.text_out.payload == ord("\n"))):
+                    m.next = "LISTEN"
         with m.If((accepted | rejected) & ~fsm.ongoing("LISTEN")):
             m.d.sync += error_pending.eq(1)
         return m

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from amaranth.hdl import ClockDomain, ClockSignal, Elaboratable, Module
+from amaranth.hdl import Cat, ClockDomain, ClockSignal, Elaboratable, Module
 from amaranth.lib import io
 from amaranth_boards.icebreaker import ICEBreakerPlatform
 from amaranth_boards.icestick import ICEStickPlatform
@@ -59,22 +59,24 @@ def target(name):
         raise UnknownBoard(name) from None
 
 
-def desk_for(clock_hz):
-    """The desk with its timings for a clock of `clock_hz`."""
-    return Desk(bit_cycles=round(clock_hz / BAUD), slot_cycles=round(clock_hz / ROW_HZ),
-                stable=STABLE_FRAMES)
+def desk_for(cartridges, clock_hz):
+    """The desk holding `cartridges` with its timings for a clock of `clock_hz`."""
+    return Desk(cartridges, bit_cycles=round(clock_hz / BAUD),
+                slot_cycles=round(clock_hz / ROW_HZ), stable=STABLE_FRAMES)
 
 
 class BoardTop(Elaboratable):
-    """The desk on `target`'s pins, clocked by the board's oscillator.
+    """The desk with `cartridges` on `target`'s pins, clocked by the board's oscillator.
 
-    The clock domain has no reset: ``resetN``, driven by the desk, is the chip's only
-    reset, as in the exported netlist (docs/netlist.md); every flip-flop starts from its
-    initial value when the FPGA is configured.
+    The clock domain has no reset: every flip-flop starts from its initial value when
+    the FPGA is configured, and each cartridge begins its first game by itself (the ETH
+    chip's ``resetN`` is driven by its adapter, as in the exported netlist,
+    docs/netlist.md).
     """
 
-    def __init__(self, target):
+    def __init__(self, target, cartridges):
         self.target = target
+        self.cartridges = cartridges
 
     def elaborate(self, platform):
         m = Module()
@@ -82,7 +84,7 @@ class BoardTop(Elaboratable):
         m.domains.sync = ClockDomain(reset_less=True)
         m.d.comb += ClockSignal("sync").eq(self._input(platform.default_clk))
 
-        m.submodules.desk = desk = desk_for(platform.default_clk_frequency)
+        m.submodules.desk = desk = desk_for(self.cartridges, platform.default_clk_frequency)
         uart = platform.request("uart", 0, dir="-")
         m.submodules.uart_rx = rx = io.Buffer("i", uart.rx)
         m.submodules.uart_tx = tx = io.Buffer("o", uart.tx)
@@ -112,17 +114,20 @@ class BoardTop(Elaboratable):
         # The main board's button and the break-off's first one both reset.
         m.d.comb += [
             desk.reset_button.eq(self._input("button", 0) | self._input("button", 1)),
-            desk.userbegins_button.eq(self._input("button", 2)),
-            desk.piN_button.eq(self._input("button", 3)),
+            desk.buttons.eq(Cat(self._input("button", 2), self._input("button", 3))),
         ]
-        # Main board: red = entering a position, green = prompt. Break-off: the red
-        # LED (2) = win, the green ones (3 to 6) = prompt, fin, userbegins, piN.
-        for number, name in {0: "setup", 1: "prompt", 2: "win", 3: "prompt", 4: "fin",
-                             5: "userbegins", 6: "piN"}.items():
-            m.d.comb += self._output("led", number).eq(getattr(desk, name))
+        # Main board: red = entering a position, green = lamp 0. Break-off: the red LED
+        # (2) = lamp 2, the green ones (3 to 6) = lamps 0 and 1, switches 0 and 1 (for
+        # the ETH chip: prompt; win; prompt, fin, userbegins, piN).
+        for number, signal in {0: desk.setup, 1: desk.lamps[0], 2: desk.lamps[2],
+                               3: desk.lamps[0], 4: desk.lamps[1], 5: desk.switches[0],
+                               6: desk.switches[1]}.items():
+            m.d.comb += self._output("led", number).eq(signal)
 
     def _icestick(self, m, desk):
-        # No keys or buttons: the host link plays it. The green LED (4) is prompt.
-        for number, name in {0: "fin", 1: "win", 2: "userbegins", 3: "piN",
-                             4: "prompt"}.items():
-            m.d.comb += self._output("led", number).eq(getattr(desk, name))
+        # No keys or buttons: the host link plays it. The green LED (4) is lamp 0; the
+        # red ones lamps 1 and 2 and switches 0 and 1 (ETH: prompt; fin, win, userbegins,
+        # piN).
+        for number, signal in {0: desk.lamps[1], 1: desk.lamps[2], 2: desk.switches[0],
+                               3: desk.switches[1], 4: desk.lamps[0]}.items():
+            m.d.comb += self._output("led", number).eq(signal)

@@ -1,7 +1,8 @@
 """The host's side of the serial protocol (docs/boards.md): frames out, status lines in.
 
 Used by `python -m boards play` on a real board and by the tests on the simulated one.
-Boards are lists of 9 places as in firmware_ref.eth.alg (0 empty, 1 chip, 2 user).
+Boards are lists of 9 places as in firmware_ref.eth.alg (0 empty, 1 the machine's stone,
+2 the person's).
 """
 
 from dataclasses import dataclass
@@ -10,13 +11,15 @@ from firmware_ref.eth import alg
 from firmware_ref.eth.alg import check_board
 
 
-__all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "userbegins", "piN",
-           "STATUS", "parse", "MARKS", "PLACES", "BOTH"]
+__all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "switch", "game", "text",
+           "STATUS", "parse", "MARKS", "PLACES", "BOTH", "TEXT_MARK"]
 
 BOTH = 3                    # both stones on one place (docs/boards.md)
 MARKS = {**alg.MARKS, BOTH: "*"}
 PLACES = {mark: value for value, mark in MARKS.items()}
 STATUS = b"S\r"
+TEXT_MARK = b"#"            # begins a line of the cartridge's own text
+LAMPS = SWITCHES = 4
 LINE_LENGTH = 32            # a status line without its CR LF
 
 
@@ -30,13 +33,11 @@ class Rejected(ProtocolError):
 
 @dataclass(frozen=True)
 class Status:
-    board: list             # the latched board, as the display shows it
-    prompt: bool
-    fin: bool
-    win: bool
-    userbegins: bool
-    piN: bool
-    cycles: int             # the clocks the chip's last move took
+    board: list             # the board the display shows: 0 empty, 1 machine, 2 person
+    game: str               # the letter that names the cartridge playing
+    lamps: tuple            # LAMPS bools; their meaning is the cartridge's
+    switches: tuple         # SWITCHES bools
+    cycles: int             # the clocks the machine's last move took
 
 
 def key(place):
@@ -46,18 +47,30 @@ def key(place):
 
 
 def reset(board=None):
-    """A new game; `board`, if given, is entered as the chip's test mode allows (§4)."""
+    """A new game; `board`, if given, is the position it begins from."""
     if board is None:
         return b"R\r"
     return ("R" + "".join(MARKS[v] for v in check_board(board)) + "\r").encode()
 
 
-def userbegins(on):
-    return f"U{int(bool(on))}\r".encode()
+def switch(number, on):
+    if number not in range(SWITCHES):
+        raise ValueError(f"there is no switch {number!r}: the switches are 0 to {SWITCHES - 1}")
+    return f"W{number}{int(bool(on))}\r".encode()
 
 
-def piN(on):
-    return f"P{int(bool(on))}\r".encode()
+def game(number):
+    """Play cartridge `number` of the bitstream, from an empty board."""
+    if number not in range(10):
+        raise ValueError(f"there is no cartridge {number!r}: they are numbered 0 to 9")
+    return f"G{number}\r".encode()
+
+
+def text(data):
+    """Bytes for the cartridge (up to 9, no CR or LF)."""
+    if not 1 <= len(data) <= 9 or any(b in b"\r\n" for b in data):
+        raise ValueError("a text frame holds 1 to 9 bytes, without CR or LF")
+    return b"T" + bytes(data) + b"\r"
 
 
 def parse(line):
@@ -72,10 +85,11 @@ def parse(line):
         board = [PLACES[c] for c in "".join(rows)]
         flags = {field[0]: field[1:] for field in fields[1:]}
         if (len(text) != LINE_LENGTH or [len(r) for r in rows] != [3, 3, 3]
-                or list(flags) != list("pfwunc")):
+                or list(flags) != list("glsc") or not flags["g"].isupper()):
             raise ValueError
-        bit = {name: {"0": False, "1": True}[flags[name]] for name in "pfwun"}
+        bits = {name: tuple({"0": False, "1": True}[c] for c in flags[name])
+                for name in "ls"}
         cycles = int(flags["c"], 16)
     except (ValueError, KeyError, IndexError):
         raise ProtocolError(f"not a status line: {text!r}") from None
-    return Status(board, bit["p"], bit["f"], bit["w"], bit["u"], bit["n"], cycles)
+    return Status(board, flags["g"], bits["l"], bits["s"], cycles)

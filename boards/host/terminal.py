@@ -11,9 +11,11 @@ import sys
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
+from sim import cartridges
 
 from . import protocol
 from ..gateware.top import BAUD
+from ..tools.build import DEFAULT_GAMES
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP"]
@@ -32,14 +34,18 @@ class Link:
 
     def __init__(self, stream):
         self.stream = stream
+        self.texts = []         # the cartridge's lines, not yet shown
 
     def command(self, frame):
         self.stream.write(frame)
-        line = self.stream.readline()
-        if not line.endswith(b"\n"):
-            raise NoAnswer(f"no answer to {frame!r} (got {line!r}): is the board "
-                           "programmed, and is this its serial port?")
-        return protocol.parse(line)
+        while True:
+            line = self.stream.readline()
+            if not line.endswith(b"\n"):
+                raise NoAnswer(f"no answer to {frame!r} (got {line!r}): is the board "
+                               "programmed, and is this its serial port?")
+            if not line.startswith(protocol.TEXT_MARK):
+                return protocol.parse(line)
+            self.texts.append(line[1:].rstrip(b"\r\n").decode("ascii", "replace"))
 
 
 def _ports():
@@ -63,46 +69,60 @@ def open_port(port):
 
 
 def check_position(board):
-    """Refuse positions no game reaches: the chip would play them, but not sensibly."""
+    """Refuse positions no game reaches: the machine would play them, but not sensibly."""
     users, chips = board.count(HUMAN), board.count(COMPUTER)
     if abs(users - chips) > 1:
-        raise ValueError(f"{users} user stones and {chips} chip stones: no game gets there")
-    for side, name in ((HUMAN, "the user"), (COMPUTER, "the chip")):
+        raise ValueError(f"{users} of your stones and {chips} of the machine's: no game "
+                         "gets there")
+    for side, name in ((HUMAN, "you have"), (COMPUTER, "the machine has")):
         if wins(board, side):
-            raise ValueError(f"{name} has already won on this board")
+            raise ValueError(f"{name} already won on this board")
     return board
 
 
-# Beside the rows of the board: whose stone is which.
-LEGEND = [f"{protocol.MARKS[HUMAN]}  yours (green on the front panel)",
-          f"{protocol.MARKS[COMPUTER]}  the chip's (red)",
-          f"{protocol.MARKS[protocol.BOTH]}  both (after a position no game reaches)"]
 RULE = "   +---+---+---+"
+# The lamps and switch every cartridge shares (hdl/cartridge.py).
+YOUR_MOVE, OVER, MACHINE_WON = 0, 1, 2
+YOU_BEGIN = 0
+
+
+def machine(status):
+    """What the board calls its machine, from the cartridge named in `status`."""
+    for name in cartridges.names():
+        game = cartridges.cartridge(name)
+        if game.code == status.game:
+            return game.machine
+    return "the machine"
 
 
 def show(status):
     """The board as `make play` draws it, with whose stone is which, and the state."""
     marks = {**protocol.MARKS, EMPTY: " "}
-    legend = LEGEND if protocol.BOTH in status.board else LEGEND[:2]
+    legend = [f"{protocol.MARKS[HUMAN]}  yours (green on the front panel)",
+              f"{protocol.MARKS[COMPUTER]}  {machine(status)}'s (red)",
+              f"{protocol.MARKS[protocol.BOTH]}  both (after a position no game reaches)"]
+    legend = legend if protocol.BOTH in status.board else legend[:2]
     lines = ["     A   B   C", RULE]
     for row in range(3):
         cells = " | ".join(marks[status.board[3 * row + col]] for col in range(3))
         aside = f"    {legend[row]}" if row < len(legend) else ""
         lines += [f" {row + 1} | {cells} |{aside}", RULE]
-    state = "game over" if status.fin else "your move" if status.prompt else "thinking"
-    begins = "you begin" if status.userbegins else "the chip begins"
+    state = ("game over" if status.lamps[OVER]
+             else "your move" if status.lamps[YOUR_MOVE] else "thinking")
+    begins = "you begin" if status.switches[YOU_BEGIN] else f"{machine(status)} begins"
     return "\n".join([*lines, f"{state}; next game: {begins}"])
 
 
 def result(status):
     if wins(status.board, HUMAN):
         return "You won."
-    return "The chip won." if status.win else "A draw."
+    return (f"{machine(status).capitalize()} won." if status.lamps[MACHINE_WON]
+            else "A draw.")
 
 
 HELP = """Type a place for your stone: a column A-C and a row 1-3, e.g. B2 (as in make play).
-new: a new game;  new XO.|...|... : a new game from a position (X yours, O the chip's);
-user / chip: who begins the next game;  help;  quit"""
+new: a new game;  new XO.|...|... : a new game from a position (X yours, O the machine's);
+user / machine: who begins the next game;  help;  quit"""
 YES_NO = {"Y": True, "YES": True, "N": False, "NO": False}
 QUIT = ("QUIT", "Q")
 
@@ -124,11 +144,12 @@ class Session:
         try:
             while True:
                 self.write(show(status))
-                if status.fin:
+                if status.lamps[OVER]:
                     self.write(result(status))
                     if not self.yes("Do you want to play again?"):
                         return
-                    self.command(protocol.userbegins(self.yes("Do you want to play first?")))
+                    self.command(protocol.switch(YOU_BEGIN,
+                                                 self.yes("Do you want to play first?")))
                     status = self.new_game()
                     continue
                 words = self.ask("> ").split()
@@ -165,8 +186,8 @@ class Session:
             mine[place] = HUMAN
             after = self.command(protocol.key(place))
             for k in self.chips_moves(mine, after):
-                self.write(f"The chip plays {coordinate(k)}; its move took "
-                           f"{after.cycles} clock cycles.")
+                self.write(f"{machine(after).capitalize()} plays {coordinate(k)}; its move "
+                           f"took {after.cycles} clock cycles.")
             return after
         if word == "NEW":
             try:
@@ -175,8 +196,8 @@ class Session:
                 self.write(f"That position won't do: {error}.")
                 return status
             return self.new_game(board)
-        if word in ("USER", "CHIP"):
-            return self.command(protocol.userbegins(word == "USER"))
+        if word in ("USER", "CHIP", "MACHINE"):
+            return self.command(protocol.switch(YOU_BEGIN, word == "USER"))
         if word != "HELP":
             self.write(f"{words[0]!r} is neither a place nor a command.")
         self.write(HELP)
@@ -192,7 +213,7 @@ class Session:
     def new_game(self, board=None):
         status = self.command(protocol.reset(board))
         for k in self.chips_moves(board or [EMPTY] * 9, status):
-            self.write(f"The chip opens at {coordinate(k)}.")
+            self.write(f"{machine(status).capitalize()} opens at {coordinate(k)}.")
         return status
 
     @staticmethod
@@ -201,7 +222,11 @@ class Session:
 
     def command(self, frame):
         try:
-            return self.link.command(frame)
+            status = self.link.command(frame)
+            for line in self.link.texts:
+                self.write(f"{machine(status).capitalize()} says: {line}")
+            self.link.texts.clear()
+            return status
         except protocol.Rejected as error:
             raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
         except protocol.ProtocolError as error:
@@ -219,9 +244,9 @@ def typed(prompt):
     return line
 
 
-def play(port, *, stream=None, read=typed, write=print):
+def play(port, *, stream=None, read=typed, write=print, games=DEFAULT_GAMES):
     """Play the board on serial port `port`, or on `stream`, or, with neither, the board
-    in a box. Returns the exit status; errors are UserError, one line."""
+    in a box holding `games`. Returns the exit status; errors are UserError, one line."""
     if stream is not None:
         return Session(Link(stream), read, write).run() or 0
     if port:
@@ -231,12 +256,12 @@ def play(port, *, stream=None, read=typed, write=print):
 
     from ..tools.box import Box
     try:
-        box = Box(log=write)
+        box = Box(games, log=write)
     except BackendMissing as error:
         raise UserError(f"the board in a box cannot be compiled: {error}") from None
     with box:
-        write(f"no PORT given: playing the board in a box (simulated desk + chip, "
-              f"{box.port})")
+        write(f"no PORT given: playing the board in a box (simulated desk + "
+              f"{', '.join(games)}, {box.port})")
         try:
             with open_port(box.port) as stream:
                 return play(box.port, stream=stream, read=read, write=write)

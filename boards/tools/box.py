@@ -22,9 +22,10 @@ from pathlib import Path
 from amaranth.back import rtlil
 from amaranth.hdl import ClockDomain, Elaboratable, Module
 
-from sim import compiled
+from sim import cartridges, compiled
 
 from ..gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
+from .build import DEFAULT_GAMES
 
 
 __all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]
@@ -46,8 +47,8 @@ class BoxTop(Elaboratable):
     """The desk with the board's clock domain (no reset, as on the board) and its
     members as the netlist's ports, the clock named ``clk``."""
 
-    def __init__(self, clock_hz=CLOCK_HZ):
-        self.desk = desk_for(clock_hz)
+    def __init__(self, games, clock_hz=CLOCK_HZ):
+        self.desk = desk_for([cartridges.cartridge(name) for name in games], clock_hz)
         self.domain = ClockDomain("sync", reset_less=True)
 
     def elaborate(self, platform):
@@ -63,11 +64,12 @@ class BoxTop(Elaboratable):
 
 
 @functools.cache
-def design():
-    """The desk as sim.compiled builds it (elaborated once per process)."""
-    top = BoxTop()
+def design(games=DEFAULT_GAMES):
+    """The desk with `games` as sim.compiled builds it (elaborated once per process)."""
+    top = BoxTop(games)
     return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
-                                              emit_src=False), WRAPPER, "the desk")
+                                              emit_src=False), WRAPPER,
+                           f"the desk with {', '.join(games)}")
 
 
 def _signatures():
@@ -86,8 +88,9 @@ class CompiledDesk:
     """The compiled desk and the host's UART, driven from Python: `send` bytes, `run`
     clocks and get back the bytes the desk sent meanwhile."""
 
-    def __init__(self, *, log=None):
-        self._lib = compiled.load(compiled.library(design(), log=log), _signatures())
+    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+        self._lib = compiled.load(compiled.library(design(tuple(games)), log=log),
+                                  _signatures())
         self._handle = self._lib.box_create(CLOCK_HZ / BAUD)
         self._out = ctypes.create_string_buffer(ROOM)
 
@@ -120,8 +123,8 @@ class Box:
     is owed (the protocol answers every frame with one line), so an idle box costs
     nothing; leaving the ``with`` stops the thread and closes the terminal."""
 
-    def __init__(self, *, log=None):
-        self.desk = CompiledDesk(log=log)
+    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+        self.desk = CompiledDesk(games, log=log)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)        # pyserial does this too; no echo before it opens
         self.port = os.ttyname(self._slave)

@@ -13,12 +13,14 @@ from pathlib import Path
 
 from firmware_ref.cli import UserError
 
+from sim import cartridges
+
 from ..gateware.top import BoardTop
 
 
 __all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",
-           "ToolMissing", "BuildFailed", "NoBitstream", "NoBoard", "NoPermission",
-           "ProgrammingFailed", "toolchain_env", "plan", "bitstream", "make_report",
+           "DEFAULT_GAMES", "ToolMissing", "BuildFailed", "NoBitstream", "NoBoard", "NoPermission",
+           "ProgrammingFailed", "toolchain_env", "build_dir", "plan", "bitstream", "make_report",
            "format_report", "loader", "missing_libraries", "program"]
 
 NAME = "ttt"                    # every build product is build/<board>/ttt.*
@@ -28,8 +30,9 @@ PNR_REPORT = "nextpnr-report.json"
 # The chip keeps its own module through synthesis, so that its pins stay nets that a
 # gate-level simulation can cut it out at (sim/gatelevel.py, docs/verification.md);
 # nextpnr writes back the netlist it placed and routed, for the same simulation.
-CHIP_MODULE = f"{NAME}.desk.chip"
-CHIP_INSTANCE = "desk.chip"
+DEFAULT_GAMES = ("eth",)        # make bitstream without GAME: the ETH chip
+CHIP_MODULE = f"{NAME}.desk.cartridge0.chip"
+CHIP_INSTANCE = "desk.cartridge0.chip"
 ROUTED = f"{NAME}_routed.json"
 REPORT = "report.json"
 BUILD_LOG = "build.log"         # what the tools printed, beside what they log themselves
@@ -106,16 +109,24 @@ def toolchain_env():
     return env
 
 
-def plan(target):
-    """Amaranth's build plan for `target`: the files, nothing run."""
+def build_dir(board, games=DEFAULT_GAMES):
+    """Where `games` built for `board` go: build/<board>/ for the default game, else
+    build/<board>-<game>+<game>/."""
+    suffix = "" if tuple(games) == DEFAULT_GAMES else "-" + "+".join(games)
+    return Path("build") / f"{board}{suffix}"
+
+
+def plan(target, games=DEFAULT_GAMES):
+    """Amaranth's build plan for `games` on `target`: the files, nothing run."""
     platform = target.make_platform()
-    return platform.build(BoardTop(target), name=NAME, do_build=False,
+    top = BoardTop(target, [cartridges.cartridge(name) for name in games])
+    return platform.build(top, name=NAME, do_build=False,
                           script_after_read=f"setattr -mod -set keep_hierarchy 1 "
                                             f"{CHIP_MODULE}",
                           nextpnr_opts=f"--report {PNR_REPORT} --write {ROUTED}")
 
 
-def bitstream(target, build_dir):
+def bitstream(target, build_dir, games=DEFAULT_GAMES):
     """Synthesis, place and route and packing into `build_dir`; returns the report.
 
     The tools work in a temporary directory beside `build_dir`, which replaces it whole
@@ -129,7 +140,7 @@ def bitstream(target, build_dir):
         raise UserError(f"{build_dir} holds something other than a build, and a build "
                         f"replaces its directory whole: name a new or empty one")
     env = toolchain_env()
-    build_plan = plan(target)
+    build_plan = plan(target, games)
     build_dir.parent.mkdir(parents=True, exist_ok=True)
     work = build_dir.with_name(f".{build_dir.name}.building-{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
@@ -141,7 +152,7 @@ def bitstream(target, build_dir):
                                     stdout=log, stderr=subprocess.STDOUT).returncode
         if status != 0:
             raise _build_failed(work, build_dir, status)
-        report = make_report(target, work)
+        report = make_report(target, work, games)
         report["bitstream"] = str(build_dir / f"{NAME}.bin")    # where it will be
         (work / REPORT).write_text(json.dumps(report, indent=2) + "\n")
         _replace_dir(work, build_dir)
@@ -197,7 +208,7 @@ def _flip_flops(netlist):
                for module in modules.values() for cell in module["cells"].values())
 
 
-def make_report(target, build_dir):
+def make_report(target, build_dir, games=DEFAULT_GAMES):
     from sim.games import survey         # the golden model's worst case, not the HDL's
 
     build_dir = Path(build_dir)
@@ -206,7 +217,8 @@ def make_report(target, build_dir):
     platform = target.make_platform()
     clock_mhz = platform.default_clk_frequency / 1e6
     fmax = min(clock["achieved"] for clock in pnr["fmax"].values())
-    worst = max(survey().cycles_per_move)
+    # The ETH chip's worst move, from its golden model (the other games are quick).
+    worst = max(survey().cycles_per_move) if "eth" in games else None
 
     def used(cell):
         return {"used": use.get(cell, {}).get("used", 0),
@@ -221,9 +233,10 @@ def make_report(target, build_dir):
         "io": used("SB_IO"),
         "clock_mhz": clock_mhz,
         "fmax_mhz": round(fmax, 2),
+        "games": list(games),
         "worst_move_cycles": worst,
-        "worst_move_ms": round(worst / clock_mhz / 1000, 4),
-        "worst_move_ms_at_fmax": round(worst / fmax / 1000, 4),
+        "worst_move_ms": worst and round(worst / clock_mhz / 1000, 4),
+        "worst_move_ms_at_fmax": worst and round(worst / fmax / 1000, 4),
         "bitstream": str(build_dir / f"{NAME}.bin"),
     }
 
@@ -233,15 +246,18 @@ def format_report(report):
         return f"{item['used']} / {item['available']}"
     rows = [
         ("board", f"{report['board']} ({report['device']})"),
+        ("games", ", ".join(report.get("games", DEFAULT_GAMES))),
         ("logic cells", share(report["logic_cells"])),
         ("flip-flops", str(report["flip_flops"])),
         ("RAM blocks", share(report["ram_blocks"])),
         ("I/O pins", share(report["io"])),
         ("clock", f"{report['clock_mhz']:g} MHz (nextpnr fmax {report['fmax_mhz']:.1f} MHz)"),
-        ("worst chip move", f"{report['worst_move_cycles']} cycles = "
-                            f"{report['worst_move_ms']:.3f} ms at {report['clock_mhz']:g} MHz "
-                            f"({report['worst_move_ms_at_fmax']:.3f} ms at fmax)"),
     ]
+    if report["worst_move_cycles"] is not None:
+        rows.append(("worst chip move",
+                     f"{report['worst_move_cycles']} cycles = {report['worst_move_ms']:.3f} ms "
+                     f"at {report['clock_mhz']:g} MHz ({report['worst_move_ms_at_fmax']:.3f} "
+                     f"ms at fmax)"))
     width = max(len(name) for name, _ in rows)
     return "\n".join(f"  {name:<{width}}  {value}" for name, value in rows)
 

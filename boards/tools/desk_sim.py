@@ -11,7 +11,10 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
+from hdl.eth.cartridge import EthCartridge
+
 from ..gateware.desk import Desk
+from ..gateware.link import TEXT_MARK
 
 
 __all__ = ["DeskBench", "sim_desk", "run"]
@@ -20,20 +23,21 @@ __all__ = ["DeskBench", "sim_desk", "run"]
 SIM_TIMINGS = dict(bit_cycles=8, slot_cycles=4, stable=2)
 
 
-def sim_desk():
-    return Desk(**SIM_TIMINGS)
+def sim_desk(cartridges=(EthCartridge,)):
+    return Desk(list(cartridges), **SIM_TIMINGS)
 
 
 class DeskBench:
     def __init__(self, ctx, desk):
         self.ctx = ctx
         self.desk = desk
-        self.bit_cycles = desk._bit_cycles
-        self.frame_cycles = 3 * desk._slot_cycles
+        self.bit_cycles = desk.bit_cycles
+        self.frame_cycles = 3 * desk.slot_cycles
         self.cycle = 0
         self.closed = set()             # keys held down now
         self.rows = [None] * 3          # (red, green) last seen on each row
         self.lines = deque()            # lines the desk sent, CR LF stripped
+        self.texts = []                 # the cartridge's lines, without their mark
         self._to_desk = deque()         # levels for rx, one per clock
         self._heard = None              # clocks since the start bit of a byte from the desk
         self._byte = 0
@@ -76,7 +80,10 @@ class DeskBench:
         if not level:
             raise AssertionError(f"cycle {self.cycle}: the desk sent a byte without a stop bit")
         self._line.append(self._byte)
-        if self._line.endswith(b"\r\n"):
+        if self._line.startswith(TEXT_MARK.encode()) and self._line.endswith(b"\n"):
+            self.texts.append(bytes(self._line[1:-1]))
+            self._line.clear()
+        elif self._line.endswith(b"\r\n"):
             self.lines.append(bytes(self._line[:-2]))
             self._line.clear()
         self._heard, self._byte = None, 0
@@ -115,14 +122,19 @@ class DeskBench:
     def _set_key(self, place, closed):
         (self.closed.add if closed else self.closed.discard)(place)
 
-    async def button(self, name, *, down=True, frames=6):
-        """Push (or let go of) the button `name` and wait `frames` frames."""
-        self.ctx.set(getattr(self.desk, name + "_button"), int(down))
+    async def button(self, which, *, down=True, frames=6):
+        """Push (or let go of) a button, "reset" or the switch button `which` (0, 1),
+        and wait `frames` frames."""
+        if which == "reset":
+            self.ctx.set(self.desk.reset_button, int(down))
+        else:
+            pins = self.ctx.get(self.desk.buttons)
+            self.ctx.set(self.desk.buttons, pins & ~(1 << which) | int(down) << which)
         await self.tick(frames * self.frame_cycles)
 
-    async def click(self, name):
-        await self.button(name, down=True)
-        await self.button(name, down=False)
+    async def click(self, which):
+        await self.button(which, down=True)
+        await self.button(which, down=False)
 
     async def until(self, condition, *, limit=100_000, what="the condition"):
         for _ in range(limit):

@@ -1,0 +1,79 @@
+"""The cartridge: what every game core offers the console (docs/cartridge.md).
+
+The console (boards/gateware/desk.py) owns the panel, the keys, the switches, the host
+link and position entry; a cartridge owns the game. Between them runs one signature,
+``Signature``, from the cartridge's side:
+
+- ``key`` (in, 9): a key press, one clock, at most one bit, place k = bit k in reading
+  order (top left is 0). The console presses only while ``ready`` is high.
+- ``ready`` (out): the cartridge takes a key now.
+- ``busy`` (out): the cartridge is working on the last key; the console counts these
+  clocks as its think time. A cartridge that takes a key raises ``busy`` (if it thinks
+  at all) or lowers ``ready`` within ``SETTLE`` clocks, so the console knows when to
+  look again.
+- ``over`` (out): the game has ended; no key is taken until the next ``start``.
+- ``start`` (in): one clock: begin a new game from ``position`` (a cartridge that
+  cannot set up positions begins from the empty board).
+- ``position`` (in), ``board`` (out): 3x3 boards of two-colour places (``PLACE``):
+  ``red`` is the machine's colour, ``green`` the person's.
+- ``switches`` (in, ``SWITCHES``), ``lamps`` (out, ``LAMPS``): every cartridge gives
+  lamp 0 "your move", lamp 1 "game over", lamp 2 "the machine won" and takes switch 0 as
+  "the person begins", so the console's LEDs and the host's client mean the same on
+  every game; the others are the cartridge's own (its ``lamp_names``, ``switch_names``).
+- ``rx`` (in), ``tx`` (out): byte streams from and to the host, for what the panel
+  cannot show. ``tx`` sends lines: bytes ending in ``\\n``, each line without pause.
+
+A cartridge class also names itself for the console: ``code`` (one capital letter, sent
+in the host link's status line), ``title``, ``machine`` (what the host calls it),
+``lamp_names``, ``switch_names`` and ``switch_init``.
+"""
+
+from amaranth.hdl import unsigned
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+
+__all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "Signature", "Cartridge"]
+
+PLACE = data.StructLayout({"red": 1, "green": 1})
+BOARD = data.ArrayLayout(PLACE, 9)      # 18 bits: place k is bits 2k (red), 2k+1 (green)
+LAMPS = 4
+SWITCHES = 4
+SETTLE = 3
+
+
+class Signature(wiring.Signature):
+    """The cartridge's side of the console (see the module's text)."""
+
+    def __init__(self):
+        super().__init__({
+            "key": In(9),
+            "ready": Out(1),
+            "busy": Out(1),
+            "over": Out(1),
+            "start": In(1),
+            "position": In(BOARD),
+            "board": Out(BOARD),
+            "switches": In(SWITCHES),
+            "lamps": Out(LAMPS),
+            "rx": In(stream.Signature(unsigned(8))),
+            "tx": Out(stream.Signature(unsigned(8))),
+        })
+
+
+class Cartridge(wiring.Component):
+    """Base of every game core that plugs into the console.
+
+    Subclasses set ``code``, ``title``, ``lamp_names``, ``switch_names`` and
+    ``switch_init``, and elaborate the game. The console builds a cartridge with no arguments.
+    """
+
+    code = None
+    title = None
+    lamp_names = ()
+    switch_names = ()
+    switch_init = 0         # the switches' positions at power-up, switch 0 in bit 0
+    machine = "the machine"     # what the host calls it
+
+    def __init__(self):
+        super().__init__(Signature())

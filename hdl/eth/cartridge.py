@@ -1,0 +1,119 @@
+"""The ETH chip as a cartridge: the paper's pins, unchanged, behind a thin adapter."""
+
+from amaranth.hdl import Cat, Module, Signal
+from amaranth.lib import wiring
+
+from ..cartridge import BOARD, SETTLE, Cartridge
+from .chip import Chip
+
+
+__all__ = ["EthCartridge", "CARTRIDGE"]
+
+NO_KEY = 0b1_1111_1111      # keyboardN is active low
+
+
+class EthCartridge(Cartridge):
+    """The 1990 chip on the console.
+
+    - ``start`` holds the chip in reset; when it falls, the position is replayed to the
+      chip one key per clock, as §4's test mode needs (the first key on the last reset
+      edge, piN high for the chip's stones), and the game begins.
+    - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt``, held
+      low for the clocks the chip needs to show it took the key.
+    - ``board`` is the board the chip last latched with ``copyboard``, not its search.
+    - Lamps: prompt, fin, win. Switches: userbegins, piN.
+    """
+
+    code = "E"
+    title = "the ETH chip (Geiser & Marzetta, 1990)"
+    lamp_names = ("prompt", "fin", "win")
+    switch_names = ("userbegins", "piN")
+    switch_init = 0b01      # the user begins
+    machine = "the chip"
+
+    def __init__(self):
+        super().__init__()
+        self.chip = Chip()
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.chip = chip = self.chip
+
+        preset = Signal(BOARD)                  # the position to enter
+        left = Signal(9)                        # its places not yet given to the chip
+        colour = Signal()                       # the stone just given is the chip's
+        quiet = Signal(range(SETTLE))           # clocks since a key, while prompt lingers
+        keyboardN = Signal(9, init=NO_KEY)
+        userbegins, piN = self.switches[0], self.switches[1]
+
+        def first_of(places):
+            # The lowest place of `places`, for replaying a position one key per clock.
+            first = Signal(4)
+            for k in reversed(range(9)):
+                with m.If(places[k]):
+                    m.d.comb += first.eq(k)
+            return first
+
+        def occupied(board):
+            return Cat(place.red | place.green for place in board)
+
+        def give(places):
+            # Each edge places the key before and registers the next, so no clock in
+            # between is without a key: such a clock would begin the game.
+            first = first_of(places)
+            with m.If(places != 0):
+                m.d.comb += keyboardN.eq(NO_KEY & ~(1 << first))
+                m.d.sync += [left.eq(places & ~(1 << first)),
+                             colour.eq(preset[first].red)]
+
+        m.d.comb += [
+            chip.keyboardN.eq(keyboardN),
+            chip.userbegins.eq(userbegins),
+            chip.scan.eq(0),
+            chip.scanin.eq(0),
+            self.lamps.eq(Cat(chip.prompt, chip.fin, chip.win)),
+            self.rx.ready.eq(1),        # the chip has nothing to say to the host
+        ]
+
+        def restart():
+            # From any state, last so that it wins.
+            with m.If(self.start):
+                m.d.sync += preset.eq(self.position)
+                m.next = "BURST_RESET"
+
+        # Power-up begins a game from the empty board.
+        with m.FSM(init="BURST_RESET") as fsm:
+            with m.State("BURST_RESET"):
+                # The reset edge takes the first key into the keyboard register.
+                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
+                m.d.sync += left.eq(0)
+                give(occupied(preset))
+                with m.If(~self.start):
+                    m.next = "BURST"
+                restart()
+            with m.State("BURST"):
+                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(colour)]
+                give(left)
+                with m.If(left == 0):
+                    m.next = "RUN"
+                restart()
+            with m.State("RUN"):
+                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(piN),
+                             keyboardN.eq(NO_KEY & ~self.key)]
+
+                restart()
+        running = fsm.ongoing("RUN")
+        with m.If(running & (self.key != 0)):
+            m.d.sync += quiet.eq(SETTLE - 1)
+        with m.Elif(quiet != 0):
+            m.d.sync += quiet.eq(quiet - 1)
+        m.d.comb += [
+            self.ready.eq(running & chip.prompt & (quiet == 0)),
+            self.busy.eq(running & ~chip.prompt & ~chip.fin),
+            self.over.eq(running & chip.fin),
+        ]
+
+        with m.If(chip.copyboard):
+            m.d.sync += self.board.as_value().eq(chip.led)
+        return m
+CARTRIDGE = EthCartridge
