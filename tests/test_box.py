@@ -90,7 +90,7 @@ def test_the_client_plays_the_box_and_offers_a_new_game(built):
     assert play(None, read=read, write=said.append) == 0
     text = "\n".join(said)
     assert said[0].startswith("no PORT given: playing the board in a box (simulated desk "
-                              "+ chip, /dev/")
+                              "+ the chip, /dev/")
     assert "X  yours (green on the front panel)" in text and "O  the chip's (red)" in text
     assert [s for s in said if s.startswith("The chip plays")] == replies
     assert "'xyzzy' is neither a place nor a command." in said
@@ -109,7 +109,7 @@ def test_the_terminal_says_whose_stone_is_which_and_when_a_place_is_taken():
             self.frames = getattr(self, "frames", []) + [data]
 
         def readline(self):
-            return b"...|.X.|... p1 f0 w0 u1 n0 c0000\r\n"
+            return b"...|.X.|... gE l1000 s1000 c0000\r\n"
     board, said, typed = Board(), [], iter(["B2", "quit"])
     assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
     assert board.frames == [protocol.STATUS]             # nothing sent for a taken place

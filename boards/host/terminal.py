@@ -260,8 +260,9 @@ def play(port, *, stream=None, read=typed, write=print, games=DEFAULT_GAMES):
     except BackendMissing as error:
         raise UserError(f"the board in a box cannot be compiled: {error}") from None
     with box:
-        write(f"no PORT given: playing the board in a box (simulated desk + "
-              f"{', '.join(games)}, {box.port})")
+        machines = " + ".join(cartridges.cartridge(name).machine for name in games)
+        write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
+              f"{box.port})")
         try:
             with open_port(box.port) as stream:
                 return play(box.port, stream=stream, read=read, write=write)
