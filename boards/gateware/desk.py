@@ -1,6 +1,6 @@
 """The desk: the console around its cartridges, as a person or a host uses it."""
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
@@ -128,16 +128,25 @@ class Desk(wiring.Component):
                          cartridge.switches.eq(self.switches)]
 
         # One key event per clock at most: the host's, else a panel key pressed alone.
+        # The panel's is registered (a clock later than its debouncer says): one key
+        # alone is one hot, so its number is an OR of its bits, no priority chain.
         event = Signal()
         event_key = Signal(4)
-        panel_alone = (keys.pressed != 0) & ((keys.pressed & (keys.pressed - 1)) == 0)
+        panel_event = Signal()
+        panel_key = Signal(4)
+        pressed = keys.pressed
+        ones = [Signal(name=f"ones{k}") for k in range(10)]   # exactly one of keys < k
+        anys = [Signal(name=f"anys{k}") for k in range(10)]   # any of keys < k
+        for k in range(9):
+            m.d.comb += [anys[k + 1].eq(anys[k] | pressed[k]),
+                         ones[k + 1].eq(Mux(pressed[k], ~anys[k], ones[k]))]
+        m.d.sync += [panel_event.eq(ones[9]),
+                     panel_key.eq(Cat(*(Cat(*(pressed[k] for k in range(9) if k >> j & 1)).any()
+                                        for j in range(4))))]
         with m.If(link.press):
             m.d.comb += [event.eq(1), event_key.eq(link.key)]
-        with m.Elif(panel_alone):
-            m.d.comb += event.eq(1)
-            for k in range(9):
-                with m.If(keys.pressed[k]):
-                    m.d.comb += event_key.eq(k)
+        with m.Elif(panel_event):
+            m.d.comb += [event.eq(1), event_key.eq(panel_key)]
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):
@@ -208,16 +217,19 @@ class Desk(wiring.Component):
         with m.If(~fsm.ongoing("RUN")):
             m.d.sync += counting.eq(0)
 
+        # The board shown, registered (a clock late, which no one sees): the paths from
+        # the cartridge end here, not in the panel or the link's answer.
         display = Signal(BOARD)
-        m.d.comb += display.eq(playing.board)
+        shown_lamps = Signal(LAMPS)
+        m.d.sync += [display.eq(playing.board), shown_lamps.eq(playing.lamps)]
         with m.If(fsm.ongoing("HOLD")):
-            m.d.comb += display.eq(preset)
+            m.d.sync += display.eq(preset)
 
         m.d.comb += [
             self.lamps.eq(playing.lamps),
             panel.stones.eq(display),
             link.rx.eq(self.rx), self.tx.eq(link.tx),
-            link.board.eq(display), link.lamps.eq(playing.lamps),
+            link.board.eq(display), link.lamps.eq(shown_lamps),
             link.switches.eq(self.switches), link.cycles.eq(cycles),
             link.ready.eq(fsm.ongoing("RUN") & ~pending & ~counting & (quiet == 0)
                           & (playing.ready | playing.over)),

@@ -1,7 +1,8 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import enum, stream, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import BOARD, LAMPS, SWITCHES
@@ -21,6 +22,15 @@ class Command(enum.Enum, shape=3):
     SWITCH = 4          # W and a switch 0..3 and 0 or 1
     GAME = 5            # G and a cartridge's number
     TEXT = 6            # T and bytes for the cartridge
+
+
+class Field(enum.Enum, shape=3):
+    """What fills a character of an answer (the ROM's ``kind``)."""
+    TEXT = 0            # the ROM's character
+    BIT = 1             # "0" or "1": lamp or switch ``select``
+    PLACE = 2           # the mark of place ``select``
+    HEX = 3             # hex digit ``select`` of the cycles
+    CODE = 4            # the cartridge's letter
 
 
 LETTERS = {"S": Command.STATUS, "R": Command.RESET, "K": Command.KEY,
@@ -121,28 +131,33 @@ class HostLink(wiring.Component):
         self._games = games
         super().__init__()
 
-    def _status(self):
-        """The status line, one 8-bit value per character: text, or a field's value."""
-        chars = []
+    @staticmethod
+    def _lines():
+        """The status line and the error line as ROM words: the text, and where a field's
+        value goes, which field. Status at address 0, error at ``len(status)``.
+
+        A word is (char, kind, select, last): ``char`` the text (or ``0`` for a bit
+        field, whose bit is or-ed in), ``kind`` what fills the character, ``select``
+        which place, bit or hex digit, ``last`` the line's last character.
+        """
+        words = []
         for entry in STATUS_FORMAT:
             if entry.startswith("place"):
-                place = self.board[int(entry[5:])]
-                chars.append(Mux(place.green,
-                                 Mux(place.red, ord(MARKS["both"]), ord(MARKS["person"])),
-                                 Mux(place.red, ord(MARKS["machine"]), ord(MARKS["empty"]))))
+                words.append((0, Field.PLACE, int(entry[5:])))
             elif entry.startswith("cycles"):
-                n = int(entry[6:])
-                digit = self.cycles[4 * n:4 * n + 4]
-                chars.append(Mux(digit < 10, ord("0") + digit, ord("A") - 10 + digit))
+                words.append((0, Field.HEX, int(entry[6:])))
             elif entry.startswith("lamp"):
-                chars.append(ord("0") + self.lamps[int(entry[4:])])
+                words.append((ord("0"), Field.BIT, int(entry[4:])))
             elif entry.startswith("switch"):
-                chars.append(ord("0") + self.switches[int(entry[6:])])
+                words.append((ord("0"), Field.BIT, LAMPS + int(entry[6:])))
             elif entry == "code":
-                chars.append(self.code)
+                words.append((0, Field.CODE, 0))
             else:
-                chars.extend(ord(c) for c in entry)
-        return chars
+                words.extend((ord(c), Field.TEXT, 0) for c in entry)
+        status = [w + (i == len(words) - 1,) for i, w in enumerate(words)]
+        error = [(ord(c), Field.TEXT, 0, i == len(ERROR_LINE) - 1)
+                 for i, c in enumerate(ERROR_LINE)]
+        return status, error
 
     def elaborate(self, platform):
         m = Module()
@@ -159,10 +174,13 @@ class HostLink(wiring.Component):
         position = Signal(BOARD)
 
         byte = rx.data
-        upper = Mux((byte >= ord("a")) & (byte <= ord("z")), byte - 32, byte)
+        # A letter either case: bit 5 is the case (only letters are compared so).
+        upper = Cat(byte[:5], Const(0, 1), byte[6:])
         terminator = (byte == ord("\r")) | (byte == ord("\n"))
-        is_mark = {name: upper == ord(mark) for name, mark in MARKS.items() if name != "both"}
-        digit = byte - ord("0")
+        is_mark = {name: (upper if mark.isalpha() else byte) == ord(mark)
+                   for name, mark in MARKS.items() if name != "both"}
+        digit = byte[:4]            # of a byte "0" to "9"
+        is_digit = byte[4:] == ord("0") >> 4
 
         whole = Signal()            # the frame's length fits its command
         with m.Switch(command):
@@ -188,7 +206,8 @@ class HostLink(wiring.Component):
                 with m.If(length != MAX_FRAME + 1):
                     m.d.sync += length.eq(length + 1)
                 with m.If(length == 0):
-                    m.d.sync += bad.eq(1)
+                    # "R" alone is the empty board: no place shifts in.
+                    m.d.sync += [bad.eq(1), position.eq(0)]
                     for letter, cmd in LETTERS.items():
                         with m.If(upper == ord(letter)):
                             m.d.sync += [command.eq(cmd), bad.eq(0)]
@@ -197,16 +216,16 @@ class HostLink(wiring.Component):
                     m.d.comb += [self.text_in.payload.eq(byte), self.text_in.valid.eq(1)]
                 with m.Elif((command == Command.KEY) & (length == 1)):
                     m.d.sync += argument.eq(digit)
-                    want((byte >= ord("0")) & (byte <= ord("8")))
+                    want(is_digit & (digit <= 8))
                 with m.Elif((command == Command.SWITCH) & (length == 1)):
                     m.d.sync += number.eq(digit)
-                    want((byte >= ord("0")) & (byte < ord("0") + SWITCHES))
+                    want(is_digit & (digit < SWITCHES))
                 with m.Elif(((command == Command.SWITCH) & (length == 2))):
                     m.d.sync += argument.eq(digit)
-                    want((byte == ord("0")) | (byte == ord("1")))
+                    want(is_digit & (digit < 2))
                 with m.Elif((command == Command.GAME) & (length == 1)):
                     m.d.sync += number.eq(digit)
-                    want((byte >= ord("0")) & (byte < ord("0") + self._games))
+                    want(is_digit & (digit < self._games))
                 with m.Elif((command == Command.RESET) & (length <= 9)):
                     # Places arrive 0 first; shifting down leaves place 0 at bits 1:0.
                     m.d.sync += position.eq(Cat(position.as_value()[2:], is_mark["machine"],
@@ -215,34 +234,74 @@ class HostLink(wiring.Component):
                 with m.Else():
                     m.d.sync += bad.eq(1)
 
-        # Acting and answering.
-        status = self._status()
-        error = [ord(c) for c in ERROR_LINE]
-        index = Signal(range(max(len(status), len(error))))
-        char = Signal(8)
+        # The frame's meaning goes out as the parser holds it: it is used only with the
+        # strobe of the command, and no byte arrives between a terminator and its strobe.
+        m.d.comb += [self.key.eq(argument), self.switch.eq(argument[0]),
+                     self.number.eq(number), self.position.eq(position)]
+
+        # Acting and answering. The lines' text is in a ROM (block RAM), read one
+        # character ahead: a ROM word, then the character it makes, then the
+        # transmitter. The fields are read into the character register, so no path
+        # from the cartridge runs into the transmitter.
+        status, error = self._lines()
+        rom = Memory(shape=16, depth=len(status) + len(error), attrs={"rom_style": "block"},
+                     init=[c | w.value << 8 | sel << 11 | last << 15
+                           for c, w, sel, last in status + error])
+        m.submodules.rom = rom
+        port = rom.read_port()
+        address = Signal(range(len(status) + len(error)))
+        m.d.comb += port.addr.eq(address)
+        word_char, word_kind = port.data[:8], port.data[8:11]
+        word_select, word_last = port.data[11:15], port.data[15]
+
+        place = Signal(2)           # red, green of place `word_select`
+        with m.Switch(word_select):
+            for k in range(9):
+                with m.Case(k):
+                    m.d.comb += place.eq(self.board[k].as_value())
+        bit = Cat(self.lamps, self.switches).bit_select(word_select[:3], 1)
+        digit = self.cycles.word_select(word_select[:2], 4)
+        mark = Signal(8)
+        with m.Switch(place):
+            for value, name in ((0, "empty"), (1, "machine"), (2, "person"), (3, "both")):
+                with m.Case(value):
+                    m.d.comb += mark.eq(ord(MARKS[name]))
+
+        char = Signal(8)            # the character the ROM word makes, registered
+        last = Signal()
+        wait = Signal(2)            # clocks until `char` is that of `address`
+        m.d.sync += [last.eq(word_last), wait.eq(wait >> 1)]
+        with m.Switch(word_kind):
+            with m.Case(Field.PLACE):
+                m.d.sync += char.eq(mark)
+            with m.Case(Field.HEX):
+                m.d.sync += char.eq(Mux(digit < 10, ord("0") + digit, ord("A") - 10 + digit))
+            with m.Case(Field.CODE):
+                m.d.sync += char.eq(self.code)
+            with m.Default():
+                m.d.sync += char.eq(word_char | (bit & (word_kind == Field.BIT)))
+
+        def begin(at, state):
+            m.d.sync += [address.eq(at), wait.eq(0b11)]
+            m.next = state
+
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
         settle = Signal(2)
         m.d.sync += [self.press.eq(0), self.set_switch.eq(0), self.select.eq(0),
                      self.new_game.eq(0)]
-        m.d.comb += tx.data.eq(char)
 
-        def send(line):
+        def send():
             # One character per byte the transmitter takes; then back to listening.
-            with m.Switch(index):
-                for i, value in enumerate(line):
-                    with m.Case(i):
-                        m.d.comb += char.eq(value)
-            m.d.comb += tx.start.eq(1)
-            with m.If(tx.ready):
-                m.d.sync += index.eq(index + 1)
-                with m.If(index == len(line) - 1):
+            m.d.comb += [tx.data.eq(char), tx.start.eq(wait == 0)]
+            with m.If(tx.ready & (wait == 0)):
+                m.d.sync += [address.eq(address + 1), wait.eq(0b11)]
+                with m.If(last):
                     m.next = "LISTEN"
 
         with m.FSM() as fsm:
             with m.State("LISTEN"):
                 with m.If(accepted):
-                    m.d.sync += [self.key.eq(argument), self.switch.eq(argument[0]),
-                                 self.number.eq(number), settle.eq(3)]
+                    m.d.sync += settle.eq(3)
                     with m.Switch(command):
                         with m.Case(Command.KEY):
                             m.d.sync += self.press.eq(1)
@@ -251,14 +310,11 @@ class HostLink(wiring.Component):
                         with m.Case(Command.GAME):
                             m.d.sync += self.select.eq(1)
                         with m.Case(Command.RESET):
-                            m.d.sync += [
-                                self.new_game.eq(1),
-                                self.position.eq(Mux(length == 1, 0, position)),
-                            ]
+                            m.d.sync += self.new_game.eq(1)
                     m.next = "ACT"
                 with m.Elif(rejected | error_pending):
-                    m.d.sync += [error_pending.eq(0), index.eq(0)]
-                    m.next = "ERROR"
+                    m.d.sync += error_pending.eq(0)
+                    begin(len(status), "ERROR")
                 with m.Elif(self.text_out.valid):
                     m.next = "TEXT_MARK"
             with m.State("ACT"):
@@ -266,19 +322,19 @@ class HostLink(wiring.Component):
                 with m.If(settle != 0):
                     m.d.sync += settle.eq(settle - 1)
                 with m.Elif(self.ready):
-                    m.d.sync += index.eq(0)
-                    m.next = "STATUS"
+                    begin(0, "STATUS")
             with m.State("STATUS"):
-                send(status)
+                send()
             with m.State("ERROR"):
-                send(error)
+                send()
             with m.State("TEXT_MARK"):
-                m.d.comb += [char.eq(ord(TEXT_MARK)), tx.start.eq(1)]
+                m.d.comb += [tx.data.eq(ord(TEXT_MARK)), tx.start.eq(1)]
                 with m.If(tx.ready):
                     m.next = "TEXT"
             with m.State("TEXT"):
                 # The cartridge's line, byte by byte, up to its newline.
-                m.d.comb += [char.eq(self.text_out.payload), tx.start.eq(self.text_out.valid),
+                m.d.comb += [tx.data.eq(self.text_out.payload),
+                             tx.start.eq(self.text_out.valid),
                              self.text_out.ready.eq(tx.ready)]
                 with m.If(self.text_out.valid & tx.ready
                           & (self.text_out.payload == ord("\n"))):
