@@ -622,6 +622,18 @@ def test_chip_scan_registers_follow_the_chain():
         "board", "move", "value", "stack", "controller", "keyboard"]
 
 
+def test_every_block_on_the_path_is_scanned():
+    # The scan members and the segment come from one base, scan.Scanned.
+    chip = Chip()
+    for name in scan.blocks():
+        block = getattr(chip, name)
+        assert isinstance(block, scan.Scanned) and block.scan_block == name
+        members = block.signature.members
+        assert (members["scan"], members["scanin"], members["scanout"]) == (
+            wiring.In(1), wiring.In(1), wiring.Out(1)), name
+        assert list(block.scan_registers) == [r.name for r in scan.block_chain(name)]
+
+
 def random_scan_state(rng):
     values = {}
     for register in scan.SCAN_CHAIN:

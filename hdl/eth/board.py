@@ -4,8 +4,8 @@ from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
 from .controller import Choose
+from .scan import Scanned
 
 
 __all__ = ["PLACES", "LINES", "Board", "FindFree", "Wins", "Full"]
@@ -143,7 +143,7 @@ class Full(wiring.Component):
         return m
 
 
-class Board(wiring.Component):
+class Board(Scanned):
     """The board block: the 18-bit board register, the p register and their logic.
 
     One bit of the board can be toggled per cycle (§3.1). Its address is
@@ -185,10 +185,6 @@ class Board(wiring.Component):
         Combinational. No empty place after ``i``.
     validkey : Out(1)
         Combinational. The place ``key`` is empty.
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
 
     Attributes
     ----------
@@ -197,6 +193,8 @@ class Board(wiring.Component):
         so that no wire in the chip is called ``board`` and the block's instance keeps its
         plain name in the netlist (Amaranth renames an instance that shares a wire's name).
     """
+
+    scan_block = "board"
 
     toggleN: In(1, init=1)
     index: In(4)
@@ -216,18 +214,9 @@ class Board(wiring.Component):
     lasti: Out(1)
     validkey: Out(1)
 
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
     def __init__(self):
         super().__init__()
         self.board = Signal(2 * PLACES)
-
-    @property
-    def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
-        return {"board": self.board, "p": self.p}
 
     def elaborate(self, platform):
         m = Module()
@@ -287,7 +276,6 @@ class Board(wiring.Component):
             with m.If(self.flipp):
                 m.d.sync += self.p.eq(~self.p)
 
-        scan_path.add_segment(m, "board", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m

@@ -1,10 +1,10 @@
 """The controller (seed 002 §3.5, appendix C): the chip's eight-state machine."""
 
 from amaranth.hdl import Module
-from amaranth.lib import enum, wiring
+from amaranth.lib import enum
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
+from .scan import Scanned
 
 
 __all__ = ["State", "Choose", "Controller"]
@@ -30,7 +30,7 @@ class Choose(enum.Enum, shape=2):
     key = 3
 
 
-class Controller(wiring.Component):
+class Controller(Scanned):
     """The finite state machine that runs the minimax search.
 
     A Mealy machine: its outputs depend on the state and on the inputs of the cycle spent
@@ -86,11 +86,9 @@ class Controller(wiring.Component):
         The game is finished and the chip has won.
     prompt : Out(1)
         The chip waits for the user's move.
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
     """
+
+    scan_block = "controller"
 
     keypressed: In(1)
     validkey: In(1)
@@ -123,15 +121,6 @@ class Controller(wiring.Component):
     fin: Out(1)
     win: Out(1)
     prompt: Out(1)
-
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
-    @property
-    def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
-        return {"state": self.state}
 
     def elaborate(self, platform):
         m = Module()
@@ -297,7 +286,6 @@ class Controller(wiring.Component):
         with m.If(self.reset):
             goto(State.justreset)
 
-        scan_path.add_segment(m, "controller", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m

@@ -1,10 +1,9 @@
 """The keyboard input (seed 002 §4): a register on the keyboardN pins and its encoder."""
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
+from .scan import Scanned
 
 
 __all__ = ["KEYS", "Keyboard"]
@@ -14,7 +13,7 @@ __all__ = ["KEYS", "Keyboard"]
 KEYS = 9
 
 
-class Keyboard(wiring.Component):
+class Keyboard(Scanned):
     """The registered keyboard and its key encoder.
 
     The nine active-low ``keyboardN`` lines are sampled at every edge, reset included (the
@@ -30,10 +29,6 @@ class Keyboard(wiring.Component):
         Combinational. Exactly one registered line is low.
     key : Out(4)
         Combinational. Its number, 0..8 (0 when ``keypressed`` is low).
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
 
     Attributes
     ----------
@@ -41,22 +36,15 @@ class Keyboard(wiring.Component):
         The registered lines, active low; powers up as all ones (no key).
     """
 
+    scan_block = "keyboard"
+
     keyboardN: In(KEYS)
     keypressed: Out(1)
     key: Out(4)
 
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
     def __init__(self):
         super().__init__()
         self.keyboard = Signal(KEYS, init=(1 << KEYS) - 1)
-
-    @property
-    def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
-        return {"keyboard": self.keyboard}
 
     def elaborate(self, platform):
         m = Module()
@@ -74,7 +62,6 @@ class Keyboard(wiring.Component):
                         self.key.eq(k),
                     ]
 
-        scan_path.add_segment(m, "keyboard", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m

@@ -1,17 +1,16 @@
 """The move block (seed 002 §3.2): i, m, the random counter and the choose mux."""
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
 from .controller import Choose
+from .scan import Scanned
 
 
 __all__ = ["Move"]
 
 
-class Move(wiring.Component):
+class Move(Scanned):
     """The move block: generates and remembers moves.
 
     ``i`` is the move being tried, ``m`` the best one found so far, and a 3-bit counter
@@ -47,10 +46,6 @@ class Move(wiring.Component):
     index : Out(4)
         Combinational. The mux output: the random counter (zero-extended), ``i``, ``m``
         or ``key``.
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
 
     Attributes
     ----------
@@ -59,6 +54,8 @@ class Move(wiring.Component):
     random : Signal(3)
         The random counter.
     """
+
+    scan_block = "move"
 
     nextfree: In(4)
     nexti: In(1)
@@ -71,21 +68,12 @@ class Move(wiring.Component):
     i: Out(4)
     index: Out(4)
 
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
     def __init__(self, *, random_init=0):
         if random_init not in range(8):
             raise ValueError(f"random_init must be 0..7, not {random_init!r}")
         super().__init__()
         self.m = Signal(4)
         self.random = Signal(3, init=random_init)
-
-    @property
-    def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
-        return {"i": self.i, "m": self.m, "random": self.random}
 
     def elaborate(self, platform):
         m = Module()
@@ -114,7 +102,6 @@ class Move(wiring.Component):
             with m.Case(Choose.key):
                 m.d.comb += self.index.eq(self.key)
 
-        scan_path.add_segment(m, "move", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m

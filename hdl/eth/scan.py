@@ -6,9 +6,9 @@ from ``scanin`` to ``scanout``, but not its order. This module fixes the order, 
 in its order, ``docs/scan.md`` is printed from it (``python -m hdl.eth.scan``) and the tests
 check all three against it.
 
-:func:`encode` and :func:`decode` are plain Python (no Amaranth, no simulator), so any
-testbench or tool can use them; only :func:`add_segment`, which builds the shift logic of a
-block, imports Amaranth.
+:class:`Scanned` is the base of the six blocks on the path: it owns their ``scan``,
+``scanin`` and ``scanout`` members and builds their shift logic. :func:`encode` and
+:func:`decode` are plain Python (no simulator), so any testbench or tool can use them.
 
 How the path shifts
 -------------------
@@ -31,11 +31,15 @@ register the least significant bit comes first.
 
 from dataclasses import dataclass
 
+from amaranth.hdl import Cat
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
 
 __all__ = [
     "ScanRegister", "SCAN_CHAIN", "SCAN_LENGTH",
     "blocks", "block_chain", "position", "encode", "decode",
-    "pack_entry", "unpack_entry", "markdown_table", "add_segment",
+    "pack_entry", "unpack_entry", "markdown_table", "Scanned",
 ]
 
 
@@ -189,22 +193,55 @@ def markdown_table():
     return "\n".join(lines)
 
 
-def add_segment(m, block, registers, *, scan, scanin, scanout):
-    """Add ``block``'s segment of the scan path to module ``m``.
+class Scanned(wiring.Component):
+    """Base of the blocks on the scan path: their scan members and their shift logic.
 
-    ``registers`` maps the block's register names to its signals. Call this after all of
-    the block's other ``sync`` assignments: the last assignment wins in Amaranth, which is
-    how scan takes priority over reset and normal operation (§4: "puts the chip into
-    test-mode").
+    A subclass names its segment in :attr:`scan_block` and calls :meth:`add_scan` at the
+    end of its ``elaborate``. Its signature is these three members, then its own.
+
+    Members
+    -------
+    scan : In(1)
+        Scan mode: at every edge while it is high, the block's flip-flops shift one place
+        along the path instead of their normal update.
+    scanin : In(1)
+        The scan data coming in: the next block's ``scanout``, or the chip's ``scanin``.
+    scanout : Out(1)
+        The block's first scan position.
+
+    Attributes
+    ----------
+    scan_block : str
+        Set by the subclass: its block's name in :data:`SCAN_CHAIN`.
     """
-    # Imported here so that encode/decode stay usable without Amaranth installed.
-    from amaranth.hdl import Cat
 
-    chain = Cat(*(registers[register.name] for register in block_chain(block)))
-    assert set(registers) == {register.name for register in block_chain(block)}
-    m.d.comb += scanout.eq(chain[0])
-    with m.If(scan):
-        m.d.sync += chain.eq(Cat(chain[1:], scanin))
+    scan: In(1)
+    scanin: In(1)
+    scanout: Out(1)
+
+    scan_block = None
+
+    @property
+    def scan_registers(self):
+        """The block's flip-flops by scan name, in scan order: the attributes named as its
+        registers in :data:`SCAN_CHAIN`. A block whose flip-flops have other names
+        overrides this."""
+        return {register.name: getattr(self, register.name)
+                for register in block_chain(self.scan_block)}
+
+    def add_scan(self, m):
+        """Add the block's segment of the scan path to module ``m``.
+
+        Call this after all of the block's other ``sync`` assignments: the last assignment
+        wins in Amaranth, which is how scan takes priority over reset and normal operation
+        (§4: "puts the chip into test-mode").
+        """
+        registers = self.scan_registers
+        assert list(registers) == [register.name for register in block_chain(self.scan_block)]
+        chain = Cat(*registers.values())
+        m.d.comb += self.scanout.eq(chain[0])
+        with m.If(self.scan):
+            m.d.sync += chain.eq(Cat(chain[1:], self.scanin))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """The stack (seed 002 §3.4): an 8 x 6 bit register file and its pointer."""
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
+from .scan import Scanned
 from .value import VALUE_A, VALUE_BESTR
 
 
@@ -23,7 +23,7 @@ Entry = data.StructLayout({
 })
 
 
-class Stack(wiring.Component):
+class Stack(Scanned):
     """The stack of the recursive search.
 
     Flip-flops, not a memory, so the scan path reaches every entry. ``call`` writes
@@ -46,16 +46,14 @@ class Stack(wiring.Component):
         The stack pointer.
     ground : Out(1)
         Combinational. ``sp == 0``: the bottom of the recursion (appendix C.1).
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
 
     Attributes
     ----------
     stackregs : Signal(ArrayLayout(Entry, 8))
         The register file (the report's ``stackregs`` cell).
     """
+
+    scan_block = "stack"
 
     call: In(1)
     pop: In(1)
@@ -66,17 +64,14 @@ class Stack(wiring.Component):
     sp: Out(3)
     ground: Out(1)
 
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
     def __init__(self):
         super().__init__()
         self.stackregs = Signal(data.ArrayLayout(Entry, DEPTH))
 
     @property
     def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
+        """The block's flip-flops by scan name; the entries are slices of ``stackregs``,
+        not attributes, so they are named here (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
         return {
             "sp": self.sp,
             **{f"stack[{k}]": self.stackregs[k] for k in range(DEPTH)},
@@ -101,7 +96,6 @@ class Stack(wiring.Component):
         with m.Elif(self.pop):
             m.d.sync += self.sp.eq(self.sp - 1)
 
-        scan_path.add_segment(m, "stack", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m

@@ -1,10 +1,9 @@
 """The value block (seed 002 §3.3): r, bestr and a, and their comparisons."""
 
 from amaranth.hdl import Module, Signal, signed
-from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from . import scan as scan_path
+from .scan import Scanned
 
 
 __all__ = ["Value", "VALUE_R", "VALUE_BESTR", "VALUE_A"]
@@ -17,7 +16,7 @@ VALUE_BESTR = signed(1)  # -1..0: one flip-flop, set means -1
 VALUE_A = 1              # 0..1
 
 
-class Value(wiring.Component):
+class Value(Scanned):
     """The value block: the minimax values and the alpha-beta bound.
 
     ``r`` is the value of the move just rated (as seen by the player who made it),
@@ -56,16 +55,14 @@ class Value(wiring.Component):
         Combinational. ``r >= a``.
     rgbestr : Out(1)
         Combinational. ``r > bestr``.
-    scan, scanin : In(1)
-        Scan mode and the scan data coming in (see :mod:`hdl.eth.scan`).
-    scanout : Out(1)
-        The block's first scan position.
 
     Attributes
     ----------
     r : Signal(signed(2))
         The r register, -1..1.
     """
+
+    scan_block = "value"
 
     init: In(1)
     retbest: In(1)
@@ -85,18 +82,9 @@ class Value(wiring.Component):
     rgea: Out(1)
     rgbestr: Out(1)
 
-    scan: In(1)
-    scanin: In(1)
-    scanout: Out(1)
-
     def __init__(self):
         super().__init__()
         self.r = Signal(VALUE_R)
-
-    @property
-    def scan_registers(self):
-        """The block's flip-flops by scan name (see :data:`hdl.eth.scan.SCAN_CHAIN`)."""
-        return {"r": self.r, "bestr": self.bestr, "a": self.a}
 
     def elaborate(self, platform):
         m = Module()
@@ -136,7 +124,6 @@ class Value(wiring.Component):
         with m.Elif(self.call):
             m.d.sync += self.a.eq(-self.bestr)
 
-        scan_path.add_segment(m, "value", self.scan_registers,
-                              scan=self.scan, scanin=self.scanin, scanout=self.scanout)
+        self.add_scan(m)
 
         return m
