@@ -1,19 +1,24 @@
-"""GTKWave save files (views) for the E.2 waves: the Amaranth chip's, the golden model's
-and the netlist's, which all name the chip's signals alike (``ttt_chip.controller.state``).
+"""GTKWave save files (views).
 
-Every view shows the same traces, grouped by the blocks of the paper's figure 2
+A view is data (`View`): the waves it opens, its rows (`Trace`s and `Group`s of them),
+the translate filters that name codes, the zoom and the window. `save` is the one writer
+of every save file the project writes, and of the filters beside it.
+
+`chip_view` is the view of the E.2 waves: the Amaranth chip's, the golden model's and the
+netlist's, which all name the chip's signals alike (``ttt_chip.controller.state``). Every
+such view shows the same traces, grouped by the blocks of the paper's figure 2
 (sim.signals.GROUPS, the clock ``cp`` first); a signal the file does not hold is left
-out. Codes are decoded by name with GTKWave translate filter files written beside the
-view: the controller state and the choose mux (from hdl.eth.controller's enums; Amaranth
-writes these as names already) and each of the nine places of ``led`` (two bits each,
-shown as nine traces A1 ... C3 reading ``empty``, ``chip`` or ``user``, as
-`firmware_ref.eth.alg` numbers and names the places).
+out. Codes are decoded by name with translate filters: the controller state and the
+choose mux (from hdl.eth.controller's enums; Amaranth writes these as names already) and
+each of the nine places of ``led`` (two bits each, shown as nine traces A1 ... C3 reading
+``empty``, ``chip`` or ``user``, as `firmware_ref.eth.alg` numbers and names the places).
 
 A view opens a window of `WINDOW` pixels on the first `SHOWN` seconds, so that every
 state's name fits in its cycle; the rest of the session is a scroll away.
 """
 
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,7 +32,7 @@ from hdl.eth.controller import Choose, State
 from .signals import GROUPS
 from .waves import read
 
-__all__ = ["write", "SHOWN", "WINDOW"]
+__all__ = ["Trace", "Group", "View", "save", "chip_view", "write", "zoom", "SHOWN", "WINDOW"]
 
 SHOWN = Fraction(2, 10**6)          # seconds in view when the file opens: ten cycles
 WINDOW = (1280, 800)                # the window's size in pixels
@@ -37,11 +42,79 @@ WAVES_WIDTH = 1050                  # what is left of WINDOW for the waves (meas
 # ps and fs, in windows of several sizes).
 PIXELS_PER_ZOOM_UNIT = 200
 
-ENUMS = {"controller.state": {m.value: m.name for m in State},
-         "controller.choose": {m.value: m.name for m in Choose}}
 # A place's two bits; both at once is what no game reaches (docs/boards.md).
 PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", COMPUTER | HUMAN: "both"}
+# The chip's translate filters by name (written as <name>.filter), and the signals whose
+# codes they name.
+FILTERS = {"state": {m.value: m.name for m in State},
+           "choose": {m.value: m.name for m in Choose},
+           "place": PLACE}
+ENUMS = {"controller.state": "state", "controller.choose": "choose"}
 DATAFMT = {"board.board": "bin", "keyboardN": "bin", "keyboard.keyboard": "bin"}
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A row: what GTKWave reads (a signal's name with its range, or ``#{...}`` bits of
+    one), the name it shows, the number format and the translate filter (a name in the
+    view's `filters`) that names its codes."""
+    signal: str
+    alias: str
+    datafmt: str = "hex"
+    filter: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    """Rows under a name, which GTKWave shows as a group."""
+    name: str
+    rows: tuple
+
+
+@dataclass(frozen=True)
+class View:
+    """What a save file holds: the waves it opens (`dumpfile`), its rows, the zoom
+    (GTKWave's, see `zoom`), the scope whose tree opens, and the translate filters
+    ({name: {code: text}}) written beside it as <name>.filter."""
+    dumpfile: Path
+    rows: tuple
+    zoom: float
+    treeopen: str = ""
+    filters: dict = field(default_factory=dict)
+    size: tuple = WINDOW
+    signals_width: int = SIGNALS_WIDTH
+
+
+def save(view, path):
+    """Write `view` as the GTKWave save file `path` and its filters beside it, each
+    whole or not at all; returns `path`."""
+    path = Path(path)
+    filters = {name: _filter(path.parent, name, codes)
+               for name, codes in view.filters.items()}
+    with cli.replacing(path) as file:
+        gtkw = GTKWSave(file)
+        gtkw.comment(f"written by sim/gtkw.py for {Path(view.dumpfile).name}")
+        gtkw.dumpfile(str(Path(view.dumpfile).resolve()))
+        gtkw.savefile(str(path.resolve()))
+        gtkw.size(*view.size)
+        gtkw.zoom_markers(zoom=view.zoom)
+        gtkw.signals_width(view.signals_width)
+        gtkw.sst_expanded(False)
+        if view.treeopen:
+            gtkw.treeopen(view.treeopen)
+        _rows(gtkw, view.rows, filters)
+    return path
+
+
+def _rows(gtkw, rows, filters):
+    for row in rows:
+        if isinstance(row, Group):
+            with gtkw.group(row.name):
+                _rows(gtkw, row.rows, filters)
+        else:
+            gtkw.trace(row.signal, alias=row.alias, datafmt=row.datafmt,
+                       translate_filter_file=str(filters[row.filter])
+                       if row.filter else None)
 
 
 def _filter(directory, name, codes):
@@ -58,58 +131,48 @@ def zoom(unit):
     return -math.log2(PIXELS_PER_ZOOM_UNIT * SHOWN / WAVES_WIDTH / unit)
 
 
-def _places(save, name, width, place_filter):
+def _places(name, width):
     """`led` as nine 2-bit traces, one a place. GTKWave numbers a vector's bits from
     the left: bit b of [width-1:0] is (width-1-b)."""
-    with save.group("led"):
-        for place in range(PLACES):
-            high, low = 2 * place + 1, 2 * place
-            save.trace(f"#{{led[{high}:{low}]}} ({width - 1 - high}){name} "
-                       f"({width - 1 - low}){name}",
-                       alias=f"led {coordinate(place)}", datafmt="hex",
-                       translate_filter_file=str(place_filter))
+    return Group("led", tuple(
+        Trace(f"#{{led[{2 * place + 1}:{2 * place}]}} ({width - 2 - 2 * place}){name} "
+              f"({width - 1 - 2 * place}){name}",
+              f"led {coordinate(place)}", "hex", "place")
+        for place in range(PLACES)))
 
 
-def write(waves_path, *, scope, save_path=None):
-    """Write a view of `waves_path` (VCD or FST) showing the chip under `scope`
-    (``ttt_chip`` in every file here); returns its path (default: beside the waves,
-    with the suffix .gtkw). The filters go beside it."""
-    waves_path = Path(waves_path)
-    save_path = Path(save_path or waves_path.with_suffix(".gtkw"))
-    waves = read(waves_path)
+def chip_view(waves, scope):
+    """The view of the chip under `scope` (``ttt_chip`` in every file here) in `waves`
+    (a sim.waves.Waves)."""
     found = {}
     for var in waves.vars:
         if var.path[:1] == (scope,) and len(var.path) > 1:
-            # GTKWave names a vector with its range, [w-1:0] when the file gives none.
-            bits = var.range or (f"[{var.width - 1}:0]"
-                                 if var.width > 1 and not var.is_string else "")
+            # GTKWave names a vector with its range, [w-1:0] in every file here (pywellen
+            # gives no range: it is [w-1:0] when the file declares none).
+            bits = f"[{var.width - 1}:0]" if var.width > 1 and not var.is_string else ""
             found.setdefault(".".join(var.path[1:]), (var, var.name + bits))
-    filters = {path: _filter(save_path.parent, path.split(".")[-1], codes)
-               for path, codes in ENUMS.items()}
-    place_filter = _filter(save_path.parent, "place", PLACE)
-    with cli.replacing(save_path) as file:
-        save = GTKWSave(file)
-        save.comment(f"written by sim/gtkw.py for {waves_path.name}")
-        save.dumpfile(str(waves_path.resolve()))
-        save.savefile(str(save_path.resolve()))
-        save.size(*WINDOW)
-        save.zoom_markers(zoom=zoom(waves.unit))
-        save.signals_width(SIGNALS_WIDTH)
-        save.sst_expanded(False)
-        save.treeopen(scope)
-        for group, members in GROUPS.items():
-            paths = [m if group == "pins" else f"{group}.{m}" for m in members]
-            paths = [p for p in paths if p in found]
-            if not paths:
+    rows = []
+    for group, members in GROUPS.items():
+        traces = []
+        for path in (m if group == "pins" else f"{group}.{m}" for m in members):
+            if path not in found:
                 continue
-            with save.group(group):
-                for path in paths:
-                    var, name = found[path]
-                    if path == "led" and var.width == 2 * PLACES:
-                        _places(save, name, var.width, place_filter)
-                        continue
-                    enum_filter = filters.get(path) if not var.is_string else None
-                    save.trace(name, alias=path, datafmt=DATAFMT.get(path, "hex"),
-                               translate_filter_file=str(enum_filter)
-                               if enum_filter else None)
-    return save_path
+            var, name = found[path]
+            if path == "led" and var.width == 2 * PLACES:
+                traces.append(_places(name, var.width))
+            else:
+                traces.append(Trace(name, path, DATAFMT.get(path, "hex"),
+                                    None if var.is_string else ENUMS.get(path)))
+        if traces:
+            rows.append(Group(group, tuple(traces)))
+    return View(waves.path, tuple(rows), zoom(waves.unit), treeopen=scope,
+                filters=FILTERS)
+
+
+def write(waves_path, *, scope, save_path=None):
+    """Write the view of `waves_path` (VCD or FST) showing the chip under `scope`; returns
+    its path (default: beside the waves, with the suffix .gtkw). The filters go beside
+    it."""
+    waves_path = Path(waves_path)
+    return save(chip_view(read(waves_path), scope),
+                save_path or waves_path.with_suffix(".gtkw"))

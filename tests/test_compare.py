@@ -131,11 +131,13 @@ def test_signals_pair_by_their_whole_path(tmp_path):
     assert {d.signal for d in report.differences} == {"odd"}
 
 
-def _refused(capsys, expected, actual):
-    """What `python -m sim compare` says, through the entry point's cli.run."""
+def _refused(capture, expected, actual):
+    """What `python -m sim compare` says, through the entry point's cli.run: one line.
+    With `capfd` as `capture`, nothing else reaches the process's stdout or stderr."""
     status = cli_run(cli, ["compare", str(expected), str(actual)])
-    err = capsys.readouterr().err
+    out, err = capture.readouterr()
     assert status == 2 and err.startswith("cannot compare: ") and err.count("\n") == 1, err
+    assert not out, out
     return err
 
 
@@ -171,6 +173,44 @@ def test_a_file_cut_short_is_refused_not_trusted(tmp_path, capsys):
         (tmp_path / "cut.vcd").write_text(text[:cut])
         err = _refused(capsys, tmp_path / "a.vcd", tmp_path / "cut.vcd")
         assert "cut short" in err, where
+
+
+def test_a_file_cut_in_a_variables_name_is_refused(tmp_path, capsys):
+    # With more than 94 variables the writer names some with two characters: a change
+    # of q99 cut after the first character of its name in the file reads as a whole
+    # change of the variable that character names (q5), but for the line's end.
+    with open(tmp_path / "many.vcd", "w") as file, \
+            VCDWriter(file, timescale="1 ns", date="") as vcd:
+        cp = vcd.register_var("ttt_chip", "cp", "wire", size=1)
+        bits = [vcd.register_var("ttt_chip", f"q{n}", "wire", size=1) for n in range(100)]
+        for cycle in range(4):
+            vcd.change(cp, 10 * cycle, 0)
+            vcd.change(cp, 10 * cycle + 5, 1)
+            for n, bit in enumerate(bits):
+                vcd.change(bit, 10 * cycle + 5, (cycle + n) & 1)
+        vcd.close(40)
+    text = (tmp_path / "many.vcd").read_text()
+    code = next(line.split()[3] for line in text.splitlines() if line.endswith(" q99 $end"))
+    assert len(code) == 2 and f" {code[0]} q" in text
+    (tmp_path / "cut.vcd").write_text(text[:text.rindex(f"{code}\n") + 1])
+    assert "cut short" in _refused(capsys, tmp_path / "many.vcd", tmp_path / "cut.vcd")
+
+
+def test_what_pywellen_prints_is_not_shown(tmp_path, capfd):
+    """pywellen's Rust prints its warnings and panics on the process's own stdout and
+    stderr: the user sees one line all the same."""
+    _write(tmp_path / "a.vcd")
+    text = (tmp_path / "a.vcd").read_text()
+    # A time that goes back in the middle of a file (pywellen skips it with a warning).
+    (tmp_path / "back.vcd").write_text(text.replace("#50\n", "#5\n", 1))
+    assert "time goes back from 45 to 5" in _refused(capfd, tmp_path / "a.vcd",
+                                                     tmp_path / "back.vcd")
+    # A value wider than its variable (pywellen panics).
+    count = next(line.split()[3] for line in text.splitlines() if " count " in line)
+    (tmp_path / "wide.vcd").write_text(text.replace(f"b110 {count}\n",
+                                                    f"b110110 {count}\n", 1))
+    assert "not one simulator's" in _refused(capfd, tmp_path / "a.vcd",
+                                             tmp_path / "wide.vcd")
 
 
 def test_a_file_cut_between_two_times_is_not_equal(tmp_path, capsys):

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from firmware_ref import cli
 from firmware_ref.eth.cycle import places
 from hdl.eth.export import TOP
 from sim import compare, e2, golden_waves, gtkw, lockstep, netlist, waves
@@ -58,6 +59,33 @@ def test_every_wave_file_equals_itself(files, kind):
     assert len(report.pairs) == len(design) - 1 and not report.unpaired   # less cp
 
 
+def _declared(text):
+    """The whole names a VCD's header declares, in its order, read line by line: every
+    writer here puts a declaration on a line of its own."""
+    scopes, names = [], []
+    for line in text[:text.index("$enddefinitions")].splitlines():
+        words = line.split()
+        if words[:1] == ["$scope"]:
+            scopes.append(words[2])
+        elif words[:1] == ["$upscope"]:
+            scopes.pop()
+        elif words[:1] == ["$var"]:
+            names.append(".".join(scopes + [words[4].removeprefix("\\")]))
+    return names
+
+
+@pytest.mark.parametrize("kind", ("amaranth", "golden", "verilator"))
+def test_the_reader_gives_every_variable_by_its_whole_name(files, kind):
+    """pywellen reads ``stackregs[0]`` as an element of an array ``stackregs``; the
+    reader puts the name back together, and keeps the file's order."""
+    path, _ = _file(files, kind)
+    read = waves.read(path)
+    assert [var.name for var in read.vars] == _declared(path.read_text())
+    if kind != "golden":
+        assert {f"ttt_chip.stack.stackregs[{k}]" for k in range(8)} <= \
+            {var.name for var in read.vars}
+
+
 @pytest.mark.parametrize("expected, actual", list(itertools.permutations(KINDS, 2)))
 def test_any_two_compare_with_no_false_difference(files, expected, actual):
     report = compare.compare(_file(files, expected)[0], _file(files, actual)[0])
@@ -84,6 +112,22 @@ def test_amaranth_waves_are_named_as_the_netlists(files):
         if not var.is_string:                   # enums: names here, codes there
             assert var.width == verilator[var.name].width, var.name
     assert len(names) > 200
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cut_file_of_each_kind_is_refused_in_one_line(files, kind, tmp_path, capfd):
+    # What an interrupted simulator leaves; pywellen's own complaints (its Rust prints
+    # panics itself) do not reach the user.
+    path, _ = _file(files, kind)
+    data = path.read_bytes()
+    for cut in (len(data) // 4, len(data) // 2, 3 * len(data) // 4):
+        if data[cut - 1:cut] == b"\n":
+            cut -= 1                # a VCD cut between two lines is a shorter one
+        (tmp_path / f"cut{path.suffix}").write_bytes(data[:cut])
+        status = cli.run(compare.main, [str(path), str(tmp_path / f"cut{path.suffix}")])
+        out, err = capfd.readouterr()
+        assert status == 2 and not out, (cut, out, err)
+        assert err.startswith("cannot compare: ") and err.count("\n") == 1, (cut, err)
 
 
 def test_a_difference_in_real_waves_is_found(files, tmp_path):
