@@ -36,7 +36,10 @@ def cartridge(name):
 
 def golden(name):
     """The golden model's package of game `name`, if it plays at the console's pins."""
-    module = importlib.import_module(f"firmware_ref.{name}")
+    try:
+        module = importlib.import_module(f"firmware_ref.{name}")
+    except ModuleNotFoundError:
+        return None
     return module if hasattr(module, "games") and hasattr(module, "Model") else None
 
 

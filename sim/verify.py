@@ -319,6 +319,9 @@ def _cartridge(name):
     print(f"every game of {name} in lockstep with its golden model, at the cartridge's "
           f"pins, on the amaranth backend", flush=True)
     began = time.perf_counter()
+    if cartridges.golden(name) is None:
+        raise cli.UserError(f"{name} has no golden model at the console's pins in "
+                            f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
     try:
         played, clocks = cartridges.lockstep(name)
     except cartridges.Mismatch as difference:

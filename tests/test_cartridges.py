@@ -41,4 +41,12 @@ def test_the_console_builds_other_cartridges_and_several_at_once(board, games):
     rtlil = files["ttt.il"]
     for n, name in enumerate(games):
         assert f"cartridge{n}" in rtlil
-    assert ("ttt_chip" in rtlil or "chip" in rtlil) == ("eth" in games)
+    assert (".cartridge0.chip" in rtlil) == (games[0] == "eth")    # the chip, kept whole
+
+
+def test_verify_of_a_game_without_a_golden_model_is_one_line(monkeypatch):
+    from firmware_ref.cli import UserError
+    from sim import verify
+    monkeypatch.setattr(cartridges, "golden", lambda name: None)
+    with pytest.raises(UserError, match="firstfree has no golden model"):
+        verify.main(["--game", "firstfree"])

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from firmware_ref.eth import alg
 from firmware_ref.eth.alg import check_board
+from hdl.cartridge import SWITCHES
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "switch", "game", "text",
@@ -19,7 +20,6 @@ MARKS = {**alg.MARKS, BOTH: "*"}
 PLACES = {mark: value for value, mark in MARKS.items()}
 STATUS = b"S\r"
 TEXT_MARK = b"#"            # begins a line of the cartridge's own text
-LAMPS = SWITCHES = 4
 LINE_LENGTH = 32            # a status line without its CR LF
 
 
@@ -35,7 +35,7 @@ class Rejected(ProtocolError):
 class Status:
     board: list             # the board the display shows: 0 empty, 1 machine, 2 person
     game: str               # the letter that names the cartridge playing
-    lamps: tuple            # LAMPS bools; their meaning is the cartridge's
+    lamps: tuple            # hdl.cartridge.LAMPS bools; their meaning is the cartridge's
     switches: tuple         # SWITCHES bools
     cycles: int             # the clocks the machine's last move took
 

@@ -1,7 +1,6 @@
 """The ETH chip as a cartridge: the paper's pins, unchanged, behind a thin adapter."""
 
 from amaranth.hdl import Cat, Module, Signal
-from amaranth.lib import wiring
 
 from ..cartridge import BOARD, SETTLE, Cartridge
 from .chip import Chip
