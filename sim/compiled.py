@@ -36,14 +36,14 @@ from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
+from . import BUILD, ROOT
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
 __all__ = ["BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load", "Chips", "CompiledBench",
            "simulate", "yosys_path", "tool_version"]
 
-ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / "build" / "compiled"
+CACHE = BUILD / "compiled"
 FAILED = CACHE / "failed"           # the logs of failed builds
 WRAPPER = Path(__file__).with_name("compiled_chip.cc")
 # -O2: a build of about 10 s; the design is small, so -O3 buys little.

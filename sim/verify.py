@@ -1,7 +1,7 @@
 """Every game a user can play, in lockstep with the golden model: ``make verify``.
 
-    python -m sim verify [--backend auto|compiled|verilator|amaranth] [--jobs N]
-    python -m sim verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
+    ttt verify [--backend auto|compiled|verilator|amaranth] [--jobs N]
+    ttt verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
 
 The exhaustive check: the games of every opening (sim.games) are played through the
 chip's pins, and every output pin and internal node E.2 prints is compared with the
@@ -19,7 +19,8 @@ first difference, where the check stops and names it.
 
 With ``--netlist`` the chip checked is the one a board build flashes: its synthesised
 (``synth``) or placed and routed (``routed``, from ``make bitstream``) netlist, cut out of
-the board's and simulated gate by gate (sim.gatelevel), compared at its output pins.
+the board's and simulated gate by gate (boards.tools.gatelevel, which gives `verify` its
+``gates``), compared at its output pins.
 """
 
 import collections
@@ -38,7 +39,7 @@ from firmware_ref.eth.cycle import State
 from . import cartridges, games, lockstep
 
 __all__ = ["BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
-           "compare", "verify", "fastest", "pool", "throttled"]
+           "compare", "verify", "fastest", "pool", "throttled", "cartridge", "run"]
 
 BACKENDS = ("compiled", "verilator", "amaranth")
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
@@ -155,7 +156,7 @@ def _record_numbered(item):
 
 def compare(lanes, rows, actual, probes=PROBE_COLUMNS):
     """Raise Differs at the first cycle where `actual` ((lanes, cycles, `probes`) from
-    `sim.compiled.Chips.run`, or the pins of `sim.gatelevel.Gates.run`) is not the
+    `sim.compiled.Chips.run`, or the pins of a gate-level chip's ``run``) is not the
     golden model's `rows`."""
     picked = [PROBE_COLUMNS.index(name) for name in probes]
     for n, (lane, packed) in enumerate(zip(lanes, rows)):
@@ -211,15 +212,13 @@ def _compiled(lanes, jobs, progress):
     return _batch(lanes, jobs, progress, "compiled chip", chips.run)
 
 
-def _gates(lanes, jobs, progress, netlist, board, edit):
+def _gates(lanes, jobs, progress, gates):
     """The chip of a board build, gate by gate. It powers up as the FPGA configures it,
     its random counter at 0 like every flip-flop there, so each lane's walk holds reset
     for the edges that bring the counter to the lane's opening (`lockstep.walk_games`),
     and the golden model, powered up the same, sees those edges too."""
-    from . import gatelevel
-    gates = gatelevel.Gates(netlist, board, edit=edit, log=progress)
     lanes = [dataclasses.replace(lane, power_up=0) for lane in lanes]
-    return _batch(lanes, jobs, progress, f"{netlist} netlist", gates.run, gatelevel.PINS)
+    return _batch(lanes, jobs, progress, gates.name, gates.run, gates.pins)
 
 
 def _amaranth(lanes, jobs, progress):
@@ -291,19 +290,20 @@ def fastest():
     return "amaranth", skipped
 
 
-def verify(backend="compiled", *, netlist=None, board=None, edit=None, jobs=None,
-           progress=None, per_lane=PRESSES_PER_LANE):
-    """Run the exhaustive check on `backend`, or with `netlist` ("synth" or "routed") on
-    that netlist of `board`'s build gate by gate (`edit` changes its Verilog first: a
-    mutant); return its Outcome or raise Differs."""
+def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
+           per_lane=PRESSES_PER_LANE):
+    """Run the exhaustive check on `backend`, or on `gates`: a chip that runs lanes in
+    batch at its pins from an all-zero power-up (``run(inputs, lengths)`` as
+    `sim.compiled.Chips.run`, ``pins``, ``name``), such as the gate-level chip of a board
+    build (boards.tools.gatelevel.Gates). Returns its Outcome or raises Differs."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     start = time.perf_counter()
     lanes, count = _plan(per_lane, games.OPENINGS)
     presses = sum(len(lane.presses) for lane in lanes)
-    if netlist:
-        backend = f"{netlist} netlist of the {board}"
-        cycles = _gates(lanes, jobs, progress, netlist, board, edit)
+    if gates is not None:
+        backend = gates.name
+        cycles = _gates(lanes, jobs, progress, gates)
     elif backend == "compiled":
         cycles = _compiled(lanes, jobs, progress)
     elif backend == "amaranth":
@@ -314,8 +314,9 @@ def verify(backend="compiled", *, netlist=None, board=None, edit=None, jobs=None
                    seconds=time.perf_counter() - start)
 
 
-def _cartridge(name):
-    """Every game of cartridge `name` in lockstep with its golden model."""
+def cartridge(name):
+    """``ttt verify --game``: every game of cartridge `name` in lockstep with its golden
+    model; prints the outcome, 1 if they differ."""
     print(f"every game of {name} in lockstep with its golden model, at the cartridge's "
           f"pins, on the amaranth backend", flush=True)
     began = time.perf_counter()
@@ -333,45 +334,14 @@ def _cartridge(name):
     return 0
 
 
-def main(argv=None):
-    import argparse
-    from boards.gateware.top import BOARDS, DEFAULT_BOARD
-
-    from .gatelevel import NETLISTS, PINS, CutFailed
-    parser = argparse.ArgumentParser(prog="python -m sim verify", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--backend", default="auto", choices=("auto",) + BACKENDS,
-                        help="the simulator of the chip (default: the fastest installed)")
-    parser.add_argument("--netlist", choices=NETLISTS,
-                        help="check this netlist of a board build gate by gate instead: "
-                             "synth (Yosys's) or routed (nextpnr's, from make bitstream)")
-    parser.add_argument("--board", choices=tuple(BOARDS), default=None,
-                        help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
-    parser.add_argument("--jobs", type=cli.positive_int, default=None,
-                        help="processes (default: one per core)")
-    parser.add_argument("--game", choices=cartridges.names(), default="eth",
-                        help="the game (default eth, the chip at its own pins); another "
-                             "game is checked at its cartridge's pins in Amaranth")
-    args = parser.parse_args(argv)
-    if args.game != "eth":
-        if args.netlist or args.backend not in ("auto", "amaranth"):
-            parser.error(f"{args.game} is checked on the amaranth backend only")
-        return _cartridge(args.game)
-    if args.netlist and args.backend != "auto":
-        parser.error("--backend and --netlist exclude each other: a netlist runs on "
-                     "Verilator")
-    if args.board and not args.netlist:
-        parser.error("--board needs --netlist synth or routed")
-    backend, board = args.backend, args.board or DEFAULT_BOARD
-    if args.netlist:
-        print(f"every game in lockstep on the {args.netlist} netlist of the {board} "
-              f"build, gate by gate, at the chip's pins")
-    elif backend == "auto":
+def run(backend="auto", *, gates=None, jobs=None):
+    """``ttt verify``: `verify` with its progress on one line (a terminal) or a line a
+    second (a log), and its outcome; 1 if the chip and the golden model differ. With
+    `gates`, `gates(log)` makes the chip (tools are checked before any work)."""
+    if gates is None and backend == "auto":
         backend, skipped = fastest()
         for reason in skipped:
             print(f"not using {reason}")
-    if not args.netlist:
-        print(f"every game in lockstep on the {backend} backend")
     tty = sys.stdout.isatty()
     if tty:                     # one line, rewritten in place
         def progress(text):
@@ -379,20 +349,17 @@ def main(argv=None):
     else:                       # in a log, a line per phase and then one a second at most
         progress = throttled(lambda text: print(f"  {text}", flush=True), 1)
     try:
-        outcome = verify("compiled" if args.netlist else backend, netlist=args.netlist,
-                         board=board, jobs=args.jobs, progress=progress)
+        chip = gates and gates(progress)
+        print(f"every game in lockstep on the {chip.name}, gate by gate, at the chip's "
+              f"pins" if chip else f"every game in lockstep on the {backend} backend")
+        outcome = verify(backend, gates=chip, jobs=jobs, progress=progress)
     except Differs as difference:
         print(f"\nDIFFERENT: {difference}")
         return 1
-    except (CutFailed, cli.UserError) as failed:   # a tool missing or failing: one line
+    finally:
         if tty:
             print()             # below the progress line
-        if isinstance(failed, CutFailed):
-            raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
-        raise
-    if tty:
-        print()
-    compared = ("the chip's pins (" + ", ".join(PINS) + ")" if args.netlist
+    compared = (f"the chip's pins ({', '.join(chip.pins)})" if chip
                 else "every pin and E.2 node")
     print(f"all {outcome.games} games agree: {outcome.presses} key presses, "
           f"{outcome.cycles} cycles, {compared} at every edge, "

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from sim import benchmark
+from boards.tools import benchmark, build as builds
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +23,9 @@ def quick(tmp_path_factory):
     (build / "icebreaker" / "report.json").write_text(json.dumps(report))
     patch = pytest.MonkeyPatch()
     patch.setattr(benchmark, "BUILD", build)
+    patch.setattr(builds, "BUILD", build)           # where the boards' reports are read
     out = tmp_path_factory.mktemp("out")
-    assert benchmark.main(["--quick", "--out", str(out)]) == 0
+    assert benchmark.run(quick=True, out=out) == 0
     patch.undo()
     return build, (out / "BENCHMARKS.md").read_text(), \
         json.loads((build / "benchmark.json").read_text())
@@ -72,4 +73,4 @@ def test_think_times_boards_and_machine_are_reported(quick):
     assert "| icestick | – | – | – | – | missing: no build: make bitstream " \
            "BOARD=icestick |" in text
     assert result["machine"]["cores"] >= 1 and result["machine"]["python"]
-    assert "`python -m sim benchmark --quick`" in text
+    assert "`ttt benchmark --quick`" in text

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from boards.host import protocol
-from boards.__main__ import main as boards_main
+from boards.ttt import main as ttt
 from boards.tools.desk_sim import run, sim_desk
 from boards.tools.build import (BUILD_LOG, DEBIAN_PACKAGES, FTDI_BOARD, MODES, NAME, REPORT,
                           BuildFailed, NoBitstream, NoBoard, NoPermission,
@@ -245,7 +245,7 @@ def test_place_and_route_icebreaker(tmp_path):
 def test_unknown_board_lists_the_known_ones(capsys):
     with pytest.raises(UnknownBoard, match="icebreaker, icestick"):
         target("ulx3s")
-    assert cli.run(boards_main, ["bitstream", "--board", "ulx3s"]) == cli.USAGE
+    assert ttt(["bitstream", "--board", "ulx3s"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: unknown board 'ulx3s'; the known boards "
                                        "are: icebreaker, icestick\n")
 

@@ -118,10 +118,8 @@ def test_the_terminal_says_whose_stone_is_which_and_when_a_place_is_taken():
 
 
 def _child(*arguments, **options):
-    """`python -m boards play` as its entry point runs it, through cli.run."""
-    code = "import sys; from boards.__main__ import main; from firmware_ref import cli; " \
-           "sys.exit(cli.run(main, sys.argv[1:]))"
-    return subprocess.Popen([sys.executable, "-u", "-c", code, "play", *arguments],
+    """`ttt play-board` as the script runs it."""
+    return subprocess.Popen([sys.executable, "-u", "-m", "boards", "play-board", *arguments],
                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **options)
 
@@ -150,8 +148,8 @@ def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
 
 
 def test_a_bad_port_is_one_line(capsys, monkeypatch):
-    from boards.__main__ import main
-    assert cli.run(main, ["play", "--port", "/dev/ttyTTT9"]) == cli.USAGE
+    from boards.ttt import main
+    assert main(["play-board", "--port", "/dev/ttyTTT9"]) == cli.USAGE
     err = capsys.readouterr().err
     assert err.startswith("error: cannot open the serial port /dev/ttyTTT9: No such file")
     assert err.count("\n") == 1
@@ -167,7 +165,7 @@ def test_a_bad_port_is_one_line(capsys, monkeypatch):
             other = threading.Thread(target=lambda: os.read(master, 64) and answer
                                      and os.write(master, answer))
             other.start()
-            assert cli.run(main, ["play", "--port", os.ttyname(slave)]) == cli.USAGE
+            assert main(["play-board", "--port", os.ttyname(slave)]) == cli.USAGE
             other.join()
             assert capsys.readouterr().err == error
         finally:
@@ -176,22 +174,22 @@ def test_a_bad_port_is_one_line(capsys, monkeypatch):
 
 
 def test_a_missing_compiler_is_one_line(capsys, monkeypatch):
-    from boards.__main__ import main
+    from boards.ttt import main
     monkeypatch.setenv("CXX", "no-such-c++")
-    assert cli.run(main, ["play"]) == cli.USAGE
+    assert main(["play-board"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: the board in a box cannot be compiled: no C++ "
                                        "compiler: 'no-such-c++' is not on the PATH (install "
                                        "g++ or clang++, or set $CXX)\n")
 
 
 def test_a_box_that_stops_says_why(built, capsys, monkeypatch):
-    from boards.__main__ import main
+    from boards.ttt import main
 
     def broken(self, cycles):
         raise OSError(errno.EBADF, "the desk went away")
     monkeypatch.setattr(terminal, "TIMEOUT", 0.2)
     monkeypatch.setattr(box.CompiledDesk, "run", broken)
-    assert cli.run(main, ["play"]) == cli.USAGE
+    assert main(["play-board"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: the board in a box stopped: [Errno 9] the desk "
                                        "went away\n")
 

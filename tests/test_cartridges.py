@@ -49,4 +49,4 @@ def test_verify_of_a_game_without_a_golden_model_is_one_line(monkeypatch):
     from sim import verify
     monkeypatch.setattr(cartridges, "golden", lambda name: None)
     with pytest.raises(UserError, match="firstfree has no golden model"):
-        verify.main(["--game", "firstfree"])
+        verify.cartridge("firstfree")

@@ -48,9 +48,9 @@ def interrupted(argv, *, when, seconds=60):
 
 
 @pytest.mark.parametrize("argv, when", [
-    (["-m", "firmware_ref.eth.ttmain"], b"(Y/N)"),                # waiting for the player
-    (["-m", "sim", "verify"], b"golden model:"),              # in a process pool
-    (["-m", "sim", "verify", "--backend", "amaranth"], 3.0),  # simulating, in a pool
+    (["-m", "boards", "play"], b"(Y/N)"),                         # waiting for the player
+    (["-m", "boards", "verify"], b"golden model:"),               # in a process pool
+    (["-m", "boards", "verify", "--backend", "amaranth"], 3.0),   # simulating, in a pool
 ], ids=["play", "verify", "verify-amaranth"])
 def test_ctrl_c_is_one_line_and_status_130(argv, when):
     status, out = interrupted(argv, when=when)

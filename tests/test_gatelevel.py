@@ -1,6 +1,6 @@
 """What is flashed is what was verified: the chip of the iCEBreaker build, as Yosys
 synthesises it, gate by gate on Verilator, in lockstep with the golden model over every
-game at its pins (sim.gatelevel, docs/verification.md). The routed netlist needs
+game at its pins (boards.tools.gatelevel, docs/verification.md). The routed netlist needs
 ``make bitstream`` and is checked by ``make verify NETLIST=routed``."""
 
 import re
@@ -9,14 +9,16 @@ import sys
 
 import pytest
 
+from boards.tools import build, gatelevel
+from boards.ttt import main as ttt
 from firmware_ref import cli
-from sim import gatelevel, verify
+from sim import compiled, verify
 
 BOARD = "icebreaker"
 
 
 def test_the_synthesised_chip_plays_every_game_like_the_golden_model():
-    outcome = verify.verify(netlist="synth", board=BOARD)
+    outcome = verify.verify(gates=gatelevel.Gates("synth", BOARD))
     lanes = verify.plan()
     assert outcome.games == 1955
     assert outcome.presses == sum(len(lane.presses) for lane in lanes)
@@ -44,7 +46,7 @@ def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
     verilog = gatelevel.chip_verilog("synth", BOARD)
     name = next(name for name, _ in gatelevel.luts(verilog) if name.startswith("\\stack."))
     with pytest.raises(verify.Differs) as caught:
-        verify.verify(netlist="synth", board=BOARD, edit=_complemented(name))
+        verify.verify(gates=gatelevel.Gates("synth", BOARD, edit=_complemented(name)))
     first = str(caught.value).splitlines()[0]
     found = re.match(r"cycle (\d+) of lane (\d+) \(.*\): (\w+) is ", first)
     assert found, first
@@ -61,7 +63,7 @@ def test_flip_lut_changes_one_bit_of_one_init():
 
 
 def test_a_routed_netlist_must_come_from_make_bitstream(tmp_path, monkeypatch):
-    monkeypatch.setattr(gatelevel, "BUILD", tmp_path)
+    monkeypatch.setattr(build, "BUILD", tmp_path)
     with pytest.raises(cli.UserError, match=f"run make bitstream BOARD={BOARD}"):
         gatelevel.routed(BOARD)
 
@@ -73,7 +75,7 @@ def test_a_routed_netlist_must_come_from_make_bitstream(tmp_path, monkeypatch):
 ])
 def test_bad_arguments_are_refused_before_any_work(argv, capsys):
     with pytest.raises(SystemExit) as refused:
-        verify.main(argv)
+        ttt(["verify", *argv])
     assert refused.value.code == cli.USAGE
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err           # nothing ran
@@ -81,10 +83,9 @@ def test_bad_arguments_are_refused_before_any_work(argv, capsys):
 
 
 def test_a_failing_tool_is_one_line_naming_its_last_words_and_its_log(tmp_path, monkeypatch):
-    monkeypatch.setattr(gatelevel, "CACHE", tmp_path)
-    with pytest.raises(gatelevel.ToolFailed) as failed:
-        gatelevel._run([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
-                       tmp_path, "The tool (a step)")
+    with pytest.raises(compiled.ToolFailed) as failed:
+        compiled.run_tool([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
+                          tmp_path, "The tool (a step)", tmp_path / "failed")
     message = str(failed.value)
     assert isinstance(failed.value, cli.UserError) and "\n" not in message
     assert message.startswith("The tool (a step) failed: broke (full log: ")
@@ -96,17 +97,17 @@ def test_without_make_verify_says_so_in_one_line(monkeypatch, capsys):
     which = shutil.which
     monkeypatch.setattr(shutil, "which",
                         lambda name, *args, **kw: None if name == "make" else which(name))
-    assert cli.run(verify.main, ["--netlist", "synth", "--board", BOARD]) == cli.USAGE
+    assert ttt(["verify", "--netlist", "synth", "--board", BOARD]) == cli.USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "make is not on the PATH" in err, err
 
 
 def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
-    from sim import benchmark
+    from boards.tools import benchmark
 
-    def cut_fails(**_):
+    def cut_fails(*_, **__):
         raise gatelevel.CutFailed("a net no cell drives")
-    monkeypatch.setattr(verify, "verify", cut_fails)
-    rows = benchmark._gate_level(lambda text: None)
+    monkeypatch.setattr(gatelevel, "Gates", cut_fails)
+    rows = benchmark.gate_level(lambda text: None)
     assert rows and all(row["missing"] == "the chip cannot be cut out soundly: a net no "
                         "cell drives" for row in rows)

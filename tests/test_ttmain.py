@@ -57,15 +57,15 @@ def test_end_of_input_ends_the_session_quietly():
     assert play([]).startswith("T I C - T A C - T O E")
 
 
-def test_main_reads_a_script_from_stdin():
+def test_play_reads_a_script_from_stdin():
     out = io.StringIO()
-    assert ttmain.main(["--seed", "1"], io.StringIO("y\nA1\nn\n"), out) == 0
+    ttmain.play(seed=1, stdin=io.StringIO("y\nA1\nn\n"), stdout=out)
     assert "Time for move 1:" in out.getvalue()
 
 
-def test_runs_as_a_module_with_a_pipe():
+def test_ttt_play_runs_with_a_pipe():
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-m", "firmware_ref.eth.ttmain", "--seed", "2"],
+    done = subprocess.run([sys.executable, "-m", "boards", "play", "--seed", "2"],
                           input="y\nB2\n", capture_output=True, text=True, cwd=root,
                           timeout=60)
     assert done.returncode == 0, done.stderr

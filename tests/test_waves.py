@@ -1,5 +1,5 @@
 """The waves the project writes of E.2 (the Amaranth chip's, the golden model's, the
-netlist's on Verilator and on Icarus), their GTKWave views and `python -m sim waves`.
+netlist's on Verilator and on Icarus), their GTKWave views and `ttt waves`.
 
 Every file compares equal with itself and with each of the others, in both directions,
 because all of them name the chip's signals alike (``ttt_chip.controller.state``).
@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from firmware_ref import cli
+from boards.ttt import main as ttt
 from firmware_ref.eth.cycle import places
 from hdl.eth.export import TOP
 from sim import compare, e2, golden_waves, gtkw, lockstep, netlist, waves
@@ -124,10 +124,10 @@ def test_a_cut_file_of_each_kind_is_refused_in_one_line(files, kind, tmp_path, c
         if data[cut - 1:cut] == b"\n":
             cut -= 1                # a VCD cut between two lines is a shorter one
         (tmp_path / f"cut{path.suffix}").write_bytes(data[:cut])
-        status = cli.run(compare.main, [str(path), str(tmp_path / f"cut{path.suffix}")])
+        status = ttt(["compare", str(path), str(tmp_path / f"cut{path.suffix}")])
         out, err = capfd.readouterr()
         assert status == 2 and not out, (cut, out, err)
-        assert err.startswith("cannot compare: ") and err.count("\n") == 1, (cut, err)
+        assert err.startswith("error: cannot compare: ") and err.count("\n") == 1, (cut, err)
 
 
 def test_a_difference_in_real_waves_is_found(files, tmp_path):
@@ -195,19 +195,18 @@ def test_the_place_traces_read_the_board(files):
         assert int(bits[high] + bits[low], 2) == board[place], alias
 
 
-# -- python -m sim waves ---------------------------------------------------------------
+# -- ttt waves ---------------------------------------------------------------------
 
 @pytest.fixture
 def sim_waves(monkeypatch, tmp_path):
-    """`python -m sim waves --golden` with build/ in tmp_path; returns a function that
-    runs it and what GTKWave was asked to do."""
-    import sim.__main__ as cli
-    monkeypatch.setattr(cli, "BUILD", tmp_path / "build")
+    """`ttt waves --golden` with build/ in tmp_path; returns a function that runs it and
+    what GTKWave was asked to do."""
+    from sim import session
     (tmp_path / "build").mkdir()
     launched = []
 
     def run(*, which="/usr/bin/gtkwave", env=None, gtkwave=None):
-        monkeypatch.setattr(cli.shutil, "which", lambda tool: which)
+        monkeypatch.setattr(session.shutil, "which", lambda tool: which)
         for name in ("DISPLAY", "WAYLAND_DISPLAY"):
             monkeypatch.delenv(name, raising=False)
         for name, value in (env or {}).items():
@@ -216,8 +215,8 @@ def sim_waves(monkeypatch, tmp_path):
         def fake(command, **kwargs):
             launched.append(command)
             return gtkwave
-        monkeypatch.setattr(cli.subprocess, "run", fake)
-        return cli.main(["waves", "--golden"])
+        monkeypatch.setattr(session.subprocess, "run", fake)
+        return session.waves(which="golden", build=tmp_path / "build")
     return run, launched
 
 

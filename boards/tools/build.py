@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware_ref.cli import UserError
 
-from sim import cartridges
+from sim import BUILD, cartridges
 
 from ..gateware.top import BoardTop
 
@@ -113,7 +113,7 @@ def build_dir(board, games=DEFAULT_GAMES):
     """Where `games` built for `board` go: build/<board>/ for the default game, else
     build/<board>-<game>+<game>/."""
     suffix = "" if tuple(games) == DEFAULT_GAMES else "-" + "+".join(games)
-    return Path("build") / f"{board}{suffix}"
+    return BUILD / f"{board}{suffix}"
 
 
 def plan(target, games=DEFAULT_GAMES):

@@ -10,17 +10,16 @@ behaviour from the same algorithm and never calls this search.
 Boards are 9 values, row-major, with the paper's ``enum place``: 0 empty, 1 computer,
 2 human.
 
-    python -m firmware_ref.eth.alg 000020000
+    ttt move 000020000
 """
 
-import argparse
-import sys
 from dataclasses import dataclass
 
 __all__ = [
     "EMPTY", "COMPUTER", "HUMAN", "LINES", "MAXSP",
     "Move", "NoMoveFound", "StackOverflow",
     "move", "wins", "full", "check_board", "parse_board", "coordinate", "show", "MARKS",
+    "report",
 ]
 
 EMPTY, COMPUTER, HUMAN = 0, 1, 2
@@ -194,28 +193,14 @@ def show(board):
     return "\n".join(rows)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m firmware_ref.eth.alg",
-        description="The computer's move by the paper's alg.c (minimax with alpha-beta).")
-    parser.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O "
-                        "computer, 2 or X human; '/' may separate rows, e.g. 000/020/000 "
-                        "or .../.X./...")
-    args = parser.parse_args(argv)
-    try:
-        board = parse_board(args.board)
-        result = move(board)
-    except (ValueError, NoMoveFound) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2 if isinstance(error, ValueError) else 1
+def report(text):
+    """``ttt move BOARD``: print the board `text` (as `parse_board` reads it), the
+    computer's move, its value and the nodes searched. Raises ValueError for a board
+    it cannot read, NoMoveFound where alg.c finds no move."""
+    board = parse_board(text)
+    result = move(board)
     outcome = {1: "the computer wins", 0: "draw", -1: "the computer loses"}[result.value]
     print(show(board))
     print(f"move: {result.place} ({coordinate(result.place)})")
     print(f"value: {result.value:+d} ({outcome})" if result.value else f"value: 0 ({outcome})")
     print(f"nodes: {result.nodes}")
-    return 0
-
-
-if __name__ == "__main__":
-    from ..cli import run
-    sys.exit(run(main))

@@ -5,10 +5,9 @@ is a key press, and the chip's think time is counted in its clock cycles, report
 cycles and in microseconds at the chosen clock (the paper's 6 MHz by default). As on
 the chip, when it opens it plays wherever its free-running counter points.
 
-    python -m firmware_ref.eth.ttmain [--clock MHZ] [--seed N]
+    ttt play [--clock MHZ] [--seed N]      (make play)
 """
 
-import argparse
 import random
 import sys
 
@@ -112,15 +111,9 @@ class Game:
         self.say("\n".join(lines))
 
 
-def main(argv=None, stdin=None, stdout=None):
-    parser = argparse.ArgumentParser(prog="python -m firmware_ref.eth.ttmain",
-                                     description="Play tic-tac-toe against the chip.")
-    parser.add_argument("--clock", type=float, default=6.0, metavar="MHZ",
-                        help="the chip's clock for think times (default: 6, the paper's)")
-    parser.add_argument("--seed", type=int, help="seed for the chip's random counter")
-    args = parser.parse_args(argv)
-    if args.clock <= 0:
-        parser.error("--clock must be a positive frequency in MHz")
+def play(*, clock=6.0, seed=None, stdin=None, stdout=None):
+    """``ttt play``: the game on `stdin` and `stdout` (default the terminal), think
+    times at `clock` MHz, the chip's random counter seeded with `seed`."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
 
     def ask(prompt):
@@ -136,10 +129,5 @@ def main(argv=None, stdin=None, stdout=None):
     def say(text):
         print(text, file=stdout)
 
-    Game(ask, say, args.clock, random.Random(args.seed)).run()
-    return 0
+    Game(ask, say, clock, random.Random(seed)).run()
 
-
-if __name__ == "__main__":
-    from ..cli import run
-    sys.exit(run(main))

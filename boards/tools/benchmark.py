@@ -1,6 +1,6 @@
 """Every cost of the project, measured side by side in one run: ``make benchmark``.
 
-    python -m sim benchmark [--repeats N] [--quick] [--icarus-games] [--out DIR]
+    ttt benchmark [--repeats N] [--quick] [--icarus-games] [--out DIR]
 
 It measures, on this machine:
   - cycles per second of each way to simulate the chip, on the same workload (random
@@ -34,17 +34,18 @@ from pathlib import Path
 import numpy as np
 
 from firmware_ref.eth.batch import INPUT_COLUMNS, record_session
-from firmware_ref.cli import UserError, positive_int, replacing
+from firmware_ref.cli import UserError, replacing
 from firmware_ref.eth.cycle import CycleModel
 
-from . import games, verify
-from .signals import INPUT_PINS, PROBE_PATHS
-from .stimulus import random_session
+from sim import BUILD, ROOT, games, verify
+from sim.signals import INPUT_PINS, PROBE_PATHS
+from sim.stimulus import random_session
 
-__all__ = ["measure", "write", "main"]
+from ..gateware.top import BOARDS
+from . import build, gatelevel
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = ROOT / "build"
+__all__ = ["measure", "write", "run", "gate_level"]
+
 SESSION_CYCLES = 1500
 TARGETS = {"compiled_over_amaranth": 100, "all_games_seconds": 10,
            "golden_batch_cycles_per_s": 1_000_000}
@@ -106,7 +107,7 @@ def _amaranth(sessions):
 
     from hdl.eth.chip import Chip
 
-    from .lockstep import resolve
+    from sim.lockstep import resolve
     chip = Chip()
     probes = [resolve(chip, path) for path in PROBE_PATHS.values()]
     pins = [getattr(chip, name) for name in INPUT_PINS]
@@ -139,7 +140,7 @@ def _compiled_pins(chips, sessions):
 
 
 def _cocotb(simulator, sessions, repeats, log):
-    from . import netlist
+    from sim import netlist
     netlist.available(simulator)
     directory = BUILD / "benchmark" / f"cocotb-{simulator}"
     log(f"{simulator}: building the netlist (log: {directory / 'build.log'})")
@@ -162,7 +163,7 @@ def _same(count):
 
 def speeds(*, repeats, count, wide, log):
     """Cycles per second of every simulator on `count` sessions; batch modes on `wide`."""
-    from . import compiled, netlist
+    from sim import compiled, netlist
     sessions, cycles = _sessions(count), count * SESSION_CYCLES
     same = _same(count)
     rows = []
@@ -220,7 +221,7 @@ def _every(seconds, log):
 
 def all_games(*, repeats, slow, icarus, log):
     """Wall time of the exhaustive check with each backend."""
-    from . import compiled, netlist
+    from sim import compiled, netlist
     rows = []
     lanes = verify.plan()
     runs, recorded = _timed(lambda: verify.golden(lanes), repeats)
@@ -252,7 +253,7 @@ def all_games(*, repeats, slow, icarus, log):
         rows.append({"simulator": name, "runs": len(runs), "seconds": statistics.median(runs),
                      "cycles": outcome.cycles, "presses": outcome.presses,
                      "games": outcome.games})
-    rows += _gate_level(log) if slow else [
+    rows += gate_level(log) if slow else [
         {"simulator": "gate level (the boards' netlists)", "missing": "not run with --quick"}]
     try:
         netlist.available("icarus")
@@ -276,21 +277,19 @@ def all_games(*, repeats, slow, icarus, log):
     return rows
 
 
-def _gate_level(log):
+def gate_level(log):
     """The board builds' chip gate by gate (make verify NETLIST=...): Yosys's netlist
     of each board, and nextpnr's where `make bitstream` has made one. Timed once, from
     the cached builds where there are any."""
-    from boards.gateware.top import BOARDS
-
-    from . import gatelevel
     rows = []
     for board in BOARDS:
         for kind in gatelevel.NETLISTS:
             name = f"{kind} netlist of the {board}, gates on Verilator, batch"
             log(f"every game on the {kind} netlist of the {board}")
             try:
+                progress = _every(5, log)
                 runs, outcome = _timed(lambda: verify.verify(
-                    netlist=kind, board=board, progress=_every(5, log)), 1)
+                    gates=gatelevel.Gates(kind, board, log=progress), progress=progress), 1)
             except UserError as missing:        # a tool missing or failing
                 rows.append({"simulator": name, "missing": str(missing)})
                 continue
@@ -345,10 +344,9 @@ def _plot(cycles, png):
 
 
 def boards():
-    from boards.gateware.top import BOARDS
     rows = []
     for name in BOARDS:
-        report = BUILD / name / "report.json"
+        report = build.build_dir(name) / build.REPORT
         if report.exists():
             rows.append(json.loads(report.read_text()))
         else:
@@ -397,7 +395,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
     result = {"date": started.isoformat(timespec="seconds"), "machine": machine(),
-              "command": "make benchmark" if not quick else "python -m sim benchmark --quick",
+              "command": "make benchmark" if not quick else "ttt benchmark --quick",
               "workload": {"sessions": count, "cycles_per_session": SESSION_CYCLES,
                            "wide_sessions": wide}}
     result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
@@ -584,25 +582,15 @@ def write(result, out):
     return path
 
 
-def main(argv=None):
-    import argparse
-    parser = argparse.ArgumentParser(prog="python -m sim benchmark", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=positive_int, default=5,
-                        help="runs of each fast measurement (default 5); medians reported")
-    parser.add_argument("--quick", action="store_true",
-                        help="a small workload, one run, no slow exhaustive runs")
-    parser.add_argument("--icarus-games", action="store_true",
-                        help="also time every game on cocotb + Icarus (slow)")
-    parser.add_argument("--out", type=Path, default=BUILD,
-                        help="where to write BENCHMARKS.md (default: build/)")
-    args = parser.parse_args(argv)
+def run(*, repeats=5, quick=False, icarus_games=False, out=BUILD):
+    """``ttt benchmark``: measure, with a timed log line per step, and write the
+    report into `out`."""
     start = time.perf_counter()
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
-    result = measure(repeats=1 if args.quick else args.repeats, quick=args.quick,
-                     icarus_games=args.icarus_games, log=log)
-    path = write(result, args.out)
+    result = measure(repeats=1 if quick else repeats, quick=quick,
+                     icarus_games=icarus_games, log=log)
+    path = write(result, out)
     print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0

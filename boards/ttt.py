@@ -1,0 +1,336 @@
+"""``ttt``: the project's one command, a subcommand per job (``ttt -h`` lists them).
+
+Every ``make`` verb runs one of these. The parser is the only one in the project: each
+subcommand calls a plain function of the module that does the work, so a module is
+used the same from here, from a test or from another module. It lives in boards/, the
+top of the layering (firmware_ref < hdl < sim < boards), because it reaches all of them;
+the choices it offers (boards, games, simulators) are read from the modules that own
+them, and the work of each subcommand is imported when it runs. Every subcommand runs through
+`firmware_ref.cli.run`: a user error is one line and status 2, Ctrl-C status 130.
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from firmware_ref import cli
+
+__all__ = ["main", "parser"]
+
+PAPER_MHZ = 6.0             # the paper's clock, for think times in microseconds
+
+
+def _megahertz(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive frequency in MHz")
+    return value
+
+
+def _games(text):
+    """GAME: one game or several, comma-separated, each a folder of hdl/."""
+    from sim import cartridges
+    games = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in games if name not in cartridges.names()]
+    if unknown or len(set(games)) != len(games):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: name each game once, from: {', '.join(cartridges.names())}")
+    return games
+
+
+def _shown(path):
+    """`path` as a user typed it: relative to the working directory where it is below."""
+    path = Path(path).resolve()
+    return path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+
+
+# -- the E.2 session and the golden model ---------------------------------------------
+
+def _e2(args):
+    from sim import session
+    return session.report(golden=args.golden, clock=args.clock)
+
+
+def _waves(args):
+    from sim import session
+    which = "golden" if args.golden else "netlist" if args.netlist else "hdl"
+    return session.waves(which=which, simulator=args.sim)
+
+
+def _games_report(args):
+    from sim import games
+    print(games.format_report(games.survey(), args.clock))
+
+
+def _play(args):
+    from firmware_ref.eth import ttmain
+    ttmain.play(clock=args.clock, seed=args.seed)
+
+
+def _move(args):
+    from firmware_ref.eth import alg
+    try:
+        alg.report(args.board)
+    except (ValueError, alg.NoMoveFound) as error:
+        raise cli.UserError(str(error)) from None
+
+
+# -- the netlist and the checks -------------------------------------------------------
+
+def _verilog(args):
+    from hdl.eth import export
+    try:
+        paths = export.write(args.out_dir, random_init=args.random)
+    except OSError as error:
+        raise cli.UserError(f"cannot write the netlist: {error.filename}: "
+                            f"{error.strerror}") from None
+    for path in paths:
+        print(f"wrote {_shown(path)}")
+
+
+def _netlist(args):
+    from sim import netlist
+    return netlist.run_tests(args.sim, args.tests, openings=args.openings,
+                             sessions=args.sessions)
+
+
+def _compare(args):
+    from sim import compare
+    return compare.run(args.expected, args.actual, signals=args.signals,
+                       clocks=tuple(args.clock_signal or compare.CLOCKS))
+
+
+def _verify(args, parser):
+    from sim import verify
+    games = args.game
+    if len(games) != 1:
+        parser.error("verify checks one game at a time")
+    (game,) = games
+    if game != "eth":
+        if args.netlist or args.backend not in ("auto", "amaranth"):
+            parser.error(f"{game} is checked on the amaranth backend only")
+        return verify.cartridge(game)
+    if args.netlist and args.backend != "auto":
+        parser.error("--backend and --netlist exclude each other: a netlist runs on "
+                     "Verilator")
+    if args.board and not args.netlist:
+        parser.error("--board needs --netlist synth or routed")
+    from .gateware.top import DEFAULT_BOARD
+    from .tools import gatelevel
+
+    def gates(log):
+        try:
+            return gatelevel.Gates(args.netlist, args.board or DEFAULT_BOARD, log=log)
+        except gatelevel.CutFailed as failed:
+            raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
+    return verify.run(args.backend, gates=gates if args.netlist else None, jobs=args.jobs)
+
+
+def _benchmark(args):
+    from .tools import benchmark
+    return benchmark.run(repeats=args.repeats, quick=args.quick,
+                         icarus_games=args.icarus_games, out=args.out)
+
+
+# -- the boards -----------------------------------------------------------------------
+
+def _target(args):
+    """The board and its build directory, checked before any work."""
+    from .gateware.top import UnknownBoard, target
+    from .tools.build import build_dir
+    try:
+        board = target(args.board)
+    except UnknownBoard as error:
+        raise cli.UserError(str(error)) from None
+    return board, Path(args.build_dir or build_dir(board.name, args.game))
+
+
+def _bitstream(args):
+    import time
+
+    from .tools.build import REPORT, bitstream, format_report
+    board, out = _target(args)
+    print(f"Building {', '.join(args.game)} for the {board.summary} into {_shown(out)}/ "
+          f"(YoWASP Yosys and nextpnr, under a minute)", flush=True)
+    began = time.monotonic()
+    report = bitstream(board, out, args.game)
+    print(f"wrote {_shown(report['bitstream'])} in {time.monotonic() - began:.0f} s")
+    print(format_report(report))
+    print(f"report: {_shown(out / REPORT)}")
+
+
+def _programming(mode, done):
+    def run(args):
+        from .tools.build import NAME, program
+        board, out = _target(args)
+        print(program(board, out, mode, announce=lambda line: print(line, flush=True)),
+              end="")
+        print(f"{done} the {board.name}: {_shown(out / NAME)}.bin")
+    return run
+
+
+def _play_board(args):
+    from .host.terminal import play
+    return play(args.port, games=args.game)
+
+
+def _boards(args):
+    from .gateware.top import BOARDS
+    print("\n".join(f"{name:<12} {board.summary}" for name, board in BOARDS.items()))
+
+
+def _doc(module):
+    """A module's docstring, for a subcommand's help, without importing its tools."""
+    import importlib.util
+    import ast
+    spec = importlib.util.find_spec(module)
+    return ast.get_docstring(ast.parse(Path(spec.origin).read_text()))
+
+
+def parser():
+    """The command line: every subcommand with its arguments."""
+    from sim import BUILD, netlist, verify
+
+    from .gateware.top import BOARDS, DEFAULT_BOARD
+    from .tools.build import DEFAULT_GAMES
+    top = argparse.ArgumentParser(prog="ttt", description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = top.add_subparsers(dest="command", required=True, metavar="command")
+
+    def command(name, run, summary, doc=None):
+        sub = commands.add_parser(
+            name, help=summary, description=_doc(doc) if doc else summary,
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.set_defaults(run=run)
+        return sub
+
+    def clock(sub):
+        sub.add_argument("--clock", type=_megahertz, default=PAPER_MHZ, metavar="MHZ",
+                         help="clock frequency for times (default: 6, the paper's)")
+
+    sub = command("e2", _e2, "replay the paper's E.2 session on the chip, against the "
+                  "paper and the golden model, and write its waves (make sim)")
+    sub.add_argument("--golden", action="store_true",
+                     help="on the golden model alone, not the HDL")
+    clock(sub)
+
+    sub = command("waves", _waves, "open the E.2 waves in GTKWave, or say how to "
+                  "(make waves)")
+    which = sub.add_mutually_exclusive_group()
+    which.add_argument("--golden", action="store_true", help="the golden model's waves")
+    which.add_argument("--netlist", action="store_true",
+                       help="the exported netlist's waves from the cocotb run")
+    sub.add_argument("--sim", default="verilator", choices=netlist.SIMULATORS,
+                     help="with --netlist: the simulator (default verilator)")
+
+    clock(command("games", _games_report, "every game a user can play against the chip, "
+                  "and its think times (make games)"))
+
+    sub = command("play", _play, "play against the chip's golden model in the terminal "
+                  "(make play)", "firmware_ref.eth.ttmain")
+    clock(sub)
+    sub.add_argument("--seed", type=int, help="seed for the chip's random counter")
+
+    sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
+                  "firmware_ref.eth.alg")
+    sub.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O computer, "
+                     "2 or X human; '/' may separate rows, e.g. 000/020/000 or .../.X./...")
+
+    sub = command("verilog", _verilog, "export the chip: build/ttt_chip.v and "
+                  "build/ttt_chip.il (make verilog)", "hdl.eth.export")
+    sub.add_argument("--out-dir", default=BUILD, type=Path,
+                     help="where to write ttt_chip.v and ttt_chip.il (default: build/)")
+    sub.add_argument("--random", type=int, default=0, choices=range(8), metavar="N",
+                     help="power-up value 0-7 of the random counter (default 0)")
+
+    sub = command("netlist", _netlist, "the cocotb tests of the exported netlist "
+                  "(make netlist)", "sim.netlist")
+    sub.add_argument("--sim", default=os.environ.get("SIM", "verilator"),
+                     choices=netlist.SIMULATORS,
+                     help="the simulator (default: $SIM or verilator)")
+    sub.add_argument("--tests", nargs="+", choices=netlist.TESTS, default=netlist.TESTS)
+    sub.add_argument("--openings", default="user,0", type=netlist.openings,
+                     help="openings of the games test: 'all', or a comma list of "
+                          "'user' and 0-7 (default: user,0)")
+    sub.add_argument("--sessions", type=cli.positive_int, default=4,
+                     help="random sessions of 1500 edges (default 4)")
+
+    sub = command("compare", _compare, "compare two waveform files at every clock edge "
+                  "(make compare)", "sim.compare")
+    sub.add_argument("expected", help="the reference waves (.vcd or .fst)")
+    sub.add_argument("actual", help="the waves to check (.vcd or .fst)")
+    sub.add_argument("--signals", nargs="+", metavar="PATTERN",
+                     help="compare only these (fnmatch patterns on the names below the "
+                          "clock's scope, such as 'controller.*' or 'led')")
+    sub.add_argument("--clock-signal", action="append", metavar="NAME",
+                     help="the clock's name (default: cp or clk)")
+
+    sub = command("verify", None, "every game in lockstep with the golden model "
+                  "(make verify)", "sim.verify")
+    sub.set_defaults(run=lambda args: _verify(args, sub))
+    sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                     help="the game (default eth, the chip at its own pins); another "
+                          "game is checked at its cartridge's pins in Amaranth")
+    sub.add_argument("--backend", default="auto",
+                     choices=("auto",) + verify.BACKENDS,
+                     help="the simulator of the chip (default: the fastest installed)")
+    sub.add_argument("--netlist", choices=("synth", "routed"),
+                     help="check this netlist of a board build gate by gate instead: "
+                          "synth (Yosys's) or routed (nextpnr's, from make bitstream)")
+    sub.add_argument("--board", choices=tuple(BOARDS), default=None,
+                     help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
+    sub.add_argument("--jobs", type=cli.positive_int, default=None,
+                     help="processes (default: one per core)")
+
+    sub = command("benchmark", _benchmark, "measure every cost side by side: "
+                  "build/BENCHMARKS.md (make benchmark)", "boards.tools.benchmark")
+    sub.add_argument("--repeats", type=cli.positive_int, default=5,
+                     help="runs of each fast measurement (default 5); medians reported")
+    sub.add_argument("--quick", action="store_true",
+                     help="a small workload, one run, no slow exhaustive runs")
+    sub.add_argument("--icarus-games", action="store_true",
+                     help="also time every game on cocotb + Icarus (slow)")
+    sub.add_argument("--out", type=Path, default=BUILD,
+                     help="where to write BENCHMARKS.md (default: build/)")
+
+    for name, run, summary in (
+            ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report "
+             "(make bitstream)"),
+            ("prog", _programming("flash", "wrote the flash of"),
+             "write the bitstream to the board's flash, kept at power-off (make prog)"),
+            ("load", _programming("sram", "loaded"),
+             "load the bitstream into the FPGA's SRAM, gone at power-off (make load)")):
+        sub = command(name, run, summary)
+        sub.add_argument("--board", default=DEFAULT_BOARD,
+                         help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
+        sub.add_argument("--build-dir", help="default build/<board>, or "
+                         "build/<board>-<game>+<game> for other games")
+        sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                         help="the cartridge, or several, comma-separated, in one "
+                              "bitstream (default eth)")
+
+    sub = command("play-board", _play_board, "play the board over its USB serial port, "
+                  "or the board in a box (simulated) with no port (make play-board)",
+                  "boards.host.terminal")
+    sub.add_argument("--port", help="the serial port, e.g. /dev/ttyUSB1 (default: the "
+                     "board in a box, the desk and its cartridges simulated)")
+    sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                     help="without --port: the box's cartridges (default eth)")
+
+    command("boards", _boards, "list the boards")
+    return top
+
+
+def _main(argv):
+    args = parser().parse_args(argv)
+    return args.run(args)
+
+
+def main(argv=None):
+    """The ``ttt`` script (and ``python -m boards``): the exit status of `argv`'s
+    subcommand (default: the command line's)."""
+    return cli.run(_main, sys.argv[1:] if argv is None else argv)
