@@ -1,8 +1,7 @@
 """What every command of the project does at its edges.
 
-Every entry point (``python -m sim ...``, ``python -m boards ...``, ``python -m
-firmware_ref.eth.alg`` and ``ttmain``) runs its ``main`` through `run`, so a user never sees
-a traceback for something they can mend:
+The project's one command, ``ttt`` (boards/ttt.py), runs every subcommand through
+`run`, so a user never sees a traceback for something they can mend:
 
 - `UserError` (bad arguments, a missing file, tool, board or port) is one line,
   ``error: ...``, and exit status 2;

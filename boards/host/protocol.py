@@ -1,6 +1,6 @@
 """The host's side of the serial protocol (docs/boards.md): frames out, status lines in.
 
-Used by `python -m boards play` on a real board and by the tests on the simulated one.
+Used by `ttt play-board` on a real board and by the tests on the simulated one.
 Boards are lists of 9 places as in firmware_ref.eth.alg (0 empty, 1 the machine's stone,
 2 the person's).
 """

@@ -1,4 +1,4 @@
-"""Play the board from a terminal over its USB serial port: `python -m boards play`.
+"""Play the board from a terminal over its USB serial port: `ttt play-board`.
 
 With no port it plays the board in a box (boards/tools/box.py), over a pseudo-terminal opened
 exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.ttmain): a

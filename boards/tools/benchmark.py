@@ -445,7 +445,7 @@ def markdown(result):
         "# Benchmarks",
         "",
         "Every cost of the project, measured side by side in one run on one machine. "
-        "Written by `make benchmark` (`python -m sim benchmark`, sim/benchmark.py); run it again to "
+        "Written by `make benchmark` (`ttt benchmark`, boards/tools/benchmark.py); run it again to "
         "measure yours. Figures are medians of the runs shown; nothing here is a pass "
         "or fail.",
         "",

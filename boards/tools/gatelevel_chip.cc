@@ -1,4 +1,4 @@
-// The chip cut out of a board build, gate by gate, for sim/gatelevel.py: Verilator's
+// The chip cut out of a board build, gate by gate, for gatelevel.py: Verilator's
 // model of the netlist (top module chip_gates, the toolchain's iCE40 cell models) run
 // through its pins only, one lane after another, each lane a fresh chip from power-up.
 //
