@@ -13,6 +13,7 @@ Environment (set by `sim.netlist`):
 """
 
 import json
+import logging
 import os
 import random
 import time
@@ -23,10 +24,28 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
 from firmware_ref.eth.cycle import CycleModel
 from sim import e2, games, lockstep
-from sim.signals import INPUT_PINS, PROBE_PATHS
+from sim.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 from sim.stimulus import random_session
 
-PERIOD_NS = 200
+LOG = logging.getLogger("ttt.netlist")    # cocotb's own loggers are its own (its docs)
+LOG.setLevel(logging.INFO)                # the logs that sim.netlist and its tests read
+
+
+def drive(dut, inputs):
+    """Apply `inputs` (firmware_ref.eth.cycle.Inputs) to the netlist's input pins."""
+    for name in INPUT_PINS:
+        getattr(dut, name).value = getattr(inputs, name)
+
+
+def probes(dut):
+    """The netlist's handle of each probe signal, by PROBE_PATHS name."""
+    found = {}
+    for name, path in PROBE_PATHS.items():
+        handle = dut
+        for part in path.split("."):
+            handle = getattr(handle, part)
+        found[name] = handle
+    return found
 
 
 class NetlistBench(lockstep.PinBench):
@@ -35,21 +54,15 @@ class NetlistBench(lockstep.PinBench):
     def __init__(self, dut, model):
         super().__init__(model)
         self.dut = dut
-        self._handles = {}
-        for name, path in PROBE_PATHS.items():
-            handle = dut
-            for part in path.split("."):
-                handle = getattr(handle, part)
-            self._handles[name] = handle
+        self.probes = probes(dut)
         self.before = self.after = None
 
     def _drive(self, inputs):
-        for name in INPUT_PINS:
-            getattr(self.dut, name).value = getattr(inputs, name)
+        drive(self.dut, inputs)
 
     def _read(self):
         values = {}
-        for name, handle in self._handles.items():
+        for name, handle in self.probes.items():
             try:
                 values[name] = int(handle.value)
             except ValueError:
@@ -76,7 +89,7 @@ async def power_up(dut, model=None):
     dut.cp.value = 0
     dut.scan.value = 0
     dut.scanin.value = 0
-    bench._drive(bench.model.inputs)
+    drive(dut, bench.model.inputs)
     await Timer(1, unit="ns")
     await ReadOnly()
     bench.check()                       # the power-up values
@@ -97,7 +110,7 @@ async def e2_session(dut):
                  e2.row(n, inputs, bench.after, after=True)]
     differences = e2.compare(rows, e2.paper_rows(), hardware=True)
     assert not differences, "\n".join(map(str, differences[:10]))
-    dut._log.info("E.2: all %d rows match the paper's trace", len(rows))
+    LOG.info("E.2: all %d rows match the paper's trace", len(rows))
 
 
 def _openings():
@@ -114,8 +127,9 @@ async def whole_games(dut):
     openings = _openings()
     presses = lockstep.game_presses(openings)
     for opening in openings:
-        restored = await lockstep.walk_games(bench, opening, presses[opening])
-        dut._log.info("opening %s: %d presses, %d restores, %d cycles so far",
+        restored = await lockstep.run(
+            bench, lockstep.walking_games(bench, opening, presses[opening]))
+        LOG.info("opening %s: %d presses, %d restores, %d cycles so far",
                       "user" if opening is None else opening, len(presses[opening]),
                       restored, bench.cycle)
     assert sum(map(len, presses.values())) > 0
@@ -130,20 +144,20 @@ async def random_keys(dut):
         for inputs in random_session(random.Random(seed), 1500):
             bench.set(inputs)
             await bench.tick()
-    dut._log.info("%d random sessions, %d cycles", sessions, bench.cycle)
+    LOG.info("%d random sessions, %d cycles", sessions, bench.cycle)
 
 
 @cocotb.test()
 async def throughput(dut):
     """For make bench: the random sessions on the netlist alone, no golden model. The
     pins are driven and the probe read every cycle, as the lockstep benches do."""
-    bench = await power_up(dut)
+    await power_up(dut)
     sessions = int(os.environ.get("TTT_RANDOM_SESSIONS", "4"))
-    handles = list(bench._handles.values())
+    handles = list(probes(dut).values())
     start = time.perf_counter()
     for seed in range(sessions):
         for inputs in random_session(random.Random(seed), 1500):
-            bench._drive(inputs)
+            drive(dut, inputs)
             await RisingEdge(dut.cp)
             await ReadOnly()
             [int(handle.value) for handle in handles]

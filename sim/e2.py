@@ -9,13 +9,16 @@ the same format, so `compare` can check every column of every row.
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, clocked, key_down
+from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, key_down
+
+from firmware_ref.eth.pins import clocked
+
+from .signals import PERIOD_NS
 
 __all__ = ["COLUMNS", "SESSION", "TRACE", "Row", "Difference", "paper_rows",
            "replay", "replaying", "row", "compare", "think_times", "format_table"]
 
 TRACE = Path(__file__).with_name("e2_trace.txt")      # package data (pyproject.toml)
-HALF_PERIOD_NS = 100        # E.1: clock cp 0(100) 1(100)
 
 COLUMNS = ("time", "resetN", "cp", "keyboardN", "state", "wins", "choose", "toggleN",
            "usei", "nexti", "sp", "i", "fin", "win", "prompt", "led", "copyboard",
@@ -133,7 +136,7 @@ def replaying(chip, session=SESSION):
 def row(n, inputs, probe, *, after):
     """The trace row of edge `n` (from 1): half a period before it, when E.1 has
     applied `inputs` (cp low), or at the edge itself (`after`, cp high)."""
-    time = (2 * n - (0 if after else 1)) * HALF_PERIOD_NS
+    time = (2 * n - (0 if after else 1)) * PERIOD_NS // 2
     return Row(_fields(time, inputs, int(after), probe))
 
 
@@ -164,7 +167,7 @@ def think_times(rows):
         if state is State.USERJUSTMOVED:
             started = row.time
         elif started is not None and state in (State.WAITING, State.FINISHED):
-            moves.append((state, (row.time - started) // (2 * HALF_PERIOD_NS)))
+            moves.append((state, (row.time - started) // PERIOD_NS))
             started = None
     return moves
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from statistics import mean
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
-from firmware_ref.eth.cycle import CycleModel, State, places, press, start
+from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.pins import press, start
 
 __all__ = ["ChipMove", "Game", "Survey", "OPENINGS", "PAPER_LIMIT", "opening_chip",
            "all_games", "survey", "format_report"]

@@ -1,8 +1,8 @@
 """The golden model's waves: a VCD of the chip's signals, named as the netlist names them.
 
 `GoldenWaves` wraps a `CycleModel` in the interface protocols use (`set`, `tick`,
-`probe`, `state`, `board`; so `firmware_ref.eth.cycle.clocked` runs them) and writes every pin, the internal nodes E.2 prints and every
-register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.eth.export):
+`probe`, `state`, `board`; so `firmware_ref.eth.pins.clocked` runs them) and writes
+every pin, the internal nodes E.2 prints and every register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.eth.export):
 pins under ``ttt_chip``, the rest under the block that holds it
 (``ttt_chip.controller.state``, ``ttt_chip.value.r``, ...), so the file opens beside the
 netlist's waves and `sim.compare` pairs the signals by name.
@@ -19,11 +19,11 @@ from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import scan
 from hdl.eth.export import TOP
 
-from .signals import INPUT_PINS, PROBE_PATHS, WAVES
+from .signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS, WAVES
 
 __all__ = ["GoldenWaves", "write_session"]
 
-HALF_PERIOD = 100           # ns
+HALF_PERIOD = PERIOD_NS // 2
 
 
 def _bits(value, width):

@@ -8,7 +8,7 @@ with the cycle, the signal, both values and the last rows of both.
 A Bench offers what a protocol of firmware_ref.eth.cycle needs (`set`, `state`, `board`,
 `probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
 The comparison lives in `PinBench`, which the cocotb bench of the exported netlist
-(sim/cocotb_chip.py) shares; `walk_games` plays every game on either.
+(sim/cocotb_chip.py) shares; `walking_games` plays every game on either.
 """
 
 import collections
@@ -18,21 +18,22 @@ from pathlib import Path
 
 from amaranth.sim import Simulator
 
-from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Probe, Registers, State,
-                                places, pressing, starting)
+from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State, places
+from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
 from hdl.eth.chip import Chip
 
 from . import games
 from . import gtkw as gtkw_views
 from . import waves
-from .signals import INPUT_PINS, PROBE_PATHS
+from .signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 
 __all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
-           "probe_from", "resolve", "run", "simulate", "netlist_name", "game_presses", "walk_games",
+           "probe_from", "resolve", "run", "simulate", "netlist_name", "game_presses",
+           "walking_games",
            "concrete", "scan_values", "from_scan"]
 
-PERIOD = 200e-9         # E.1: cp low for 100 ns, high for 100 ns
+PERIOD = PERIOD_NS * 1e-9       # seconds, as Amaranth's simulator counts
 FIELDS = tuple(f.name for f in dataclasses.fields(Probe))
 
 
@@ -84,6 +85,9 @@ class PinBench:
     @property
     def board(self):
         return self.model.board
+
+    def registers(self):
+        return self.model.registers()   # the chip's: they saw the same edges
 
     @property
     def probe(self):
@@ -189,7 +193,7 @@ class Bench(PinBench):
         return out
 
 async def run(bench, protocol):
-    """Run a protocol (firmware_ref.eth.cycle.starting, ...) on `bench`; return its result."""
+    """Run a protocol (firmware_ref.eth.pins.starting, ...) on `bench`; return its result."""
     while True:
         try:
             next(protocol)
@@ -207,9 +211,10 @@ def game_presses(openings=games.OPENINGS):
     return presses
 
 
-async def walk_games(bench, opening, presses):
-    """Play the games of one opening (`presses`, from `game_presses`) on `bench`.
-    Returns how often it went back.
+def walking_games(chip, opening, presses):
+    """Protocol: play the games of one opening (`presses`, from `game_presses`) on
+    `chip`, a golden model or a bench (as `starting` and `pressing` take them, and
+    ``registers()``). Returns how often it went back.
 
     The chip follows the golden model's game tree. To go back to a branch point it is
     reset with that position entered during reset, as E.1 does: a search depends on
@@ -219,18 +224,18 @@ async def walk_games(bench, opening, presses):
     model's counter is the chip's, as they saw the same edges).
     """
     if opening is not None:
-        counter = bench.model.registers().random
+        counter = chip.registers().random
         for _ in range((games.opening_chip(opening).random - counter) % 8):
-            bench.set(resetN=0)
-            await bench.tick()
-    await run(bench, starting(bench, userbegins=opening is None))
+            chip.set(resetN=0)
+            yield
+    yield from starting(chip, userbegins=opening is None)
     restored = 0
     for registers, key in presses:
-        if bench.state is not State.WAITING or bench.board != registers.board:
+        if chip.state is not State.WAITING or chip.board != registers.board:
             position = places(registers.board)
-            await run(bench, starting(bench, userbegins=True, position=position))
+            yield from starting(chip, userbegins=True, position=position)
             restored += 1
-        await run(bench, pressing(bench, key))
+        yield from pressing(chip, key)
     return restored
 
 

@@ -6,7 +6,11 @@ the golden waves (`sim.golden_waves`). The benches read the chip through these n
 and `sim.compare` pairs waves by them.
 """
 
-__all__ = ["INPUT_PINS", "PROBE_PATHS", "WAVES", "GROUPS"]
+__all__ = ["PERIOD_NS", "INPUT_PINS", "PROBE_PATHS", "WAVES", "GROUPS"]
+
+# The clock of every simulation, E.1's: cp low for 100 ns, then high for 100 ns, so that
+# the rising edges fall at 200 ns, 400 ns, ... as in the E.2 trace and all waves align.
+PERIOD_NS = 200
 
 # The inputs a person drives (scan and scanin stay low outside scan tests).
 INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")

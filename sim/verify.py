@@ -11,7 +11,7 @@ simulator.
 
 On the compiled chip the check runs in batch. The games are split into lanes of a few
 dozen key presses, each lane an independent chip from power-up. The golden model plays
-each lane (`sim.lockstep.walk_games`, the same walk as the pin-level benches) and
+each lane (`sim.lockstep.walking_games`, the same walk as the pin-level benches) and
 records its inputs and probe every cycle (firmware_ref.eth.batch), in one process per core;
 then the compiled chips run all lanes' inputs in one call, and the two sets of arrays
 are compared. The inputs follow the golden model's state, which is the chip's up to the
@@ -35,6 +35,7 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
 from firmware_ref.eth.cycle import State
+from firmware_ref.eth.pins import clocked
 
 from . import cartridges, games, lockstep
 
@@ -87,36 +88,11 @@ def _plan(per_lane, openings):
     return lanes, count
 
 
-class _GoldenBench:
-    """What `lockstep.walk_games` needs of a bench, on the golden model alone."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def set(self, inputs=None, **pins):
-        self.model.set(inputs, **pins)
-
-    @property
-    def state(self):
-        return self.model.state
-
-    @property
-    def board(self):
-        return self.model.board
-
-    async def tick(self):
-        self.model.tick()
-
-
 def record(lane):
     """The golden model's cycles of `lane`: its packed rows (firmware_ref.eth.batch)."""
     model = Recorder(random=lane.power_up)
-    walk = lockstep.walk_games(_GoldenBench(model), lane.opening, lane.presses)
-    try:
-        walk.send(None)
-    except StopIteration:
-        return model.rows
-    raise RuntimeError("the golden walk waited for something")
+    clocked(model, lockstep.walking_games(model, lane.opening, lane.presses))
+    return model.rows
 
 
 def golden(lanes, *, jobs=None, progress=None):
@@ -215,7 +191,7 @@ def _compiled(lanes, jobs, progress):
 def _gates(lanes, jobs, progress, gates):
     """The chip of a board build, gate by gate. It powers up as the FPGA configures it,
     its random counter at 0 like every flip-flop there, so each lane's walk holds reset
-    for the edges that bring the counter to the lane's opening (`lockstep.walk_games`),
+    for the edges that bring the counter to the lane's opening (`lockstep.walking_games`),
     and the golden model, powered up the same, sees those edges too."""
     lanes = [dataclasses.replace(lane, power_up=0) for lane in lanes]
     return _batch(lanes, jobs, progress, gates.name, gates.run, gates.pins)
@@ -239,7 +215,7 @@ def _walk_amaranth(opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
 
     async def walk(bench):
-        await lockstep.walk_games(bench, opening, presses)
+        await lockstep.run(bench, lockstep.walking_games(bench, opening, presses))
         return bench.cycle
     return opening, lockstep.simulate(walk, random=power_up)
 

@@ -6,7 +6,8 @@ import numpy as np
 
 from firmware_ref.eth.batch import (INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns,
                                 record_session)
-from firmware_ref.eth.cycle import CycleModel, press, start
+from firmware_ref.eth.cycle import CycleModel
+from firmware_ref.eth.pins import press, start
 from sim import e2
 from sim.stimulus import random_session
 

@@ -26,7 +26,8 @@ from boards.gateware.top import BOARDS, UnknownBoard, target
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
 from firmware_ref import cli
 from firmware_ref.cli import UserError
-from firmware_ref.eth.cycle import CycleModel, State, places, press, start
+from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.pins import press, start
 
 ROOT = Path(__file__).parent.parent
 

@@ -19,7 +19,8 @@ from boards.tools.box import Box
 from boards.host.terminal import Link, open_port, play
 from firmware_ref import cli
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
-from firmware_ref.eth.cycle import CycleModel, State, places, press, start
+from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.pins import press, start
 
 ROOT = Path(__file__).parent.parent
 # The user's preference: the first free place in this order.

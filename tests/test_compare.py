@@ -285,7 +285,8 @@ def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
 
 def test_golden_waves_run_the_protocols(tmp_path):
     # GoldenWaves is a chip on a bench like CycleModel: the pin protocols drive it.
-    from firmware_ref.eth.cycle import CycleModel, clocked, places, pressing, starting
+    from firmware_ref.eth.cycle import CycleModel, places
+    from firmware_ref.eth.pins import clocked, pressing, starting
     with open(tmp_path / "game.vcd", "w") as file:
         waves = golden_waves.GoldenWaves(file)
         clocked(waves, starting(waves, userbegins=True))

@@ -10,7 +10,8 @@ from collections import defaultdict
 import pytest
 
 from firmware_ref.eth import cycle
-from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down, starting
+from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
+from firmware_ref.eth.pins import start, starting
 from sim import compiled, e2, games, lockstep
 from sim.stimulus import random_session
 
@@ -41,7 +42,8 @@ def presses():
 def test_every_game_in_lockstep(simulate, presses, opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
     restored = simulate(
-        lambda bench: lockstep.walk_games(bench, opening, presses[opening]),
+        lambda bench: lockstep.run(bench, lockstep.walking_games(bench, opening,
+                                                                 presses[opening])),
         random=power_up)
     assert 0 < restored < len(presses[opening])
 
@@ -75,7 +77,7 @@ def _snapshots():
         chip.tick()
         found.setdefault((chip.state, chip.sp), (chip.registers(), inputs))
     chip = CycleModel(random=3)
-    cycle.start(chip, userbegins=True)
+    start(chip, userbegins=True)
     chip.set(keyboardN=key_down(7))
     for _ in range(3000):
         chip.tick()

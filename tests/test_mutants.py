@@ -13,7 +13,8 @@ import pytest
 
 import hdl.eth.chip
 import hdl.eth.controller
-from firmware_ref.eth.cycle import places, pressing, starting
+from firmware_ref.eth.cycle import places
+from firmware_ref.eth.pins import pressing, starting
 from sim import e2, games, lockstep
 from sim.stimulus import random_session
 

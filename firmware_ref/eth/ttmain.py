@@ -12,7 +12,8 @@ import random
 import sys
 
 from .alg import COMPUTER, EMPTY, HUMAN, coordinate, full, wins
-from .cycle import CycleModel, places, press, start
+from .cycle import CycleModel, places
+from .pins import press, start
 
 MARKS = {EMPTY: " ", COMPUTER: "O", HUMAN: "X"}
 
