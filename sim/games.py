@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from statistics import mean
 
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
 
@@ -115,8 +115,7 @@ PAPER_LIMIT = 6000          # section 6: "at most one millisecond" at 6 MHz
 
 
 def _picture(board):
-    marks = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}
-    return "/".join("".join(marks[v] for v in board[r:r + 3]) for r in (0, 3, 6))
+    return "/".join("".join(MARKS[v] for v in board[r:r + 3]) for r in (0, 3, 6))
 
 
 def format_report(report, clock_mhz=6.0):

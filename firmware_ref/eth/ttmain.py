@@ -11,11 +11,11 @@ the chip, when it opens it plays wherever its free-running counter points.
 import random
 import sys
 
-from .alg import COMPUTER, EMPTY, HUMAN, coordinate, full, wins
+from .alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, full, wins
 from .cycle import CycleModel, places
 from .pins import press, start
 
-MARKS = {EMPTY: " ", COMPUTER: "O", HUMAN: "X"}
+SHOWN = {**MARKS, EMPTY: " "}       # the grid leaves empty places blank
 
 
 class Quit(Exception):
@@ -107,7 +107,7 @@ class Game:
         rule = "   +---+---+---+"
         lines = ["     A   B   C", rule]
         for row in range(3):
-            cells = " | ".join(MARKS.get(board[3 * row + col], "?") for col in range(3))
+            cells = " | ".join(SHOWN.get(board[3 * row + col], "?") for col in range(3))
             lines += [f" {row + 1} | {cells} |", rule]
         self.say("\n".join(lines))
 
