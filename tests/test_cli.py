@@ -5,6 +5,7 @@ turns the ^C byte into SIGINT for the command and every process it started.
 """
 
 import os
+import re
 import pty
 import select
 import sys
@@ -88,3 +89,47 @@ def test_positive_int_refuses(text):
     import argparse
     with pytest.raises(argparse.ArgumentTypeError, match="at least 1"):
         cli.positive_int(text)
+
+
+def _unset(line):
+    """`line` with each ``$(if $(VAR),then[,else])`` as make expands it, VAR empty."""
+    while "$(if " in line:
+        start = line.index("$(if ")
+        depth, parts, part = 0, [], ""
+        for end in range(start + 2, len(line)):
+            char = line[end]
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth < 0:
+                break
+            if char == "," and depth == 0:
+                parts.append(part)
+                part = ""
+            else:
+                part += char
+        parts.append(part)
+        line = line[:start] + (parts[2] if len(parts) > 2 else "") + line[end + 1:]
+    return line
+
+
+def test_every_make_verb_is_a_subcommand_that_parses():
+    """Each ``$(TTT) ...`` line of the Makefile, its make variables at their defaults,
+    is a command line `ttt`'s one parser accepts (nothing is run)."""
+    from boards.ttt import parser
+    defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth",
+                "EXPECTED": "build/e2_golden.vcd", "ACTUAL": "build/e2.vcd"}
+    lines = [line.split("$(TTT)", 1)[1] for line in (ROOT / "Makefile").read_text().splitlines()
+             if "$(TTT) " in line]
+    assert len(lines) >= 15
+    for line in lines:
+        line = _unset(line)
+        argv = re.sub(r"\$\((\w+)\)", lambda m: defaults[m[1]], line).replace('"', "").split()
+        argv = [word for word in argv if word not in (">", "/dev/null")]
+        assert parser().parse_args(argv).command == argv[0], line
+
+
+def test_an_unknown_subcommand_is_refused_with_the_list(capsys):
+    from boards.ttt import main
+    with pytest.raises(SystemExit) as refused:
+        main(["bitsream"])
+    assert refused.value.code == cli.USAGE
+    assert "invalid choice: 'bitsream'" in capsys.readouterr().err
