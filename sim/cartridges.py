@@ -40,7 +40,7 @@ import hdl
 from firmware_ref.cli import UserError
 
 __all__ = ["BACKENDS", "TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden",
-           "Mismatch", "BackendMissing", "Played", "fields", "port", "Top", "netlist",
+           "Mismatch", "BackendMissing", "Played", "Check", "fields", "port", "Top", "netlist",
            "lockstep", "waves", "compare", "view"]
 
 BACKENDS = ("amaranth", "compiled", "cocotb")
@@ -153,7 +153,7 @@ def netlist(core, kind="verilog"):
 
 # -- lockstep ---------------------------------------------------------------------------
 
-class _Check:
+class Check:
     """The golden model of one game beside a core: `step(inputs, got)` ticks the model
     and compares its probe with `got` (the core's outputs, in the Probe's order)."""
 
@@ -211,13 +211,16 @@ def _amaranth(name, package, games, core, progress, vcd=None):
     simulator.add_testbench(bench)
     played = clocks = 0
     for number, game in enumerate(package.games() if games is None else games):
-        playing.update(game=game, check=_Check(package, number))
+        playing.update(game=game, check=Check(package, number))
         if played:
             simulator.reset()           # the core at power-up, as the model
         if vcd is None:
             simulator.run()
         else:
-            with simulator.write_vcd(str(vcd)):
+            # Every port, those the core leaves unused too, which Amaranth traces
+            # beside the design ("bench.tx__valid").
+            ports = [Value.cast(value) for _, _, value in core.signature.flatten(core)]
+            with simulator.write_vcd(str(vcd), traces=ports):
                 simulator.run()
         played, clocks = played + 1, clocks + len(game)
         if progress:
@@ -283,7 +286,7 @@ def _compiled(name, package, games, core, progress, log=None):
                         shown)
         finally:
             lib.ttt_destroy(handle)
-        check = _Check(package, number)
+        check = Check(package, number)
         for pins, got in zip(game, shown[0].tolist()):
             check.step(pins, got)
         played, clocks = played + 1, clocks + cycles
@@ -380,7 +383,7 @@ def _widths():
 
     from hdl.cartridge import Signature
     return {"__".join(path): Shape.cast(member.shape).width
-            for path, member in Signature().members.flatten()}
+            for path, member in Signature().members.flatten() if member.is_port}
 
 
 def _rename(raw, vcd, name):
@@ -388,9 +391,12 @@ def _rename(raw, vcd, name):
     `CLOCK`, without the simulator's reset and Amaranth's ``$n`` copies."""
     from . import waves as wave_files
     amaranth = wave_files.read(raw)
-    renamed = []
+    renamed, inside = [], {var.path[2:] for var in amaranth.vars
+                           if var.path[:2] == ("bench", "top")}
     for var in amaranth.vars:
         path = var.path
+        if len(path) == 2 and path[0] == "bench" and path[1:] not in inside:
+            path = ("bench", "top", path[1])        # a port traced beside the design
         if path[:2] != ("bench", "top") or len(path) < 3:
             continue
         *scopes, leaf = path[2:]
@@ -407,6 +413,8 @@ def view(waves_path, *, save_path=None):
     """A GTKWave save file for a cartridge's waves (`waves`): the clock, the inputs and
     the outputs, each board as nine places; the first 20 clocks in view. Returns its
     path (default: beside the waves, suffix .gtkw)."""
+    from firmware_ref.eth.alg import coordinate
+
     from . import gtkw
     from . import waves as wave_files
     waves_path = Path(waves_path)
@@ -425,7 +433,7 @@ def view(waves_path, *, save_path=None):
         return gtkw.Group(n, tuple(
             gtkw.Trace(f"#{{{n}[{2 * k + 1}:{2 * k}]}} ({width - 2 - 2 * k}){TOP}.{n}"
                        f"[{width - 1}:0] ({width - 1 - 2 * k}){TOP}.{n}[{width - 1}:0]",
-                       f"{n} {k}", "hex", "place") for k in range(9)))
+                       f"{n} {coordinate(k)}", "hex", "place") for k in range(9)))
 
     inputs = [n for n in ("start", "key", "switches", "position", "rx__valid",
                           "rx__payload", "tx__ready") if n in found]

@@ -31,7 +31,7 @@ from .cycle import NO_KEY, CycleModel
 from .cycle import Inputs as ChipInputs
 
 __all__ = ["Inputs", "Probe", "Model", "SETTLE", "OPENINGS", "POSITIONS", "start_clocks",
-           "session", "position", "games", "unusual"]
+           "session", "position", "played", "games", "unusual"]
 
 SETTLE = 3                  # the console's contract: a taken key shows within 3 clocks
 PLACES = 9
@@ -297,6 +297,13 @@ def unusual(*, limit=100_000):
     model, played = _begin(PERSON_BEGINS | 0b10, 1, 0, limit)
     played = _press(model, played, 1 << 0, limit)
     yield from _play(model, played, limit, _first_free)
+
+
+def played(switches=PERSON_BEGINS, board=0, keys=None, *, clocks=1, limit=100_000):
+    """The games from a `session` (`switches`, ``start`` for `clocks` clocks with
+    `board`): at each of the person's turns each place of `keys(board)` (the chip's
+    board as it is; default: every empty place) is tried."""
+    yield from _play(*_begin(switches, clocks, board, limit), limit, keys)
 
 
 def games(openings=OPENINGS, positions=POSITIONS, *, others=True, limit=100_000):
