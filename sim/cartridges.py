@@ -40,7 +40,7 @@ import hdl
 from firmware_ref.cli import UserError
 
 __all__ = ["BACKENDS", "TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden",
-           "Mismatch", "BackendMissing", "Played", "Check", "fields", "port", "Top", "netlist",
+           "Mismatch", "BackendMissing", "Played", "Golden", "Check", "fields", "port", "Top", "netlist",
            "lockstep", "waves", "compare", "view"]
 
 BACKENDS = ("amaranth", "compiled", "cocotb")
@@ -153,19 +153,51 @@ def netlist(core, kind="verilog"):
 
 # -- lockstep ---------------------------------------------------------------------------
 
-class Check:
-    """The golden model of one game beside a core: `step(inputs, got)` ticks the model
-    and compares its probe with `got` (the core's outputs, in the Probe's order)."""
+class Golden:
+    """A game's golden outputs, after each clock (`play`). Games that begin alike, as
+    ``games()`` gives them depth first, share the golden model's clocks they have in
+    common, when its Model can ``copy()`` itself: it is copied where the inputs
+    change (a key, a start), and the next game goes on from the copy where it leaves
+    the last one. What it computes is what a fresh Model would, clock by clock."""
 
-    def __init__(self, package, number):
-        self.model, self.number, self.clock = package.Model(), number, 0
+    def __init__(self, package):
+        self.package = package
         self.outputs = fields(package)[1]
-        self.expected = operator.attrgetter(*self.outputs)
+        self._probe = operator.attrgetter(*self.outputs)
+        self._game, self._expected, self._copies = [], [], {}
+
+    def play(self, game):
+        """The outputs (tuples in the Probe's order) after each clock of `game`."""
+        last, same = self._game, 0
+        while same < min(len(game), len(last)) and (game[same] is last[same] or
+                                                     game[same] == last[same]):
+            same += 1
+        copies = {clock: model for clock, model in self._copies.items() if clock <= same}
+        begin = max(copies, default=0)
+        model = copies[begin].copy() if begin else self.package.Model()
+        expected = self._expected[:begin]
+        sharing = hasattr(model, "copy")
+        for clock in range(begin, len(game)):
+            pins = game[clock]
+            if sharing and clock and pins is not game[clock - 1] and clock not in copies:
+                copies[clock] = model.copy()
+            model.set(pins)
+            model.tick()
+            expected.append(self._probe(model.probe))
+        self._game, self._expected, self._copies = game, expected, copies
+        return expected
+
+
+class Check:
+    """A game's golden outputs beside a core: `step(inputs, got)` compares the outputs
+    after the next clock with `got` (the core's, in the Probe's order)."""
+
+    def __init__(self, golden, number, game):
+        self.outputs, self.number, self.clock = golden.outputs, number, 0
+        self.expected = golden.play(game)
 
     def step(self, inputs, got):
-        self.model.set(inputs)
-        self.model.tick()
-        want = self.expected(self.model.probe)
+        want = self.expected[self.clock]
         if tuple(got) != want:
             field, value, wanted = next((f, g, w) for f, g, w in
                                         zip(self.outputs, got, want) if g != w)
@@ -195,7 +227,7 @@ def _amaranth(name, package, games, core, progress, vcd=None):
     inputs, outputs = fields(package)
     driven = [(operator.attrgetter(f), _member(core, f)) for f in inputs]
     read = [_member(core, f) for f in outputs]
-    playing = {}
+    playing, golden = {}, Golden(package)
 
     async def bench(ctx):
         check = playing["check"]
@@ -211,7 +243,7 @@ def _amaranth(name, package, games, core, progress, vcd=None):
     simulator.add_testbench(bench)
     played = clocks = 0
     for number, game in enumerate(package.games() if games is None else games):
-        playing.update(game=game, check=Check(package, number))
+        playing.update(game=game, check=Check(golden, number, game))
         if played:
             simulator.reset()           # the core at power-up, as the model
         if vcd is None:
@@ -258,6 +290,7 @@ def _compiled(name, package, games, core, progress, log=None):
     lib = compiled.load(library, _signatures())
     inputs, outputs = fields(package)
     values = operator.attrgetter(*inputs)
+    golden = Golden(package)
     played = clocks = 0
     for number, game in enumerate(package.games() if games is None else games):
         handle = lib.ttt_create(1)          # a core from power-up
@@ -286,7 +319,7 @@ def _compiled(name, package, games, core, progress, log=None):
                         shown)
         finally:
             lib.ttt_destroy(handle)
-        check = Check(package, number)
+        check = Check(golden, number, game)
         for pins, got in zip(game, shown[0].tolist()):
             check.step(pins, got)
         played, clocks = played + 1, clocks + cycles

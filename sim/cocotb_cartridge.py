@@ -98,6 +98,7 @@ async def games(dut):
     driven = [(field, getattr(dut, cartridges.port(field))) for field in inputs]
     shown = [getattr(dut, cartridges.port(field)) for field in outputs]
     outcome = {"games": 0, "clocks": 0, "mismatch": None}
+    golden = cartridges.Golden(package)
 
     def drive(pins):
         for field, handle in driven:
@@ -126,7 +127,7 @@ async def games(dut):
                 await RisingEdge(dut.cp)
                 await FallingEdge(dut.cp)
                 dut.rst.value = 0
-            check = cartridges.Check(package, number)
+            check = cartridges.Check(golden, number, game)
             for pins in game:
                 drive(pins)
                 await RisingEdge(dut.cp)

@@ -151,3 +151,17 @@ def test_a_changed_value_in_the_waves_is_reported(tmp_path, monkeypatch):
     first = report.differences[0]
     assert (first.signal, first.expected, first.actual) == ("ready", "1", "0")
     assert "FIRST DIFFERENCE" in report.summary()
+
+
+@pytest.mark.parametrize("name", ["eth", "firstfree"])
+def test_games_that_begin_alike_share_the_golden_models_clocks_and_nothing_else(name):
+    package = cartridges.golden(name)
+    games = list(itertools.islice(package.games(), 6)) + handful(name)[-3:]
+    golden = cartridges.Golden(package)
+    for game in games:
+        model, fresh = package.Model(), []
+        for pins in game:
+            model.set(pins)
+            model.tick()
+            fresh.append(tuple(getattr(model.probe, f) for f in golden.outputs))
+        assert golden.play(game) == fresh

@@ -42,6 +42,10 @@ class Model:
         self.said = 0
         self.saying = 0
 
+    def copy(self):
+        """An independent model in the same state."""
+        return copy.deepcopy(self)
+
     def set(self, inputs=None, **pins):
         self.inputs = replace(inputs or self.inputs, **pins)
 
