@@ -25,10 +25,7 @@ core's and the golden model's waves alike and sim.compare can pair them.
 
 import dataclasses
 import importlib
-import json
 import operator
-import os
-import pickle
 import tempfile
 from fractions import Fraction
 from pathlib import Path
