@@ -37,8 +37,8 @@ import hdl
 from firmware_ref.cli import UserError
 
 __all__ = ["BACKENDS", "TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden",
-           "Mismatch", "BackendMissing", "Played", "Golden", "Check", "fields", "port", "Top", "netlist",
-           "lockstep", "waves", "compare", "view"]
+           "Mismatch", "BackendMissing", "Played", "Golden", "Check", "fields", "port",
+           "Top", "netlist", "lockstep", "waves", "compare", "view"]
 
 BACKENDS = ("amaranth", "compiled", "cocotb")
 TOP = "cartridge"           # the netlist's top module, and the waves' scope
@@ -109,10 +109,6 @@ def _member(core, field):
     value = getattr(getattr(core, stream), rest) if port(field) != field else \
         getattr(core, field)
     return Value.cast(value)        # a board is a view of its bits
-
-
-def _core(name, core):
-    return (core or cartridge(name))()
 
 
 # -- the exported core ------------------------------------------------------------------
@@ -216,11 +212,12 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None):
     if backend not in runs:
         raise ValueError(f"unknown backend {backend!r}; the backends are: "
                          f"{', '.join(BACKENDS)}")
-    return runs[backend](name, package, games, _core(name, core), progress)
+    return runs[backend](name, package, games, core or cartridge(name), progress)
 
 
 def _amaranth(name, package, games, core, progress, vcd=None):
     from amaranth.sim import Simulator
+    core = core()
     inputs, outputs = fields(package)
     driven = [(operator.attrgetter(f), _member(core, f)) for f in inputs]
     read = [_member(core, f) for f in outputs]
@@ -278,7 +275,7 @@ def _compiled(name, package, games, core, progress, log=None):
     import numpy as np
 
     from . import compiled
-    design = compiled.Design(TOP, netlist(core, "rtlil"), compiled.WRAPPER,
+    design = compiled.Design(TOP, netlist(core(), "rtlil"), compiled.WRAPPER,
                              f"the {name} cartridge")
     try:
         library = compiled.library(design, log=log)
@@ -355,7 +352,8 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
         try:
-            played = _amaranth(name, package, [game], _core(name, core), None, vcd=raw)
+            played = _amaranth(name, package, [game], core or cartridge(name), None,
+                               vcd=raw)
         except Mismatch as mismatch:
             difference, played = mismatch, None
         _rename(raw, core_vcd, name)

@@ -33,7 +33,7 @@ PERIOD_NS = int(cartridges.PERIOD * 10**9)
 
 def run(name, core, games=None, *, simulator="verilator", progress=None, waves=None):
     """Play `games` (default: all of the golden model's) of game `name` on `core` (a
-    cartridge instance) on `simulator`; returns sim.cartridges.Played, raises
+    cartridge class) on `simulator`; returns sim.cartridges.Played, raises
     sim.cartridges.Mismatch at the first difference and SimulatorMissing if the
     simulator is not installed. `progress(games, clocks)` hears of the end only. With
     `waves` (a path), the simulator writes the waves there."""
@@ -42,7 +42,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
     directory = cartridges.BUILD / "cocotb-cartridge" / name / simulator
     directory.mkdir(parents=True, exist_ok=True)
     verilog = directory / f"{cartridges.TOP}.v"
-    verilog.write_text(cartridges.netlist(core, "verilog"))
+    verilog.write_text(cartridges.netlist(core(), "verilog"))
     runner = get_runner(simulator)
     runner.build(sources=[verilog], hdl_toplevel=cartridges.TOP, build_dir=directory,
                  always=True, waves=waves is not None, timescale=("1ns", "1ps"),
