@@ -40,7 +40,8 @@ from . import BUILD, ROOT
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
-__all__ = ["BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load", "Chips", "CompiledBench",
+__all__ = ["BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load",
+           "wrapper_signatures", "Chips", "CompiledBench",
            "simulate", "yosys_path", "tool_version"]
 
 CACHE = BUILD / "compiled"
@@ -179,7 +180,8 @@ def load(path, signatures):
     return lib
 
 
-def _chip_signatures():
+def wrapper_signatures():
+    """The ctypes signatures of WRAPPER's functions (sim/compiled_chip.cc), for `load`."""
     handle, i32, i64, u32 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
     pointer = np.ctypeslib.ndpointer
     return {
@@ -202,7 +204,7 @@ class Chips:
     def __init__(self, lanes=1, *, random=0, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lib = load(library(log=log), _chip_signatures())
+        self._lib = load(library(log=log), wrapper_signatures())
         self.lanes = lanes
         self._handle = self._lib.ttt_create(lanes)
         self._index = {}

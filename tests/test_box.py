@@ -223,3 +223,35 @@ def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
         assert f"The machine plays {coordinate(k)};" in text
         assert f"The machine says: {k}" in text     # its own text line, through the link
     assert "B1 is taken." in text and "You won." in text
+
+
+def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
+    # The games of test_games_through_the_box_agree_with_the_golden_model, played at the
+    # ETH cartridge's pins in lockstep with its golden model (firmware_ref/eth/cartridge.py);
+    # the busy clocks after each key, which the console counts, are the chip's think time.
+    from firmware_ref.eth import cartridge
+    from sim import cartridges
+    position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
+
+    def keys(board):
+        return [first_free(places(board))]
+
+    games = [game for entered in (None, position) for game in
+             cartridge.played(board=cartridge.position(entered or [EMPTY] * 9), keys=keys)]
+    assert cartridges.lockstep("eth", games, backend="compiled") == \
+        (2, sum(map(len, games)))
+    for entered, game in zip((None, position), games):
+        model = CycleModel()
+        start(model, userbegins=True, position=entered)
+        thoughts = []
+        while model.state is not State.FINISHED:
+            thoughts.append(len(press(model, first_free(places(model.board)))))
+        golden, busy = cartridge.Model(), []
+        for pins in game:
+            golden.set(pins)
+            golden.tick()
+            if pins.key:
+                busy.append(0)
+            elif busy:
+                busy[-1] += golden.probe.busy
+        assert busy == thoughts and len(busy) >= 3

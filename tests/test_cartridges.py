@@ -1,7 +1,11 @@
 """The console's cartridges: every game folder is found, builds, and plays in lockstep
-with its golden model; a core that breaks a rule is caught."""
+with its golden model on every bench (Amaranth, compiled, cocotb); a core that breaks a
+rule is caught on each; waves of one game compare equal, and a change is reported."""
+
+import itertools
 
 import pytest
+from amaranth.hdl import Fragment
 
 from boards.gateware.top import target
 from boards.tools.build import plan
@@ -15,6 +19,7 @@ def test_every_game_folder_is_a_cartridge():
         core = cartridges.cartridge(name)()
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members
         assert len(core.code) == 1 and core.code.isupper() and core.lamp_names
+        Fragment.get(core, None)        # it elaborates without a platform
     codes = [cartridges.cartridge(name).code for name in cartridges.names()]
     assert len(set(codes)) == len(codes)
     with pytest.raises(ValueError, match="unknown game 'nope'"):
@@ -50,3 +55,115 @@ def test_verify_of_a_game_without_a_golden_model_is_one_line(monkeypatch):
     monkeypatch.setattr(cartridges, "golden", lambda name: None)
     with pytest.raises(UserError, match="firstfree has no golden model"):
         verify.cartridge("firstfree")
+
+
+# -- the ETH chip at the cartridge's pins, and every bench ------------------------------
+
+def handful(name):
+    """A few games of each kind, quick on every backend."""
+    if name == "eth":
+        from firmware_ref.eth import cartridge
+        return (list(itertools.islice(cartridge.games([0], (), others=False), 2))
+                + list(cartridge.games((), others=True)))
+    from firmware_ref.firstfree import games
+    return list(itertools.islice(games(), 0, None, 100))
+
+
+def test_the_eth_golden_model_opens_where_the_start_clocks_say():
+    from firmware_ref.eth import cartridge
+    for opening in range(8):
+        game = next(cartridge.games([opening], (), others=False))   # checks the opening
+        assert sum(pins.start for pins in game) == cartridge.start_clocks(opening)
+    assert sum(1 for _ in cartridge.games([0], (), others=False)) == 101
+
+
+@pytest.mark.parametrize("backend", cartridges.BACKENDS)
+@pytest.mark.parametrize("name", ["eth", "firstfree"])
+def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
+    games = handful(name)
+    played, clocks = cartridges.lockstep(name, games, backend=backend)
+    assert played == len(games) >= 8 and clocks == sum(map(len, games))
+
+
+class WrongLamp(cartridges.cartridge("eth")):
+    """The ETH chip with lamp 3 (its own, always dark) lit when the game is over."""
+
+    def elaborate(self, platform):
+        m = super().elaborate(platform)
+        m.d.comb += self.lamps[3].eq(self.over)
+        return m
+
+
+@pytest.mark.parametrize("backend", cartridges.BACKENDS)
+def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
+    with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
+                                                  r"the core, [26] in the golden model"):
+        cartridges.lockstep("eth", handful("eth")[:1], backend=backend, core=WrongLamp)
+
+
+def test_a_golden_model_that_lets_the_console_press_too_soon_is_caught(monkeypatch):
+    # The adapter keeps ready low for SETTLE - 1 clocks after a key, while the chip
+    # still shows prompt: none in the golden model, and it is ready before the core is.
+    from firmware_ref.eth import cartridge
+    monkeypatch.setattr(cartridge, "SETTLE", 1)
+    with pytest.raises(cartridges.Mismatch, match=r"ready is 0 in the core, 1 in the "
+                                                  r"golden model"):
+        cartridges.lockstep("eth", handful("eth")[:1], backend="compiled")
+
+
+def test_a_missing_tool_is_one_line(monkeypatch):
+    from firmware_ref.cli import UserError
+    monkeypatch.setenv("CXX", "no-such-c++")
+    with pytest.raises(UserError, match=r"^the compiled backend cannot run: no C\+\+ "
+                                        r"compiler: 'no-such-c\+\+' is not on the PATH"):
+        cartridges.lockstep("firstfree", [], backend="compiled")
+    monkeypatch.setenv("PATH", "")
+    with pytest.raises(cartridges.BackendMissing, match=r"^the cocotb backend cannot run: "
+                                                        r"Verilator needs perl"):
+        cartridges.lockstep("firstfree", [], backend="cocotb")
+    with pytest.raises(ValueError, match="unknown backend 'spice'"):
+        cartridges.lockstep("firstfree", [], backend="spice")
+
+
+@pytest.mark.parametrize("name", ["eth", "firstfree"])
+def test_the_waves_of_a_game_compare_equal_with_the_golden_models(name, tmp_path):
+    core, golden = tmp_path / "core.vcd", tmp_path / "golden.vcd"
+    game = handful(name)[-1]
+    assert cartridges.waves(name, game, core, golden) == (1, len(game))
+    report = cartridges.compare(golden, core)
+    assert report.equal and report.cycles == len(game), report.summary()
+    assert sorted(report.pairs) == sorted(["key", "start", "position", "switches",
+                                           "rx__valid", "rx__payload", "tx__ready",
+                                           "ready", "busy", "over", "board", "lamps",
+                                           "rx__ready", "tx__valid", "tx__payload"])
+    for waves in (core, golden):
+        view = waves.with_suffix(".gtkw").read_text()
+        assert f'[dumpfile] "{waves.resolve()}"' in view and "cartridge.board[17:0]" in view
+    assert cartridges.compare(core, golden).equal       # and the other way round
+
+
+def test_a_changed_value_in_the_waves_is_reported(tmp_path, monkeypatch):
+    from firmware_ref.eth import cartridge
+    core, golden = tmp_path / "core.vcd", tmp_path / "golden.vcd"
+    monkeypatch.setattr(cartridge, "SETTLE", 1)
+    with pytest.raises(cartridges.Mismatch, match="ready"):
+        cartridges.waves("eth", handful("eth")[0], core, golden)
+    report = cartridges.compare(golden, core)       # both written all the same
+    assert not report.equal
+    first = report.differences[0]
+    assert (first.signal, first.expected, first.actual) == ("ready", "1", "0")
+    assert "FIRST DIFFERENCE" in report.summary()
+
+
+@pytest.mark.parametrize("name", ["eth", "firstfree"])
+def test_games_that_begin_alike_share_the_golden_models_clocks_and_nothing_else(name):
+    package = cartridges.golden(name)
+    games = list(itertools.islice(package.games(), 6)) + handful(name)[-3:]
+    golden = cartridges.Golden(package)
+    for game in games:
+        model, fresh = package.Model(), []
+        for pins in game:
+            model.set(pins)
+            model.tick()
+            fresh.append(tuple(getattr(model.probe, f) for f in golden.outputs))
+        assert golden.play(game) == fresh

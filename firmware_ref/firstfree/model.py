@@ -16,6 +16,8 @@ class Inputs:
     start: int = 0
     position: int = 0       # 18 bits: place k is bits 2k (red) and 2k+1 (green)
     switches: int = 0b1
+    rx_valid: int = 0       # bytes from the host, which it does not hear
+    rx_payload: int = 0
     tx_ready: int = 1       # the host takes the text
 
 
@@ -26,6 +28,7 @@ class Probe:
     ready: int
     busy: int
     over: int
+    rx_ready: int
     tx_valid: int
     tx_payload: int
 
@@ -38,6 +41,10 @@ class Model:
         self.index = 0
         self.said = 0
         self.saying = 0
+
+    def copy(self):
+        """An independent model in the same state."""
+        return copy.deepcopy(self)
 
     def set(self, inputs=None, **pins):
         self.inputs = replace(inputs or self.inputs, **pins)
@@ -55,7 +62,7 @@ class Model:
         return Probe(
             board=sum(v << 2 * k for k, v in enumerate(self.places)), lamps=lamps,
             ready=ready, busy=int(self.state in ("JUDGE_PERSON", "THINK", "JUDGE_MACHINE")),
-            over=over, tx_valid=int(self.saying != 0),
+            over=over, rx_ready=1, tx_valid=int(self.saying != 0),
             tx_payload=ord("0") + self.said if self.saying == 2 else ord("\n"))
 
     def tick(self):

@@ -1,0 +1,333 @@
+"""The ETH chip as a cartridge, clock by clock at the console's pins (docs/cartridge.md).
+
+The golden model of the thin adapter ``hdl/eth/cartridge.py`` (its text read, not
+imported) on top of the chip's own golden model, `cycle.CycleModel`. What the adapter does:
+
+- **Start.** While ``start`` is high the chip is held in reset and the adapter takes
+  ``position``. At each reset edge the chip's keyboard register is given the lowest
+  occupied place of that position. When ``start`` falls the position is replayed: the
+  first stone on the last reset edge, then one place per clock, ``piN`` high in the
+  clock that places a machine's stone (§4's test mode). A clock with no key left lets
+  the chip open (the person, or the chip at its 3-bit counter); the game runs from then.
+  Power-up is a start that has just fallen, from the empty board.
+- **Running.** ``keyboardN`` is the complement of ``key``, ``piN`` is switch 1 and
+  ``userbegins`` switch 0 (always, bursts too). ``ready`` is the chip's ``prompt``, but
+  low for the ``SETTLE - 1`` clocks after any key (the chip needs two to drop
+  ``prompt``); ``busy`` is neither ``prompt`` nor ``fin``; ``over`` is ``fin``. Before the
+  game runs (a start, a burst) all three are low.
+- **The board** is the chip's ``led`` as it was at the last clock with ``copyboard``
+  high, never its search: the place bits agree (bit 2k the machine's stone, 2k + 1 the
+  person's).
+- **Lamps**: ``prompt``, ``fin``, ``win``, 0. The chip has nothing to say to the host:
+  ``rx_ready`` is 1, ``tx_valid`` and ``tx_payload`` are 0.
+
+`Model` has the protocol every golden model of a cartridge has: `set` the inputs,
+`tick` the clock, read `probe`; `games()` is every game a person can play at the pins.
+"""
+
+from dataclasses import dataclass, replace
+
+from .cycle import NO_KEY, CycleModel
+from .cycle import Inputs as ChipInputs
+
+__all__ = ["Inputs", "Probe", "Model", "SETTLE", "OPENINGS", "POSITIONS", "start_clocks",
+           "session", "position", "played", "games", "unusual"]
+
+SETTLE = 3                  # the console's contract: a taken key shows within 3 clocks
+PLACES = 9
+BURST_RESET, BURST, RUN = "BURST_RESET", "BURST", "RUN"
+_PINS = {}                  # the chip's inputs seen so far, each value once
+OPENINGS = (None, *range(PLACES - 1))   # the person begins, or the chip opens at 0..7
+PERSON_BEGINS, CHIP_BEGINS = 0b01, 0b00  # switch 0: userbegins; switch 1 (piN) low
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The cartridge's inputs in one clock, named after the signature's members."""
+    key: int = 0            # one bit per place
+    start: int = 0
+    position: int = 0       # 18 bits: place k is bits 2k (red, the machine's), 2k+1
+    switches: int = PERSON_BEGINS   # switch 0: userbegins, switch 1: piN
+    rx_valid: int = 0
+    rx_payload: int = 0
+    tx_ready: int = 1
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Every output of the cartridge after an edge."""
+    ready: int
+    busy: int
+    over: int
+    board: int
+    lamps: int
+    rx_ready: int
+    tx_valid: int
+    tx_payload: int
+
+
+def _occupied(board):
+    """One bit per place of an 18-bit board: either stone is there."""
+    return sum(1 << k for k in range(PLACES) if board >> 2 * k & 3)
+
+
+def _lowest(places):
+    """The lowest place of the bit set `places` (not 0)."""
+    return (places & -places).bit_length() - 1
+
+
+def position(places):
+    """The 18-bit board of 9 places in alg.py's encoding (0 empty, 1 the machine's
+    stone, 2 the person's): the place bits are the same."""
+    return sum(value << 2 * k for k, value in enumerate(places))
+
+
+class Model:
+    """The cartridge, one clock edge at a time, from power-up."""
+
+    def __init__(self):
+        self.inputs = Inputs()
+        self.chip = CycleModel()        # the chip's random counter powers up at 0
+        self.phase = BURST_RESET        # power-up begins a game from the empty board
+        self.preset = 0                 # the position to enter
+        self.left = 0                   # its places not yet given to the chip
+        self.colour = 0                 # the stone just given is the machine's
+        self.quiet = 0                  # clocks left in which ready stays low
+        self.board = 0                  # what the chip last latched with copyboard
+        self._drive()
+
+    def copy(self):
+        """An independent cartridge in the same state (the chip rebuilt from its
+        registers, as a scan path would load them)."""
+        twin = Model.__new__(Model)
+        twin.__dict__.update(self.__dict__)
+        twin.chip = CycleModel.from_registers(self.chip.registers(), self.chip.inputs)
+        return twin
+
+    # -- the bench: inputs, clock, probe ---------------------------------------------
+
+    def set(self, inputs=None, **pins):
+        """Drive input pins, e.g. ``set(key=1 << 4)``."""
+        inputs = replace(inputs or self.inputs, **pins) if pins else inputs
+        if inputs is not None and inputs is not self.inputs:
+            self.inputs = inputs
+            self._drive()
+
+    def tick(self):
+        """One rising edge of the clock, with the inputs now applied."""
+        inputs, before = self.inputs, self._chip_probe()
+        running = self.phase == RUN
+        given = self._given()
+        if self.phase == BURST_RESET:
+            self.left = 0
+        if given:
+            first = _lowest(given)
+            self.left = given & ~(1 << first)
+            self.colour = self.preset >> 2 * first & 1
+        if self.phase == BURST_RESET and not inputs.start:
+            self.phase = BURST
+        elif self.phase == BURST and not given:
+            self.phase = RUN
+        if inputs.start:                # from any phase, last so that it wins
+            self.preset = inputs.position
+            self.phase = BURST_RESET
+        if running and inputs.key:
+            self.quiet = SETTLE - 1
+        elif self.quiet:
+            self.quiet -= 1
+        if before.copyboard:
+            self.board = before.led
+        self.chip.tick()
+        self._seen = None
+        self._drive()
+
+    @property
+    def probe(self):
+        chip, running = self._chip_probe(), self.phase == RUN
+        return Probe(
+            ready=int(running and chip.prompt and not self.quiet),
+            busy=int(running and not chip.prompt and not chip.fin),
+            over=int(running and chip.fin), board=self.board,
+            lamps=chip.prompt | chip.fin << 1 | chip.win << 2,
+            rx_ready=1, tx_valid=0, tx_payload=0)
+
+    # -- the chip's pins --------------------------------------------------------------
+
+    def _chip_probe(self):
+        # The chip's probe, once per clock and inputs: the bench reads it several times.
+        if self._seen is None:
+            self._seen = self.chip.probe
+        return self._seen
+
+    def _given(self):
+        """The places still to give the chip in a burst (0 when running)."""
+        if self.phase == BURST_RESET:
+            return _occupied(self.preset)
+        return self.left if self.phase == BURST else 0
+
+    def _drive(self):
+        inputs = self.inputs
+        userbegins = inputs.switches & 1
+        if self.phase == RUN:
+            pins = ChipInputs(keyboardN=NO_KEY & ~inputs.key, userbegins=userbegins,
+                              piN=inputs.switches >> 1 & 1, resetN=1)
+        else:
+            given = self._given()
+            keyboardN = NO_KEY & ~(1 << _lowest(given)) if given else NO_KEY
+            pins = ChipInputs(keyboardN=keyboardN, userbegins=userbegins,
+                              piN=0 if self.phase == BURST_RESET else self.colour,
+                              resetN=int(self.phase != BURST_RESET))
+        self.chip.inputs = _PINS.setdefault(pins, pins)   # as chip.set does, uncopied
+        self._seen = None
+
+    # -- what a person sees -----------------------------------------------------------
+
+    @property
+    def waiting(self):
+        """The game is at rest: the cartridge takes a key, or the game is over."""
+        probe = self.probe
+        return bool(probe.ready or probe.over)
+
+
+# -- the games a person can play at the pins ------------------------------------------
+
+def start_clocks(opening):
+    """How many clocks to hold ``start`` from power-up so that the chip opens at place
+    `opening` (1 to 8). The chip's 3-bit counter counts every edge from 0: the
+    ``start`` edges, the last reset edge that the falling ``start`` gives, and the chip
+    opens at the counter's value after that edge, so at ``start`` clocks + 1 (mod 8)."""
+    return (opening - 1) % 8 or 8
+
+
+def session(switches, *, clocks=1, board=0):
+    """The inputs that begin a game: ``start`` for `clocks` clocks with the position
+    `board`, then ``start`` low."""
+    begin = Inputs(start=1, position=board, switches=switches)
+    return [begin] * clocks + [replace(begin, start=0, position=0)]
+
+
+def _settle(model, inputs, limit):
+    """Clock `model` on `inputs` until it is at rest; the inputs of each clock."""
+    clocks = []
+    model.set(inputs)
+    while not model.waiting:
+        if len(clocks) == limit:
+            raise RuntimeError(f"the cartridge did not come to rest within {limit} clocks")
+        clocks.append(inputs)
+        model.tick()
+    return clocks
+
+
+def _play(model, played, limit, keys=None):
+    """Every continuation of `model` (at rest), each key on each empty place while the
+    game goes on; `keys(board)`: the places to try (default: every empty one)."""
+    if model.probe.over:
+        yield played + [played[-1]]     # and one clock more: the board shows the end
+        return
+    board = model.chip.board            # the display shows it one clock later
+    empty = [k for k in range(PLACES) if not board >> 2 * k & 3]
+    for k in (keys(board) if keys else empty):
+        branch = model.copy()
+        branch.set(key=1 << k)
+        pressed = branch.inputs
+        branch.tick()
+        after = _settle(branch, replace(pressed, key=0), limit)
+        yield from _play(branch, played + [pressed] + after, limit, keys)
+
+
+def _first_free(board):
+    return [next(k for k in range(PLACES) if not board >> 2 * k & 3)]
+
+
+def _begin(switches, clocks, board, limit):
+    """A cartridge from power-up given `session`, at rest, and the inputs it was given."""
+    model, played = Model(), []
+    for inputs in session(switches, clocks=clocks, board=board):
+        model.set(inputs)
+        played.append(inputs)
+        model.tick()
+    return model, played + _settle(model, played[-1], limit)
+
+
+def _press(model, played, key, limit):
+    """`model` (at rest) given `key` for one clock, then quiet until it is at rest."""
+    model.set(key=key)
+    pressed = model.inputs
+    model.tick()
+    return played + [pressed] + _settle(model, replace(pressed, key=0), limit)
+
+
+# Positions a game may begin from (``start`` with ``position``): the board in alg.py's
+# encoding, and the switches. From each the person plays the first empty place.
+POSITIONS = (
+    (position([0, 0, 2, 0, 1, 0, 0, 0, 0]), PERSON_BEGINS),    # as tests/test_box.py
+    (position([1, 2, 0, 0, 2, 0, 0, 1, 0]), PERSON_BEGINS),
+    (position([2, 0, 0, 0, 1, 0, 0, 0, 2]), PERSON_BEGINS),
+    (position([0, 0, 0, 0, 2, 0, 0, 0, 0]), CHIP_BEGINS),      # it also opens at its counter
+)
+
+
+def unusual(*, limit=100_000):
+    """Games a console would not play but the pins allow: a key on a taken place (the
+    chip ignores it; ready drops for the settling clocks all the same), ``start`` with a
+    position in the middle of a search, and switch 1 (piN) on, so that the person's keys
+    put the machine's stones."""
+    model, played = _begin(PERSON_BEGINS, 1, 0, limit)
+    played = _press(model, played, 1 << 4, limit)
+    played = _press(model, played, 1 << 4, limit)             # taken: ignored
+    yield from _play(model, played, limit, _first_free)
+
+    model, played = _begin(PERSON_BEGINS, 1, 0, limit)
+    model.set(key=1 << 0)
+    played.append(model.inputs)
+    model.tick()
+    quiet = replace(model.inputs, key=0)
+    model.set(quiet)
+    for _ in range(40):                                        # into the search
+        played.append(quiet)
+        model.tick()
+    restart = replace(quiet, start=1, position=position([0, 1, 0, 0, 2, 0, 0, 0, 0]))
+    played += [restart] * 2
+    model.set(restart)
+    model.tick()
+    model.tick()
+    played += _settle(model, replace(restart, start=0, position=0), limit)
+    yield from _play(model, played, limit, _first_free)
+
+    model, played = _begin(PERSON_BEGINS | 0b10, 1, 0, limit)
+    played = _press(model, played, 1 << 0, limit)
+    yield from _play(model, played, limit, _first_free)
+
+
+def played(switches=PERSON_BEGINS, board=0, keys=None, *, clocks=1, limit=100_000):
+    """The games from a `session` (`switches`, ``start`` for `clocks` clocks with
+    `board`): at each of the person's turns each place of `keys(board)` (the chip's
+    board as it is; default: every empty place) is tried."""
+    yield from _play(*_begin(switches, clocks, board, limit), limit, keys)
+
+
+def games(openings=OPENINGS, positions=POSITIONS, *, others=True, limit=100_000):
+    """Every game a person can play at the pins from the empty board, for each of
+    `openings` (None: switch 0 on, the person begins; k: switch 0 off and ``start``
+    held so long that the chip opens at k, `start_clocks`); a game from each of
+    `positions` (board, switches), the person on the first empty place; and with
+    `others` the `unusual` games. Each game is the inputs of each clock from power-up.
+    A key is pressed for one clock on an empty place as soon as the cartridge is ready
+    (its board shows the chip's move one clock later: it latches what the chip shows
+    with ``copyboard``); the inputs then stay quiet until it is ready again or the game
+    is over, and one clock more. The empty board gives 1955 games, as ``make games``
+    counts them (10,252,629 clocks from power-up, 7,044,273 of them when the person
+    begins: each of those games begins with the chip's long reply to the opening)."""
+    for opening in openings:
+        if opening is None:
+            yield from _play(*_begin(PERSON_BEGINS, 1, 0, limit), limit)
+        else:
+            model, played = _begin(CHIP_BEGINS, start_clocks(opening), 0, limit)
+            if model.chip.board != 1 << 2 * opening:
+                raise RuntimeError(f"the chip opened at {model.chip.board:018b}, "
+                                   f"not at place {opening}")
+            yield from _play(model, played, limit)
+    for board, switches in positions:
+        yield from _play(*_begin(switches, 1, board, limit), limit, _first_free)
+    if others:
+        yield from unusual(limit=limit)
