@@ -16,6 +16,8 @@ BOARD ?= icebreaker
 # several, comma-separated, share one bitstream (the host's G command chooses).
 GAME ?= eth
 # make verify: empty checks the RTL; synth or routed, the chip as $(BOARD)'s build has it.
+# make waves GAME=...: which of the game's golden-model games to show.
+PLAY ?= 0
 NETLIST ?=
 
 .PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
@@ -23,13 +25,13 @@ NETLIST ?=
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
-	@echo "variables (now): GAME=$(GAME) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
+	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(TTT) e2
 
-waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to)
-	$(TTT) waves
+waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to); GAME=firstfree: its game $(PLAY)
+	$(TTT) waves $(if $(filter-out eth,$(GAME)),--game $(GAME) --play $(PLAY))
 
 waves-golden: $(STAMP) ## open the golden model's E.2 waves
 	$(TTT) waves --golden

@@ -55,10 +55,37 @@ def _e2(args):
     return session.report(golden=args.golden, clock=args.clock)
 
 
-def _waves(args):
+def _waves(args, parser):
     from sim import session
-    which = "golden" if args.golden else "netlist" if args.netlist else "hdl"
-    return session.waves(which=which, simulator=args.sim)
+    if args.game is None:
+        which = "golden" if args.golden else "netlist" if args.netlist else "hdl"
+        return session.waves(which=which, simulator=args.sim)
+    if args.netlist or len(args.game) != 1:
+        parser.error("--game takes one game, and its waves are the core's or the golden "
+                     "model's (--golden)")
+    return _game_waves(args.game[0], args.play, args.golden)
+
+
+def _game_waves(name, number, golden):
+    """Game `number` of cartridge `name` on its core and its golden model: both waves
+    written, one opened."""
+    from sim import BUILD, cartridges, session
+    core = BUILD / f"{name}-game{number}.vcd"
+    model = core.with_name(f"{name}-game{number}_golden.vcd")
+    status = 0
+    try:
+        cartridges.waves(name, number, core, model)
+    except ValueError as error:             # no golden model, no such game
+        raise cli.UserError(str(error)) from None
+    except cartridges.Mismatch as difference:
+        print(f"DIFFERENT: {difference}")
+        status = 1
+    print(f"Game {number} of {name}: the core's waves in {_shown(core)}, the golden "
+          f"model's in {_shown(model)}, both under '{cartridges.TOP}';\n"
+          f"'ttt compare {_shown(model)} {_shown(core)}' compares them edge by edge.")
+    shown = model if golden else core
+    return session.show(shown, shown.with_suffix(".gtkw"), what=f"game {number} of {name}",
+                        scope=cartridges.TOP) or status
 
 
 def _games_report(args):
@@ -110,10 +137,12 @@ def _verify(args, parser):
     if len(games) != 1:
         parser.error("verify checks one game at a time")
     (game,) = games
-    if game != "eth":
-        if args.netlist or args.backend not in ("auto", "amaranth"):
-            parser.error(f"{game} is checked on the amaranth backend only")
-        return verify.cartridge(game)
+    if game != "eth" or args.cartridge_pins:
+        if args.netlist:
+            parser.error("--netlist checks the ETH chip at its own pins only")
+        # Verilator runs the cartridges under cocotb, as it runs the chip.
+        backend = {"auto": "compiled", "verilator": "cocotb"}.get(args.backend, args.backend)
+        return verify.cartridge(game, backend)
     if args.netlist and args.backend != "auto":
         parser.error("--backend and --netlist exclude each other: a netlist runs on "
                      "Verilator")
@@ -218,14 +247,19 @@ def parser():
                      help="on the golden model alone, not the HDL")
     clock(sub)
 
-    sub = command("waves", _waves, "open the E.2 waves in GTKWave, or say how to "
-                  "(make waves)")
+    sub = command("waves", None, "open the E.2 waves, or a game's on any cartridge, in "
+                  "GTKWave, or say how to (make waves)")
+    sub.set_defaults(run=lambda args: _waves(args, sub))
     which = sub.add_mutually_exclusive_group()
     which.add_argument("--golden", action="store_true", help="the golden model's waves")
     which.add_argument("--netlist", action="store_true",
                        help="the exported netlist's waves from the cocotb run")
     sub.add_argument("--sim", default="verilator", choices=netlist.SIMULATORS,
                      help="with --netlist: the simulator (default verilator)")
+    sub.add_argument("--game", type=_games, help="instead of E.2, a game of this "
+                     "cartridge at its pins: the core's and the golden model's waves")
+    sub.add_argument("--play", type=int, default=0, metavar="N",
+                     help="with --game: which of its golden model's games (default 0)")
 
     clock(command("games", _games_report, "every game a user can play against the chip, "
                   "and its think times (make games)"))
@@ -274,7 +308,10 @@ def parser():
     sub.set_defaults(run=lambda args: _verify(args, sub))
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
                      help="the game (default eth, the chip at its own pins); another "
-                          "game is checked at its cartridge's pins in Amaranth")
+                          "game is checked at its cartridge's pins")
+    sub.add_argument("--cartridge-pins", action="store_true",
+                     help="check eth at the cartridge's pins, as every other game: the "
+                          "chip behind its adapter, against the adapter's golden model")
     sub.add_argument("--backend", default="auto",
                      choices=("auto",) + verify.BACKENDS,
                      help="the simulator of the chip (default: the fastest installed)")

@@ -12,7 +12,7 @@ from firmware_ref import cli
 
 from . import BUILD, e2
 
-__all__ = ["report", "waves"]
+__all__ = ["report", "waves", "show"]
 
 WAVES = ("hdl", "golden", "netlist")
 
@@ -98,18 +98,18 @@ def _display():
     return None
 
 
-def _how_to_open(vcd, view, why):
+def _how_to_open(vcd, view, why, what, scope):
     def shown(path):
         path = Path(path).resolve()
         return path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
     vcd, view = shown(vcd), shown(view)
-    print(f"The waves of the E.2 session are in {vcd} and their view in {view}.")
+    print(f"The waves of {what} are in {vcd} and their view in {view}.")
     print(f"GTKWave cannot show them: {why}. To look at them, either")
     print("  - where there is a display (a desktop, or 'ssh -X' to this machine), run")
     print(f"    gtkwave {vcd} {view}")
     print("    (GTKWave: 'apt install gtkwave', or 'brew install gtkwave' on macOS)")
     print(f"  - or open {vcd} in Surfer (surfer-project.org, also in a browser): its")
-    print("    signal tree holds the same blocks, ttt_chip.controller and the others.")
+    print(f"    signal tree holds the same names, under {scope}.")
     return 0
 
 
@@ -138,17 +138,26 @@ def waves(*, which="hdl", simulator="verilator", build=BUILD):
         if _on_hdl(build) is None:
             return 1
         vcd, view = _hdl_waves(build)
+    return show(vcd, view, what="the E.2 session", scope="ttt_chip (its blocks, "
+                "ttt_chip.controller and the others)")
+
+
+def show(vcd, view, *, what, scope):
+    """Open the waves `vcd` with their GTKWave save file `view`, or, where GTKWave cannot
+    show them, say why and how else to look at `what` (named under `scope`)."""
     viewer = shutil.which("gtkwave")
     if viewer is None:
-        return _how_to_open(vcd, view, "it is not installed here (no gtkwave on the PATH)")
+        return _how_to_open(vcd, view, "it is not installed here (no gtkwave on the PATH)",
+                            what, scope)
     why = _display()
     if why:
-        return _how_to_open(vcd, view, why)
+        return _how_to_open(vcd, view, why, what, scope)
     # GTKWave that cannot open a display prints its usage and exits 0: say why instead.
     opened = subprocess.run([viewer, str(vcd), str(view)], capture_output=True, text=True)
     if "Could not initialize GTK" in opened.stderr:
         display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        return _how_to_open(vcd, view, f"it could not open the display {display}")
+        return _how_to_open(vcd, view, f"it could not open the display {display}", what,
+                            scope)
     if opened.returncode:
         sys.stderr.write(opened.stderr)
     return opened.returncode

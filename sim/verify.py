@@ -290,17 +290,22 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
                    seconds=time.perf_counter() - start)
 
 
-def cartridge(name):
+def cartridge(name, backend="compiled"):
     """``ttt verify --game``: every game of cartridge `name` in lockstep with its golden
-    model; prints the outcome, 1 if they differ."""
-    print(f"every game of {name} in lockstep with its golden model, at the cartridge's "
-          f"pins, on the amaranth backend", flush=True)
-    began = time.perf_counter()
+    model at the cartridge's pins, on `backend` (one of sim.cartridges.BACKENDS);
+    prints the progress and the outcome, 1 if they differ."""
     if cartridges.golden(name) is None:
         raise cli.UserError(f"{name} has no golden model at the console's pins in "
                             f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
+    print(f"every game of {name} in lockstep with its golden model, at the cartridge's "
+          f"pins, on the {backend} backend", flush=True)
+    progress = throttled(lambda text: print(f"  {text}", flush=True), 5)
+    began = time.perf_counter()
     try:
-        played, clocks = cartridges.lockstep(name)
+        played, clocks = cartridges.lockstep(
+            name, backend=backend,
+            progress=lambda games, clocks: progress(f"{backend}: {games} games, "
+                                                    f"{clocks} clocks"))
     except cartridges.Mismatch as difference:
         print(f"DIFFERENT: {difference}")
         return 1

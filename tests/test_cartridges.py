@@ -167,3 +167,20 @@ def test_games_that_begin_alike_share_the_golden_models_clocks_and_nothing_else(
             model.tick()
             fresh.append(tuple(getattr(model.probe, f) for f in golden.outputs))
         assert golden.play(game) == fresh
+
+
+def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, monkeypatch,
+                                                                       capsys):
+    import sim
+    from boards.ttt import main as ttt
+    monkeypatch.setattr(sim, "BUILD", tmp_path)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    assert ttt(["waves", "--game", "firstfree", "--play", "2"]) == 0
+    core, model = tmp_path / "firstfree-game2.vcd", tmp_path / "firstfree-game2_golden.vcd"
+    assert "there is no display here" in capsys.readouterr().out
+    assert core.with_suffix(".gtkw").exists() and model.with_suffix(".gtkw").exists()
+    assert ttt(["compare", str(model), str(core)]) == 0
+    assert "no difference" in capsys.readouterr().out
+    assert ttt(["waves", "--game", "firstfree", "--play", "100000"]) == 2
+    assert capsys.readouterr().err == "error: firstfree has no game 100000\n"
