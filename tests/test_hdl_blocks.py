@@ -632,6 +632,7 @@ def test_every_block_on_the_path_is_scanned():
         assert (members["scan"], members["scanin"], members["scanout"]) == (
             wiring.In(1), wiring.In(1), wiring.Out(1)), name
         assert list(block.scan_registers) == [r.name for r in scan.block_chain(name)]
+    Fragment.get(chip, None)            # and the chip they make elaborates
 
 
 def random_scan_state(rng):
