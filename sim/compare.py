@@ -17,8 +17,9 @@ An x is a value its file does not know (the golden model's 'u', E.2's never-writ
 registers): x bits on either side are not compared, and the summary counts them. A
 signal with no value yet in the actual file where the expected has one is a
 difference, and so is one that is x throughout in the actual file while the expected
-knows it (an undriven net checks nothing). A string against a number (Amaranth writes enums as their names, a
-netlist as codes) is compared through the chip's enums (state, choose).
+knows it (an undriven net checks nothing). A string against a number (Amaranth writes
+enums as their names, a netlist as codes) is compared through the chip's enums (state,
+choose).
 
 Prints the first divergence (time, cycle, signal, expected, actual) and a summary.
 Actual waves that end before the expected's last clock edge (a run cut short) are not

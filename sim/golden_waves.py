@@ -2,10 +2,11 @@
 
 `GoldenWaves` wraps a `CycleModel` in the interface protocols use (`set`, `tick`,
 `probe`, `state`, `board`; so `firmware_ref.eth.pins.clocked` runs them) and writes
-every pin, the internal nodes E.2 prints and every register to a VCD while it runs. The hierarchy is the exported netlist's (hdl.eth.export):
-pins under ``ttt_chip``, the rest under the block that holds it
-(``ttt_chip.controller.state``, ``ttt_chip.value.r``, ...), so the file opens beside the
-netlist's waves and `sim.compare` pairs the signals by name.
+every pin, the internal nodes E.2 prints and every register to a VCD while it runs.
+The hierarchy is the exported netlist's (hdl.eth.export): pins under ``ttt_chip``, the
+rest under the block that holds it (``ttt_chip.controller.state``, ``ttt_chip.value.r``,
+...), so the file opens beside the netlist's waves and `sim.compare` pairs the signals
+by name.
 
 Timing is E.1's: a rising edge of ``cp`` every 200 ns from 200 ns on, the inputs
 applied at the falling edge before it. A value the model does not know (E.2's 'u') is
