@@ -52,16 +52,18 @@ class Fields:
 
 
 def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=None,
-         back_to_back=False, idle=0):
+         back_to_back=False, idle=0, hold=False):
     """Send ``frames`` (bytes each; a frame's terminator is part of it) one after the
     other, each once the last was answered or the link stayed silent for 4 bytes'
     time. Returns [(answer lines, effects)] per frame. ``ready_after``: clocks after each
     command strobe until the desk says ready. ``text_lines``: the cartridge's lines,
     offered on ``text_out`` before the first frame. ``broken``: (frame, byte index) sent
     with a low stop bit. ``back_to_back``: send all frames without waiting. ``idle``:
-    clocks before the first frame."""
+    clocks before the first frame. ``hold``: the desk's position is in use throughout.
+    The link holds ``games`` cartridges, the one playing named ``fields.code``."""
     fields = fields or Fields()
-    dut = HostLink(bit_cycles=BIT, games=games)
+    codes = (fields.code + "EFGHIJKLMN".replace(fields.code, ""))[:games]
+    dut = HostLink(bit_cycles=BIT, codes=codes)
     results = [([], []) for _ in frames]
     current = [0]           # the frame whose answer and effects are being recorded
     lines, partial = [], bytearray()
@@ -74,7 +76,8 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
         ctx.set(dut.lamps, fields.lamps)
         ctx.set(dut.switches, fields.switches)
         ctx.set(dut.cycles, fields.cycles)
-        ctx.set(dut.code, ord(fields.code))
+        ctx.set(dut.game, 0)
+        ctx.set(dut.hold, hold)
         ctx.set(dut.rx, 1)
         await ctx.tick().repeat(3 * BIT + idle)
         for n, frame in enumerate(frames):
@@ -115,8 +118,8 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
         bit_clock, byte = None, 0
         async for _clk, _rst, tx, *values in ctx.tick().sample(dut.tx,
                 dut.press, dut.key, dut.set_switch, dut.number, dut.switch, dut.select,
-                dut.new_game, dut.position.as_value(), dut.text_in.valid, dut.text_in.payload,
-                dut.text_out.ready):
+                dut.new_game, dut.clear, dut.shift, dut.place.as_value(),
+                dut.text_in.valid, dut.text_in.payload, dut.text_out.ready):
             if bit_clock is None:
                 if not tx:
                     bit_clock, byte = 0, 0
@@ -129,17 +132,23 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
                     assert tx == 1, "the link's stop bit"
                     received(byte)
                     bit_clock = None
-            (press, key, set_switch, number, switch, select, new_game, pos, text_valid,
-             text_byte, text_ready) = values
+            (press, key, set_switch, number, switch, select, new_game, clear, shift, place,
+             text_valid, text_byte, text_ready) = values
             effects = results[current[0]][1]
             if press:
                 effects.append(("key", key))
             if set_switch:
                 effects.append(("switch", number, switch))
             if select:
-                effects.append(("game", number))
+                effects.append(("game", key))
+            # The desk's position register: an R frame's places shift in as they come.
+            if (clear or shift) and hold:
+                effects.append(("position in use changed",))
+            if clear:
+                position[:] = [EMPTY] * 9
+            if shift:
+                position[:] = position[1:] + [place]
             if new_game:
-                position[:] = [pos >> 2 * k & 3 for k in range(9)]
                 effects.append(("new", list(position)))
             if text_valid:
                 effects.append(("text", text_byte))
@@ -251,6 +260,13 @@ def test_a_broken_stop_bit_spoils_its_frame():
     results = talk([b"K4\r", b"S\r"], broken=(0, 1))
     assert answers(results)[0] == [ERROR] and results[0][1] == []
     assert answers(results)[1] == [Fields().status()]
+
+
+def test_places_are_refused_while_the_desks_position_is_in_use():
+    # While a position is entered at the panel (or set up), R frames would change it.
+    results = talk([b"RXO.......\r", b"R\r", b"K1\r"], hold=True)
+    assert answers(results) == [[ERROR], [ERROR], [Fields().status()]]
+    assert [e for _, e in results] == [[], [], [("key", 1)]]
 
 
 def test_a_frame_that_arrives_while_the_last_is_answered_is_refused():

@@ -22,8 +22,9 @@ class Desk(wiring.Component):
     """Everything on the board but the pins: one or more cartridges, unchanged, and what
     a person or a host needs to play them (docs/boards.md, docs/cartridge.md).
 
-    - The display shows the cartridge's ``board``; while the reset button is held it
-      shows the position being entered.
+    - The display shows the cartridge's ``board``, which shows ``position`` while the
+      cartridge is held at a new game: while the reset button is held, the position
+      being entered.
     - A key, from the panel or the host, reaches the cartridge for one clock once it is
       ``ready``; a held or bouncing key is one press, a chord is none. A key waiting when
       the game ends is dropped.
@@ -89,33 +90,34 @@ class Desk(wiring.Component):
         for n, cartridge in enumerate(self.cartridges):
             m.submodules[f"cartridge{n}"] = cartridge
         m.submodules.panel = panel = FrontPanel(slot_cycles=self.slot_cycles)
-        m.submodules.keys = keys = Debouncer(9, stable=self.stable)
-        m.submodules.buttons = buttons = Debouncer(1 + BUTTONS, stable=self.stable)
-        m.submodules.link = link = HostLink(bit_cycles=self.bit_cycles,
-                                            games=len(self.cartridges))
+        # The keys and the buttons, debounced together once per panel frame: one counter.
+        m.submodules.contacts = contacts = Debouncer(9 + 1 + BUTTONS, stable=self.stable)
+        m.submodules.link = link = HostLink(
+            bit_cycles=self.bit_cycles, codes="".join(c.code for c in self.cartridges))
 
-        # The front panel and the buttons, debounced once per panel frame.
         button_raw = Signal(1 + BUTTONS)
         m.submodules.button_sync = FFSynchronizer(Cat(self.reset_button, self.buttons),
                                                   button_raw)
         m.d.comb += [
             self.row.eq(panel.row), self.red.eq(panel.red), self.green.eq(panel.green),
             panel.sense.eq(self.sense),
-            keys.raw.eq(panel.keys), keys.sample.eq(panel.frame),
-            buttons.raw.eq(button_raw), buttons.sample.eq(panel.frame),
+            contacts.raw.eq(Cat(panel.keys, button_raw)), contacts.sample.eq(panel.frame),
         ]
-        reset_pressed, reset_released = buttons.pressed[0], buttons.released[0]
+        keys_pressed = contacts.pressed[:9]
+        reset_pressed, reset_released = contacts.pressed[9], contacts.released[9]
+        buttons_pressed = contacts.pressed[10:]
 
-        # The cartridge playing: what it shows, and what it is given.
+        # The cartridge playing: what it shows, and what it is given. With one cartridge
+        # `game` has no bits and this is wiring.
         game = Signal(range(len(self.cartridges)))
         playing = Signature().create(path=("playing",))
+        position = Signal(BOARD)    # the one position: entered at the panel or by the host
         for n, cartridge in enumerate(self.cartridges):
             with m.If(game == n):
                 m.d.comb += [
                     playing.ready.eq(cartridge.ready), playing.busy.eq(cartridge.busy),
                     playing.over.eq(cartridge.over),
                     playing.board.eq(cartridge.board), playing.lamps.eq(cartridge.lamps),
-                    link.code.eq(ord(cartridge.code)),
                     link.text_out.payload.eq(cartridge.tx.payload),
                     link.text_out.valid.eq(cartridge.tx.valid),
                     cartridge.tx.ready.eq(link.text_out.ready),
@@ -124,114 +126,108 @@ class Desk(wiring.Component):
                     link.text_in.ready.eq(cartridge.rx.ready),
                     cartridge.key.eq(playing.key), cartridge.start.eq(playing.start),
                 ]
-            m.d.comb += [cartridge.position.eq(playing.position),
+            m.d.comb += [cartridge.position.eq(position),
                          cartridge.switches.eq(self.switches)]
 
-        # One key event per clock at most: the host's, else a panel key pressed alone.
-        # The panel's is registered (a clock later than its debouncer says): one key
-        # alone is one hot, so its number is an OR of its bits, no priority chain.
-        event = Signal()
-        event_key = Signal(4)
-        panel_event = Signal()
-        panel_key = Signal(4)
-        pressed = keys.pressed
-        ones = [Signal(name=f"ones{k}") for k in range(10)]   # exactly one of keys < k
-        anys = [Signal(name=f"anys{k}") for k in range(10)]   # any of keys < k
-        for k in range(9):
-            m.d.comb += [anys[k + 1].eq(anys[k] | pressed[k]),
-                         ones[k + 1].eq(Mux(pressed[k], ~anys[k], ones[k]))]
-        m.d.sync += [panel_event.eq(ones[9]),
-                     panel_key.eq(Cat(*(Cat(*(pressed[k] for k in range(9) if k >> j & 1)).any()
-                                        for j in range(4))))]
-        with m.If(link.press):
-            m.d.comb += [event.eq(1), event_key.eq(link.key)]
-        with m.Elif(panel_event):
-            m.d.comb += [event.eq(1), event_key.eq(panel_key)]
+        # A key event, one hot: the host's, else a panel key pressed alone (a chord is
+        # none). Alone: exactly one of the nine, counted per row of the panel.
+        rows = [keys_pressed[3 * r:3 * r + 3] for r in range(3)]
+        some = [row.any() for row in rows]
+        one = [row.any() & ~(row[0] & row[1] | row[0] & row[2] | row[1] & row[2])
+               for row in rows]
+        alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
+                    for r in range(3)).any()
+        host_key = Cat(link.key == k for k in range(9))
+        event = Signal(9)
+        m.d.comb += event.eq(Mux(link.press, host_key, Mux(alone, keys_pressed, 0)))
+        any_event = link.press | alone
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):
             m.d.sync += self.switches.bit_select(link.number, 1).eq(link.switch)
         for n in range(BUTTONS):
-            with m.Elif(buttons.pressed[1 + n]):
+            with m.Elif(buttons_pressed[n]):
                 m.d.sync += self.switches[n].eq(~self.switches[n])
 
-        preset = Signal(BOARD)      # the position to enter at the next start
-        pending = Signal()          # a key waits for the cartridge
-        pending_key = Signal(4)
-        m.d.comb += playing.position.eq(preset)
+        pending = Signal(9)         # a key waiting for the cartridge, one hot
+        waiting = Signal()          # pending is not empty
+        start = Signal()            # registered: `position` is whole before it rises
+        used = Signal()             # start was high a clock ago: position is still read
+        m.d.sync += [start.eq(0), used.eq(start)]
+        m.d.comb += [playing.start.eq(start), link.hold.eq(start | used)]
+
+        # The position: the host's places shift in as an R frame arrives; nothing reads
+        # it but a start (the link refuses places while it is in use).
+        with m.If(link.clear):
+            m.d.sync += position.eq(0)
+        with m.If(link.shift):
+            m.d.sync += position.eq(Cat(position.as_value()[2:], link.place.as_value()))
 
         def begin_again():
             # From any state, last so that it wins.
             with m.If(reset_pressed):
-                m.d.sync += [preset.eq(0), pending.eq(0)]
+                m.d.sync += [position.eq(0), waiting.eq(0), start.eq(1)]
                 m.next = "HOLD"
 
         with m.FSM() as fsm:
             with m.State("RUN"):
-                with m.If(event):
-                    m.d.sync += [pending.eq(1), pending_key.eq(event_key)]
-                with m.Elif(pending & playing.ready):
-                    m.d.comb += playing.key.eq(1 << pending_key)
-                    m.d.sync += pending.eq(0)
-                with m.Elif(pending & playing.over):
-                    m.d.sync += pending.eq(0)      # the game is over: no key is taken
+                with m.If(any_event):
+                    m.d.sync += [waiting.eq(1), pending.eq(event)]
+                with m.Elif(waiting & playing.ready):
+                    m.d.comb += playing.key.eq(pending)
+                    m.d.sync += waiting.eq(0)
+                with m.Elif(waiting & playing.over):
+                    m.d.sync += waiting.eq(0)      # the game is over: no key is taken
                 with m.If(link.new_game):
-                    m.d.comb += [playing.start.eq(1), playing.position.eq(link.position)]
-                    m.d.sync += pending.eq(0)
+                    m.d.sync += [start.eq(1), waiting.eq(0)]
                 with m.If(link.select):
-                    m.d.sync += [game.eq(link.number), pending.eq(0)]
-                    m.next = "SELECT"
-                begin_again()
-            with m.State("SELECT"):
-                # The new cartridge begins a game from the empty board.
-                m.d.comb += [playing.start.eq(1), playing.position.eq(0)]
-                m.next = "RUN"
+                    # The new cartridge begins a game from the empty board.
+                    m.d.sync += [game.eq(link.key), position.eq(0), start.eq(1),
+                                 waiting.eq(0)]
                 begin_again()
             with m.State("HOLD"):
-                m.d.comb += [playing.start.eq(1), self.setup.eq(1)]
-                with m.If(event):
+                m.d.comb += self.setup.eq(1)
+                m.d.sync += start.eq(1)
+                for k in range(9):
                     # Empty, the person's, the machine's, empty.
-                    place = preset[event_key]
-                    m.d.sync += [place.green.eq(~place.green & ~place.red),
-                                 place.red.eq(place.green)]
+                    place = position[k]
+                    with m.If(event[k]):
+                        m.d.sync += [place.green.eq(~place.green & ~place.red),
+                                     place.red.eq(place.green)]
                 with m.If(reset_released):
+                    m.d.sync += start.eq(0)
                     m.next = "RUN"
                 begin_again()
 
-        # Think time: busy clocks after a key has been given.
+        # Think time: the busy clocks that follow a key the cartridge took. `count`
+        # restarts at the first busy clock after a key, so a key it refused keeps the
+        # last move's figure.
         given = playing.key != 0
+        armed = Signal()            # a key was given; its busy clocks are not yet counted
         counting = Signal()
-        count = Signal(16)
         quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
-        cycles = Signal(16)
+        count = Signal(16)
         with m.If(given):
-            m.d.sync += [counting.eq(1), count.eq(0), quiet.eq(SETTLE)]
+            m.d.sync += [armed.eq(1), quiet.eq(SETTLE)]
         with m.Elif(quiet != 0):
             m.d.sync += quiet.eq(quiet - 1)
-        with m.If(counting & playing.busy & (count != CYCLES_MAX)):
-            m.d.sync += count.eq(count + 1)
-        with m.If(counting & (quiet == 0) & ~playing.busy):
+        with m.If(playing.busy):
+            with m.If(armed):
+                m.d.sync += [count.eq(1), armed.eq(0), counting.eq(1)]
+            with m.Elif(counting & (count != CYCLES_MAX)):
+                m.d.sync += count.eq(count + 1)
+        with m.Else():
             m.d.sync += counting.eq(0)
-            with m.If(count != 0):
-                m.d.sync += cycles.eq(count)
-        with m.If(~fsm.ongoing("RUN")):
-            m.d.sync += counting.eq(0)
-
-        # The board shown, registered (a clock late, which no one sees): the paths from
-        # the cartridge end here, not in the panel or the link's answer.
-        display = Signal(BOARD)
-        shown_lamps = Signal(LAMPS)
-        m.d.sync += [display.eq(playing.board), shown_lamps.eq(playing.lamps)]
-        with m.If(fsm.ongoing("HOLD")):
-            m.d.sync += display.eq(preset)
+        with m.If(start):
+            m.d.sync += armed.eq(0)
 
         m.d.comb += [
             self.lamps.eq(playing.lamps),
-            panel.stones.eq(display),
+            panel.stones.eq(playing.board),
             link.rx.eq(self.rx), self.tx.eq(link.tx),
-            link.board.eq(display), link.lamps.eq(shown_lamps),
-            link.switches.eq(self.switches), link.cycles.eq(cycles),
-            link.ready.eq(fsm.ongoing("RUN") & ~pending & ~counting & (quiet == 0)
+            link.board.eq(playing.board), link.lamps.eq(playing.lamps),
+            link.switches.eq(self.switches), link.cycles.eq(count), link.game.eq(game),
+            link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & (quiet == 0)
                           & (playing.ready | playing.over)),
         ]
         return m

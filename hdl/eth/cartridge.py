@@ -2,7 +2,7 @@
 
 from amaranth.hdl import Cat, Module, Signal
 
-from ..cartridge import BOARD, SETTLE, Cartridge
+from ..cartridge import SETTLE, Cartridge
 from .chip import Chip
 
 
@@ -14,9 +14,10 @@ NO_KEY = 0b1_1111_1111      # keyboardN is active low
 class EthCartridge(Cartridge):
     """The 1990 chip on the console.
 
-    - ``start`` holds the chip in reset; when it falls, the position is replayed to the
-      chip one key per clock, as §4's test mode needs (the first key on the last reset
-      edge, piN high for the chip's stones), and the game begins.
+    - ``start`` holds the chip in reset; when it falls, the position (which the console
+      holds) is replayed to the chip one key per clock, as §4's test mode needs (the
+      first key on the last reset edge, piN high for the chip's stones), and the game
+      begins. Meanwhile ``board`` shows the position.
     - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt``, held
       low for the clocks the chip needs to show it took the key.
     - ``board`` is the board the chip last latched with ``copyboard``, not its search.
@@ -38,32 +39,20 @@ class EthCartridge(Cartridge):
         m = Module()
         m.submodules.chip = chip = self.chip
 
-        preset = Signal(BOARD)                  # the position to enter
-        left = Signal(9)                        # its places not yet given to the chip
+        left = Signal(9)                        # places of the position not yet given
         colour = Signal()                       # the stone just given is the chip's
         quiet = Signal(range(SETTLE))           # clocks since a key, while prompt lingers
         keyboardN = Signal(9, init=NO_KEY)
         userbegins, piN = self.switches[0], self.switches[1]
+        occupied = Cat(place.red | place.green for place in self.position)
+        reds = Cat(place.red for place in self.position)
+        first = left & (~left + 1)              # the lowest place still to give, one hot
 
-        def first_of(places):
-            # The lowest place of `places`, for replaying a position one key per clock.
-            first = Signal(4)
-            for k in reversed(range(9)):
-                with m.If(places[k]):
-                    m.d.comb += first.eq(k)
-            return first
-
-        def occupied(board):
-            return Cat(place.red | place.green for place in board)
-
-        def give(places):
+        def give():
             # Each edge places the key before and registers the next, so no clock in
             # between is without a key: such a clock would begin the game.
-            first = first_of(places)
-            with m.If(places != 0):
-                m.d.comb += keyboardN.eq(NO_KEY & ~(1 << first))
-                m.d.sync += [left.eq(places & ~(1 << first)),
-                             colour.eq(preset[first].red)]
+            m.d.comb += keyboardN.eq(~first)
+            m.d.sync += [left.eq(left & ~first), colour.eq((first & reds).any())]
 
         m.d.comb += [
             chip.keyboardN.eq(keyboardN),
@@ -77,22 +66,26 @@ class EthCartridge(Cartridge):
         def restart():
             # From any state, last so that it wins.
             with m.If(self.start):
-                m.d.sync += preset.eq(self.position)
-                m.next = "BURST_RESET"
+                m.next = "LOAD"
 
         # Power-up begins a game from the empty board.
-        with m.FSM(init="BURST_RESET") as fsm:
-            with m.State("BURST_RESET"):
-                # The reset edge takes the first key into the keyboard register.
+        with m.FSM(init="LOAD") as fsm:
+            with m.State("LOAD"):
+                # The console holds the position until the clock after start falls.
                 m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
-                m.d.sync += left.eq(0)
-                give(occupied(preset))
+                m.d.sync += left.eq(occupied)
                 with m.If(~self.start):
-                    m.next = "BURST"
+                    m.next = "FIRST"
+                restart()
+            with m.State("FIRST"):
+                # The last reset edge takes the first key into the keyboard register.
+                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
+                give()
+                m.next = "BURST"
                 restart()
             with m.State("BURST"):
                 m.d.comb += [chip.resetN.eq(1), chip.piN.eq(colour)]
-                give(left)
+                give()
                 with m.If(left == 0):
                     m.next = "RUN"
                 restart()
@@ -112,7 +105,13 @@ class EthCartridge(Cartridge):
             self.over.eq(running & chip.fin),
         ]
 
-        with m.If(chip.copyboard):
+        # The board: the position while the console holds the chip at a new game, then
+        # what the chip last latched with copyboard (never its search).
+        with m.If(self.start):
+            m.d.sync += self.board.eq(self.position)
+        with m.Elif(chip.copyboard):
             m.d.sync += self.board.as_value().eq(chip.led)
         return m
+
+
 CARTRIDGE = EthCartridge
