@@ -129,18 +129,19 @@ class Desk(wiring.Component):
             m.d.comb += [cartridge.position.eq(position),
                          cartridge.switches.eq(self.switches)]
 
-        # A key event, one hot: the host's, else a panel key pressed alone (a chord is
-        # none). Alone: exactly one of the nine, counted per row of the panel.
+        # A key event, one hot and registered: the host's, else a panel key pressed
+        # alone (a chord is none). Alone: exactly one of the nine, counted per row.
         rows = [keys_pressed[3 * r:3 * r + 3] for r in range(3)]
         some = [row.any() for row in rows]
         one = [row.any() & ~(row[0] & row[1] | row[0] & row[2] | row[1] & row[2])
                for row in rows]
         alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
                     for r in range(3)).any()
-        host_key = Cat(link.key == k for k in range(9))
         event = Signal(9)
-        m.d.comb += event.eq(Mux(link.press, host_key, Mux(alone, keys_pressed, 0)))
-        any_event = link.press | alone
+        any_event = Signal()
+        m.d.sync += [event.eq(Mux(link.press, Cat(link.key == k for k in range(9)),
+                                  Mux(alone, keys_pressed, 0))),
+                     any_event.eq(link.press | alone)]
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):
@@ -153,69 +154,73 @@ class Desk(wiring.Component):
         waiting = Signal()          # pending is not empty
         start = Signal()            # registered: `position` is whole before it rises
         used = Signal()             # start was high a clock ago: position is still read
-        m.d.sync += [start.eq(0), used.eq(start)]
-        m.d.comb += [playing.start.eq(start), link.hold.eq(start | used)]
-
-        # The position: the host's places shift in as an R frame arrives; nothing reads
-        # it but a start (the link refuses places while it is in use).
-        with m.If(link.clear):
-            m.d.sync += position.eq(0)
-        with m.If(link.shift):
-            m.d.sync += position.eq(Cat(position.as_value()[2:], link.place.as_value()))
-
-        def begin_again():
-            # From any state, last so that it wins.
-            with m.If(reset_pressed):
-                m.d.sync += [position.eq(0), waiting.eq(0), start.eq(1)]
-                m.next = "HOLD"
+        give = Signal()             # the cartridge takes the pending key now
+        clear = Signal()            # the position becomes the empty board
+        m.d.sync += used.eq(start)
+        key = Signal(9)             # registered: the cartridge's paths start at flip-flops
+        m.d.sync += key.eq(Mux(give, pending, 0))
+        m.d.comb += [playing.start.eq(start), link.hold.eq(start | used),
+                     playing.key.eq(key)]
 
         with m.FSM() as fsm:
             with m.State("RUN"):
-                with m.If(any_event):
-                    m.d.sync += [waiting.eq(1), pending.eq(event)]
-                with m.Elif(waiting & playing.ready):
-                    m.d.comb += playing.key.eq(pending)
-                    m.d.sync += waiting.eq(0)
-                with m.Elif(waiting & playing.over):
-                    m.d.sync += waiting.eq(0)      # the game is over: no key is taken
-                with m.If(link.new_game):
-                    m.d.sync += [start.eq(1), waiting.eq(0)]
+                m.d.comb += [give.eq(waiting & ~any_event & ~start & playing.ready),
+                             clear.eq(link.clear | link.select)]
+                m.d.sync += start.eq(link.new_game | link.select)
                 with m.If(link.select):
-                    # The new cartridge begins a game from the empty board.
-                    m.d.sync += [game.eq(link.key), position.eq(0), start.eq(1),
-                                 waiting.eq(0)]
-                begin_again()
+                    m.d.sync += game.eq(link.key)
+                with m.If(reset_pressed):
+                    m.next = "HOLD"
             with m.State("HOLD"):
                 m.d.comb += self.setup.eq(1)
-                m.d.sync += start.eq(1)
-                for k in range(9):
-                    # Empty, the person's, the machine's, empty.
-                    place = position[k]
-                    with m.If(event[k]):
-                        m.d.sync += [place.green.eq(~place.green & ~place.red),
-                                     place.red.eq(place.green)]
+                m.d.sync += start.eq(~reset_released)
                 with m.If(reset_released):
-                    m.d.sync += start.eq(0)
                     m.next = "RUN"
-                begin_again()
+        entering = fsm.ongoing("HOLD")
+        with m.If(reset_pressed):
+            # From either state: a new position to enter, from the empty board.
+            m.d.comb += clear.eq(1)
+            m.d.sync += start.eq(1)
+
+        # A key waits until the cartridge takes it, or the game ends, or a new game.
+        with m.If(any_event & ~entering):
+            m.d.sync += [waiting.eq(1), pending.eq(event)]
+        with m.Elif(give | playing.over | start | entering):
+            m.d.sync += waiting.eq(0)
+
+        # The position: the host's places shift in as an R frame arrives (nothing reads
+        # them but a start, and the link refuses them while the position is in use); while
+        # the reset button is held each key steps its place: empty, the person's, the
+        # machine's, empty.
+        for k in range(9):
+            place = position[k]
+            after = position[k + 1] if k < 8 else link.place
+            with m.If(clear):
+                m.d.sync += place.eq(0)
+            with m.Elif(link.shift):
+                m.d.sync += place.eq(after)
+            with m.Elif(entering & event[k]):
+                m.d.sync += [place.green.eq(~place.green & ~place.red),
+                             place.red.eq(place.green)]
 
         # Think time: the busy clocks that follow a key the cartridge took. `count`
         # restarts at the first busy clock after a key, so a key it refused keeps the
         # last move's figure.
-        given = playing.key != 0
         armed = Signal()            # a key was given; its busy clocks are not yet counted
         counting = Signal()
         quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
         count = Signal(16)
-        with m.If(given):
+        more = count + 1            # its carry out: count is CYCLES_MAX, where it stays
+        assert CYCLES_MAX == (1 << len(count)) - 1
+        with m.If(give):
             m.d.sync += [armed.eq(1), quiet.eq(SETTLE)]
         with m.Elif(quiet != 0):
             m.d.sync += quiet.eq(quiet - 1)
         with m.If(playing.busy):
             with m.If(armed):
                 m.d.sync += [count.eq(1), armed.eq(0), counting.eq(1)]
-            with m.Elif(counting & (count != CYCLES_MAX)):
-                m.d.sync += count.eq(count + 1)
+            with m.Elif(counting & ~more[len(count)]):
+                m.d.sync += count.eq(more)
         with m.Else():
             m.d.sync += counting.eq(0)
         with m.If(start):
@@ -227,7 +232,8 @@ class Desk(wiring.Component):
             link.rx.eq(self.rx), self.tx.eq(link.tx),
             link.board.eq(playing.board), link.lamps.eq(playing.lamps),
             link.switches.eq(self.switches), link.cycles.eq(count), link.game.eq(game),
-            link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & (quiet == 0)
-                          & (playing.ready | playing.over)),
         ]
+        # Registered: the link looks at it only some clocks after its command's strobe.
+        m.d.sync += link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & (quiet == 0)
+                                  & (playing.ready | playing.over))
         return m

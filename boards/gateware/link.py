@@ -275,18 +275,24 @@ class HostLink(wiring.Component):
         command = Signal(Command)   # the command accepted
         accepted = Signal()         # a terminator ended a good frame
         rejected = Signal()         # a terminator ended a bad one, or a byte broke
+        # The strobes to the desk and the cartridge are registered (the UART holds
+        # the byte, the text's payload, for clocks yet).
+        m.d.sync += [self.shift.eq(0), self.clear.eq(0), self.text_in.valid.eq(0)]
+        m.d.comb += self.text_in.payload.eq(rx.data)
         with m.If(valid[1] & broken[1]):
             # A broken byte ends its frame too: the host resends a whole line.
             m.d.sync += state.eq(STATES.index(START))
             m.d.comb += rejected.eq(1)
         with m.Elif(valid[1]):
-            m.d.sync += state.eq(now.next)
+            m.d.sync += [
+                state.eq(now.next),
+                self.text_in.valid.eq(now.text),
+                self.place.eq(now.place), self.shift.eq(now.shift),
+                self.clear.eq(now.clear),
+            ]
             m.d.comb += [
                 accepted.eq(now.accept != Command.NONE), command.eq(now.accept),
                 rejected.eq(now.reject),
-                self.text_in.payload.eq(rx.data), self.text_in.valid.eq(now.text),
-                self.place.eq(now.place), self.shift.eq(now.shift),
-                self.clear.eq(now.clear),
             ]
             with m.If(now.digit):
                 m.d.sync += [first_digit.eq(last_digit), last_digit.eq(rx.data[:4])]
@@ -327,11 +333,11 @@ class HostLink(wiring.Component):
                 m.d.sync += value.eq(0)
         m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
 
-        wait = Signal(3)            # clocks until `char` is that of `address`
+        wait = Signal(4)            # clocks until `char` is that of `address`
         m.d.sync += wait.eq(wait >> 1)
 
         def begin(at, state):
-            m.d.sync += [address.eq(at), wait.eq(0b111)]
+            m.d.sync += [address.eq(at), wait.eq(0b1111)]
             m.next = state
 
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
@@ -342,14 +348,14 @@ class HostLink(wiring.Component):
             # One character per byte the transmitter takes; then back to listening.
             m.d.comb += [tx.data.eq(char.data), tx.start.eq(wait == 0)]
             with m.If(tx.ready & (wait == 0)):
-                m.d.sync += [address.eq(address + 1), wait.eq(0b111)]
+                m.d.sync += [address.eq(address + 1), wait.eq(0b1111)]
                 with m.If(last):
                     m.next = "LISTEN"
 
         with m.FSM() as fsm:
             with m.State("LISTEN"):
                 with m.If(accepted):
-                    m.d.sync += wait.eq(0b111)
+                    m.d.sync += wait.eq(0b1111)
                     with m.Switch(command):
                         with m.Case(Command.KEY):
                             m.d.sync += self.press.eq(1)
@@ -366,7 +372,8 @@ class HostLink(wiring.Component):
                 with m.Elif(self.text_out.valid):
                     begin(len(status) + len(error), "SEND_MARK")
             with m.State("ACT"):
-                # The desk's ready is looked at only once it has seen the command.
+                # The desk's ready is looked at only once it has seen the command: its
+                # strobe, a registered key event, then a registered ready.
                 with m.If((wait == 0) & self.ready):
                     begin(0, "SEND")
             with m.State("SEND"):
