@@ -2,7 +2,6 @@
 
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
-from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import BOARD, LAMPS, SETTLE, SWITCHES, Signature
@@ -95,13 +94,20 @@ class Desk(wiring.Component):
         m.submodules.link = link = HostLink(
             bit_cycles=self.bit_cycles, codes="".join(c.code for c in self.cartridges))
 
+        # The buttons pass two flip-flops, the second loaded with the panel's keys, so
+        # all contacts hold from a frame to the next; the debouncer looks a clock later
+        # (it compares a clock ahead).
+        button_meta = Signal(1 + BUTTONS)
         button_raw = Signal(1 + BUTTONS)
-        m.submodules.button_sync = FFSynchronizer(Cat(self.reset_button, self.buttons),
-                                                  button_raw)
+        sample = Signal()
+        m.d.sync += [button_meta.eq(Cat(self.reset_button, self.buttons)),
+                     sample.eq(panel.frame)]
+        with m.If(panel.frame):
+            m.d.sync += button_raw.eq(button_meta)
         m.d.comb += [
             self.row.eq(panel.row), self.red.eq(panel.red), self.green.eq(panel.green),
             panel.sense.eq(self.sense),
-            contacts.raw.eq(Cat(panel.keys, button_raw)), contacts.sample.eq(panel.frame),
+            contacts.raw.eq(Cat(panel.keys, button_raw)), contacts.sample.eq(sample),
         ]
         keys_pressed = contacts.pressed[:9]
         reset_pressed, reset_released = contacts.pressed[9], contacts.released[9]

@@ -84,13 +84,15 @@ def step(state, byte, *, hold, games):
 
 
 # The answer is two ROMs in block RAM. The first is the lines: per character a base
-# character and a field. The field's value (at most 4 bits, 0 for text) is or-ed into
-# the base's low bits to address the second, which maps it to its character: text to
-# itself (ASCII), a place's two bits to its mark, a bit to "0"/"1", a nibble to a hex
-# digit, a cartridge's number to its letter. No wide character multiplexer in logic.
-PLACE_BASE, BIT_BASE, HEX_BASE, CODE_BASE = 0x80, 0x90, 0xA0, 0xB0
-NO_FIELD = 31               # a field number whose value is 0: text
-HEX = "0123456789ABCDEF"
+# character and a slot, a nibble of the fields (two places, the lamps, the switches, a
+# hex digit of the cycles, the cartridge's number; text: 0). The slot's value is or-ed
+# into the base's low bits to address the second ROM, whose regions of 16 map a nibble
+# to a character: text to itself (ASCII), the low or the high place of a slot to its
+# mark, bit n to "0"/"1", a hex digit, a cartridge's letter. So the only multiplexer in
+# logic is 12 slots of 4 bits.
+PLACE_LO, PLACE_HI, BIT, HEX, CODE = 0x80, 0x90, 0xA0, 0xE0, 0xF0   # BIT + 16 n: bit n
+LAMP_SLOT, SWITCH_SLOT, CYCLES_SLOT, CODE_SLOT, NO_SLOT = 5, 6, 7, 11, 15
+HEX_DIGITS = "0123456789ABCDEF"
 
 
 class HostLink(wiring.Component):
@@ -193,25 +195,24 @@ class HostLink(wiring.Component):
     @staticmethod
     def lines():
         """The first ROM: the status line at address 0, the error line after it, then
-        the text mark. Each word is (base character, field number, last of its line).
-        Fields: place k is k, lamp n 9 + n, switch n 13 + n, hex digit n of the cycles
-        17 + n, the cartridge's number 21."""
+        the text mark. Each word is (base character, slot, last of its line)."""
         status = []
         for entry in STATUS_FORMAT:
             if entry.startswith("place"):
-                status.append((PLACE_BASE, int(entry[5:])))
+                k = int(entry[5:])
+                status.append((PLACE_HI if k % 2 else PLACE_LO, k // 2))
             elif entry.startswith("lamp"):
-                status.append((BIT_BASE, 9 + int(entry[4:])))
+                status.append((BIT + 16 * int(entry[4:]), LAMP_SLOT))
             elif entry.startswith("switch"):
-                status.append((BIT_BASE, 9 + LAMPS + int(entry[6:])))
+                status.append((BIT + 16 * int(entry[6:]), SWITCH_SLOT))
             elif entry.startswith("cycles"):
-                status.append((HEX_BASE, 9 + LAMPS + SWITCHES + int(entry[6:])))
+                status.append((HEX, CYCLES_SLOT + int(entry[6:])))
             elif entry == "code":
-                status.append((CODE_BASE, 9 + LAMPS + SWITCHES + 4))
+                status.append((CODE, CODE_SLOT))
             else:
-                status.extend((ord(c), NO_FIELD) for c in entry)
-        error = [(ord(c), NO_FIELD) for c in ERROR_LINE]
-        mark = [(TEXT_MARK[0], NO_FIELD)]
+                status.extend((ord(c), NO_SLOT) for c in entry)
+        error = [(ord(c), NO_SLOT) for c in ERROR_LINE]
+        mark = [(TEXT_MARK[0], NO_SLOT)]
         return [[(*w, i == len(line) - 1) for i, w in enumerate(line)]
                 for line in (status, error, mark)]
 
@@ -238,14 +239,14 @@ class HostLink(wiring.Component):
     def characters(self):
         """The second ROM: what each address stands for."""
         table = list(range(128)) + [0] * 128
-        for value, mark in MARKS.items():
-            table[PLACE_BASE + value] = ord(mark)
-        for value in range(2):
-            table[BIT_BASE + value] = ord("0") + value
-        for value, digit in enumerate(HEX):
-            table[HEX_BASE + value] = ord(digit)
+        for value in range(16):
+            table[PLACE_LO + value] = ord(MARKS[value & 3])
+            table[PLACE_HI + value] = ord(MARKS[value >> 2])
+            for n in range(max(LAMPS, SWITCHES)):
+                table[BIT + 16 * n + value] = ord("0") + (value >> n & 1)
+            table[HEX + value] = ord(HEX_DIGITS[value])
         for value, code in enumerate(self._codes):
-            table[CODE_BASE + value] = ord(code)
+            table[CODE + value] = ord(code)
         return table
 
     def elaborate(self, platform):
@@ -309,7 +310,7 @@ class HostLink(wiring.Component):
         words = status + error + mark
         # One word more: the address moves past the last line's last character.
         lines_rom = Memory(shape=16, depth=len(words) + 1, attrs={"rom_style": "block"},
-                           init=[base | field << 8 | last << 13 for base, field, last in words])
+                           init=[base | slot << 8 | last << 12 for base, slot, last in words])
         chars_rom = Memory(shape=8, depth=256, attrs={"rom_style": "block"},
                            init=self.characters())
         m.submodules.lines_rom = lines_rom
@@ -321,14 +322,15 @@ class HostLink(wiring.Component):
         value = Signal(4)
         last = Signal()
         m.d.comb += word.addr.eq(address)
-        m.d.sync += [base.eq(word.data[:8]), last.eq(word.data[13])]
-        fields = ([place.as_value() for place in self.board] + list(self.lamps)
-                  + list(self.switches)
-                  + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
-        with m.Switch(word.data[8:13]):
-            for n, field in enumerate(fields):
+        m.d.sync += [base.eq(word.data[:8]), last.eq(word.data[12])]
+        board = self.board.as_value()
+        slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [self.lamps, self.switches]
+                 + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
+        assert len(slots) == CODE_SLOT + 1 and BIT + 16 * max(LAMPS, SWITCHES) <= HEX
+        with m.Switch(word.data[8:12]):
+            for n, slot in enumerate(slots):
                 with m.Case(n):
-                    m.d.sync += value.eq(field)
+                    m.d.sync += value.eq(slot)
             with m.Default():
                 m.d.sync += value.eq(0)
         m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
