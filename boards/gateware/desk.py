@@ -135,7 +135,7 @@ class Desk(wiring.Component):
             m.d.comb += [cartridge.position.eq(position),
                          cartridge.switches.eq(self.switches)]
 
-        # A key event, one hot and registered: the host's, else a panel key pressed
+        # A key event, one hot: the host's, else a panel key pressed
         # alone (a chord is none). Alone: exactly one of the nine, counted per row.
         rows = [keys_pressed[3 * r:3 * r + 3] for r in range(3)]
         some = [row.any() for row in rows]
@@ -143,11 +143,9 @@ class Desk(wiring.Component):
                for row in rows]
         alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
                     for r in range(3)).any()
-        event = Signal(9)
-        any_event = Signal()
-        m.d.sync += [event.eq(Mux(link.press, Cat(link.key == k for k in range(9)),
-                                  Mux(alone, keys_pressed, 0))),
-                     any_event.eq(link.press | alone)]
+        event = Mux(link.press, Cat(link.key == k for k in range(9)),
+                    Mux(alone, keys_pressed, 0))
+        any_event = link.press | alone
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):
@@ -156,8 +154,9 @@ class Desk(wiring.Component):
             with m.Elif(buttons_pressed[n]):
                 m.d.sync += self.switches[n].eq(~self.switches[n])
 
-        pending = Signal(9)         # a key waiting for the cartridge, one hot
-        waiting = Signal()          # pending is not empty
+        pending = Signal(9)         # the last key event, one hot
+        fresh = Signal()            # it came a clock ago
+        waiting = Signal()          # it waits for the cartridge
         start = Signal()            # registered: `position` is whole before it rises
         used = Signal()             # start was high a clock ago: position is still read
         give = Signal()             # the cartridge takes the pending key now
@@ -170,7 +169,7 @@ class Desk(wiring.Component):
 
         with m.FSM() as fsm:
             with m.State("RUN"):
-                m.d.comb += [give.eq(waiting & ~any_event & ~start & playing.ready),
+                m.d.comb += [give.eq(waiting & ~start & playing.ready),
                              clear.eq(link.clear | link.select)]
                 m.d.sync += start.eq(link.new_game | link.select)
                 with m.If(link.select):
@@ -189,8 +188,11 @@ class Desk(wiring.Component):
             m.d.sync += start.eq(1)
 
         # A key waits until the cartridge takes it, or the game ends, or a new game.
+        m.d.sync += fresh.eq(any_event)
+        with m.If(any_event):
+            m.d.sync += pending.eq(event)
         with m.If(any_event & ~entering):
-            m.d.sync += [waiting.eq(1), pending.eq(event)]
+            m.d.sync += waiting.eq(1)
         with m.Elif(give | playing.over | start | entering):
             m.d.sync += waiting.eq(0)
 
@@ -205,7 +207,7 @@ class Desk(wiring.Component):
                 m.d.sync += place.eq(0)
             with m.Elif(link.shift):
                 m.d.sync += place.eq(after)
-            with m.Elif(entering & event[k]):
+            with m.Elif(entering & fresh & pending[k]):
                 m.d.sync += [place.green.eq(~place.green & ~place.red),
                              place.red.eq(place.green)]
 

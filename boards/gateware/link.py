@@ -273,17 +273,18 @@ class HostLink(wiring.Component):
         now = step_port.data
         last_digit = Signal(4)                      # the low nibbles of the last two bytes
         first_digit = Signal(4)
+        # Registered too, for the answering state machine:
         command = Signal(Command)   # the command accepted
         accepted = Signal()         # a terminator ended a good frame
         rejected = Signal()         # a terminator ended a bad one, or a byte broke
+        m.d.sync += [accepted.eq(0), rejected.eq(0)]
         # The strobes to the desk and the cartridge are registered (the UART holds
         # the byte, the text's payload, for clocks yet).
         m.d.sync += [self.shift.eq(0), self.clear.eq(0), self.text_in.valid.eq(0)]
         m.d.comb += self.text_in.payload.eq(rx.data)
         with m.If(valid[1] & broken[1]):
             # A broken byte ends its frame too: the host resends a whole line.
-            m.d.sync += state.eq(STATES.index(START))
-            m.d.comb += rejected.eq(1)
+            m.d.sync += [state.eq(STATES.index(START)), rejected.eq(1)]
         with m.Elif(valid[1]):
             m.d.sync += [
                 state.eq(now.next),
@@ -291,7 +292,7 @@ class HostLink(wiring.Component):
                 self.place.eq(now.place), self.shift.eq(now.shift),
                 self.clear.eq(now.clear),
             ]
-            m.d.comb += [
+            m.d.sync += [
                 accepted.eq(now.accept != Command.NONE), command.eq(now.accept),
                 rejected.eq(now.reject),
             ]
