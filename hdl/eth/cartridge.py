@@ -40,7 +40,7 @@ class EthCartridge(Cartridge):
         m.submodules.chip = chip = self.chip
 
         left = Signal(9)                        # places of the position not yet given
-        colour = Signal()                       # the stone just given is the chip's
+        given = Signal(9)                       # the place just given, one hot
         quiet = Signal(range(SETTLE))           # clocks since a key, while prompt lingers
         keyboardN = Signal(9, init=NO_KEY)
         userbegins, piN = self.switches[0], self.switches[1]
@@ -52,7 +52,7 @@ class EthCartridge(Cartridge):
             # Each edge places the key before and registers the next, so no clock in
             # between is without a key: such a clock would begin the game.
             m.d.comb += keyboardN.eq(~first)
-            m.d.sync += [left.eq(left & ~first), colour.eq((first & reds).any())]
+            m.d.sync += [left.eq(left & ~first), given.eq(first)]
 
         m.d.comb += [
             chip.keyboardN.eq(keyboardN),
@@ -84,7 +84,9 @@ class EthCartridge(Cartridge):
                 m.next = "BURST"
                 restart()
             with m.State("BURST"):
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(colour)]
+                # piN: the stone given is the chip's (from a register: no path from
+                # the carry chain through the wide or).
+                m.d.comb += [chip.resetN.eq(1), chip.piN.eq((given & reds).any())]
                 give()
                 with m.If(left == 0):
                     m.next = "RUN"
