@@ -160,6 +160,7 @@ class Desk(wiring.Component):
         start = Signal()            # registered: `position` is whole before it rises
         used = Signal()             # start was high a clock ago: position is still read
         give = Signal()             # the cartridge takes the pending key now
+        quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
         clear = Signal()            # the position becomes the empty board
         m.d.sync += used.eq(start)
         key = Signal(9)             # registered: the cartridge's paths start at flip-flops
@@ -169,7 +170,10 @@ class Desk(wiring.Component):
 
         with m.FSM() as fsm:
             with m.State("RUN"):
-                m.d.comb += [give.eq(waiting & ~start & playing.ready),
+                # A key SETTLE clocks after the last at the earliest: the cartridge
+                # shows by then that it took that one.
+                m.d.comb += [give.eq(waiting & ~fresh & ~start & (quiet == 0)
+                                     & playing.ready),
                              clear.eq(link.clear | link.select)]
                 m.d.sync += start.eq(link.new_game | link.select)
                 with m.If(link.select):
@@ -191,8 +195,8 @@ class Desk(wiring.Component):
         m.d.sync += fresh.eq(any_event)
         with m.If(any_event):
             m.d.sync += pending.eq(event)
-        with m.If(any_event & ~entering):
-            m.d.sync += waiting.eq(1)
+        with m.If(fresh & ~entering):
+            m.d.sync += waiting.eq(1)       # a clock after the event: short paths
         with m.Elif(give | playing.over | start | entering):
             m.d.sync += waiting.eq(0)
 
@@ -216,7 +220,6 @@ class Desk(wiring.Component):
         # last move's figure.
         armed = Signal()            # a key was given; its busy clocks are not yet counted
         counting = Signal()
-        quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
         count = Signal(16)
         more = count + 1            # its carry out: count is CYCLES_MAX, where it stays
         assert CYCLES_MAX == (1 << len(count)) - 1

@@ -336,11 +336,11 @@ class HostLink(wiring.Component):
                 m.d.sync += value.eq(0)
         m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
 
-        wait = Signal(4)            # clocks until `char` is that of `address`
+        wait = Signal(5)            # clocks until `char` is that of `address`
         m.d.sync += wait.eq(wait >> 1)
 
         def begin(at, state):
-            m.d.sync += [address.eq(at), wait.eq(0b1111)]
+            m.d.sync += [address.eq(at), wait.eq(0b11111)]
             m.next = state
 
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
@@ -351,14 +351,14 @@ class HostLink(wiring.Component):
             # One character per byte the transmitter takes; then back to listening.
             m.d.comb += [tx.data.eq(char.data), tx.start.eq(wait == 0)]
             with m.If(tx.ready & (wait == 0)):
-                m.d.sync += [address.eq(address + 1), wait.eq(0b1111)]
+                m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
                 with m.If(last):
                     m.next = "LISTEN"
 
         with m.FSM() as fsm:
             with m.State("LISTEN"):
                 with m.If(accepted):
-                    m.d.sync += wait.eq(0b1111)
+                    m.d.sync += wait.eq(0b11111)
                     with m.Switch(command):
                         with m.Case(Command.KEY):
                             m.d.sync += self.press.eq(1)
@@ -376,7 +376,7 @@ class HostLink(wiring.Component):
                     begin(len(status) + len(error), "SEND_MARK")
             with m.State("ACT"):
                 # The desk's ready is looked at only once it has seen the command: its
-                # strobe, a registered key event, then a registered ready.
+                # strobe, the key event, its waiting, then a registered ready.
                 with m.If((wait == 0) & self.ready):
                     begin(0, "SEND")
             with m.State("SEND"):

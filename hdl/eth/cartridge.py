@@ -2,7 +2,7 @@
 
 from amaranth.hdl import Cat, Module, Signal
 
-from ..cartridge import SETTLE, Cartridge
+from ..cartridge import Cartridge
 from .chip import Chip
 
 
@@ -18,8 +18,8 @@ class EthCartridge(Cartridge):
       holds) is replayed to the chip one key per clock, as §4's test mode needs (the
       first key on the last reset edge, piN high for the chip's stones), and the game
       begins. Meanwhile ``board`` shows the position.
-    - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt``, held
-      low for the clocks the chip needs to show it took the key.
+    - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt`` (it
+      falls two clocks after a key, within the contract's ``SETTLE``).
     - ``board`` is the board the chip last latched with ``copyboard``, not its search.
     - Lamps: prompt, fin, win. Switches: userbegins, piN.
     """
@@ -41,7 +41,6 @@ class EthCartridge(Cartridge):
 
         left = Signal(9)                        # places of the position not yet given
         given = Signal(9)                       # the place just given, one hot
-        quiet = Signal(range(SETTLE))           # clocks since a key, while prompt lingers
         keyboardN = Signal(9, init=NO_KEY)
         userbegins, piN = self.switches[0], self.switches[1]
         occupied = Cat(place.red | place.green for place in self.position)
@@ -96,13 +95,11 @@ class EthCartridge(Cartridge):
                              keyboardN.eq(NO_KEY & ~self.key)]
 
                 restart()
+        # The chip drops prompt two clocks after a key, within the contract's SETTLE
+        # clocks, during which the console does not look at ready.
         running = fsm.ongoing("RUN")
-        with m.If(running & (self.key != 0)):
-            m.d.sync += quiet.eq(SETTLE - 1)
-        with m.Elif(quiet != 0):
-            m.d.sync += quiet.eq(quiet - 1)
         m.d.comb += [
-            self.ready.eq(running & chip.prompt & (quiet == 0)),
+            self.ready.eq(running & chip.prompt),
             self.busy.eq(running & ~chip.prompt & ~chip.fin),
             self.over.eq(running & chip.fin),
         ]
