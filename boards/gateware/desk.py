@@ -160,7 +160,9 @@ class Desk(wiring.Component):
         start = Signal()            # registered: `position` is whole before it rises
         used = Signal()             # start was high a clock ago: position is still read
         give = Signal()             # the cartridge takes the pending key now
-        quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
+        # The SETTLE clocks after a key, as ones shifting out: quiet[0] is the last.
+        quiet = Signal(SETTLE)
+        settled = ~quiet[0]
         clear = Signal()            # the position becomes the empty board
         m.d.sync += used.eq(start)
         key = Signal(9)             # registered: the cartridge's paths start at flip-flops
@@ -172,7 +174,7 @@ class Desk(wiring.Component):
             with m.State("RUN"):
                 # A key SETTLE clocks after the last at the earliest: the cartridge
                 # shows by then that it took that one.
-                m.d.comb += [give.eq(waiting & ~fresh & ~start & (quiet == 0)
+                m.d.comb += [give.eq(waiting & ~fresh & ~start & settled
                                      & playing.ready),
                              clear.eq(link.clear | link.select)]
                 m.d.sync += start.eq(link.new_game | link.select)
@@ -224,9 +226,9 @@ class Desk(wiring.Component):
         more = count + 1            # its carry out: count is CYCLES_MAX, where it stays
         assert CYCLES_MAX == (1 << len(count)) - 1
         with m.If(give):
-            m.d.sync += [armed.eq(1), quiet.eq(SETTLE)]
-        with m.Elif(quiet != 0):
-            m.d.sync += quiet.eq(quiet - 1)
+            m.d.sync += [armed.eq(1), quiet.eq((1 << SETTLE) - 1)]
+        with m.Else():
+            m.d.sync += quiet.eq(quiet >> 1)
         with m.If(playing.busy):
             with m.If(armed):
                 m.d.sync += [count.eq(1), armed.eq(0), counting.eq(1)]
@@ -245,6 +247,6 @@ class Desk(wiring.Component):
             link.switches.eq(self.switches), link.cycles.eq(count), link.game.eq(game),
         ]
         # Registered: the link looks at it only some clocks after its command's strobe.
-        m.d.sync += link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & (quiet == 0)
+        m.d.sync += link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & settled
                                   & (playing.ready | playing.over))
         return m

@@ -117,15 +117,19 @@ class UartTx(wiring.Component):
         # the bits still to send are those of a frame not yet all zero (no bit counter).
         frame = Signal(10)
 
-        m.d.comb += self.ready.eq((timer == 0) & (frame == 0))
+        # ready is "timer and frame are zero", registered: computed from the values
+        # they are given, so no path runs from the frame's wide or out of the block.
+        idle = Signal(init=1)
+        m.d.comb += self.ready.eq(idle)
         with m.If(timer != 0):
-            m.d.sync += timer.eq(timer - 1)
+            m.d.sync += [timer.eq(timer - 1), idle.eq((timer == 1) & (frame == 0))]
         with m.Elif(frame != 0):
             m.d.sync += [
                 self.tx.eq(frame[0]),
                 frame.eq(frame >> 1),
                 timer.eq(self._bit_cycles - 1),
+                idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
         with m.Elif(self.start):
-            m.d.sync += frame.eq(self.data << 1 | 1 << 9)
+            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), idle.eq(0)]
         return m

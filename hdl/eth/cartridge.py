@@ -62,13 +62,16 @@ class EthCartridge(Cartridge):
             self.rx.ready.eq(1),        # the chip has nothing to say to the host
         ]
 
+        running = Signal()          # in RUN; a register, for short paths to the console
+
         def restart():
             # From any state, last so that it wins.
             with m.If(self.start):
+                m.d.sync += running.eq(0)
                 m.next = "LOAD"
 
         # Power-up begins a game from the empty board.
-        with m.FSM(init="LOAD") as fsm:
+        with m.FSM(init="LOAD"):
             with m.State("LOAD"):
                 # The console holds the position until the clock after start falls.
                 m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
@@ -88,6 +91,7 @@ class EthCartridge(Cartridge):
                 m.d.comb += [chip.resetN.eq(1), chip.piN.eq((given & reds).any())]
                 give()
                 with m.If(left == 0):
+                    m.d.sync += running.eq(1)
                     m.next = "RUN"
                 restart()
             with m.State("RUN"):
@@ -97,7 +101,6 @@ class EthCartridge(Cartridge):
                 restart()
         # The chip drops prompt two clocks after a key, within the contract's SETTLE
         # clocks, during which the console does not look at ready.
-        running = fsm.ongoing("RUN")
         m.d.comb += [
             self.ready.eq(running & chip.prompt),
             self.busy.eq(running & ~chip.prompt & ~chip.fin),
