@@ -135,12 +135,17 @@ class Desk(wiring.Component):
             m.d.comb += [cartridge.position.eq(position),
                          cartridge.switches.eq(self.switches)]
 
-        # A key event, one hot: the host's, else a panel key pressed
-        # alone (a chord is none). Alone: exactly one of the nine, counted per row.
-        rows = [keys_pressed[3 * r:3 * r + 3] for r in range(3)]
-        some = [row.any() for row in rows]
-        one = [row.any() & ~(row[0] & row[1] | row[0] & row[2] | row[1] & row[2])
-               for row in rows]
+        # A key event, one hot: the host's, else a panel key pressed alone (a chord is
+        # none). Alone: exactly one of the nine, counted per row.
+        # Per row, registered a clock ahead from what `pressed` will be (the debouncer's
+        # raw holds the clock before its strobe, and held changes only then).
+        closing = panel.keys & ~contacts.held[:9]
+        some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
+        for r in range(3):
+            row = closing[3 * r:3 * r + 3]
+            m.d.sync += [some[r].eq(row.any()),
+                         one[r].eq(row.any() & ~(row[0] & row[1] | row[0] & row[2]
+                                                 | row[1] & row[2]))]
         alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
                     for r in range(3)).any()
         event = Mux(link.press, Cat(link.key == k for k in range(9)),
@@ -165,10 +170,8 @@ class Desk(wiring.Component):
         settled = ~quiet[0]
         clear = Signal()            # the position becomes the empty board
         m.d.sync += used.eq(start)
-        key = Signal(9)             # registered: the cartridge's paths start at flip-flops
-        m.d.sync += key.eq(Mux(give, pending, 0))
         m.d.comb += [playing.start.eq(start), link.hold.eq(start | used),
-                     playing.key.eq(key)]
+                     playing.key.eq(Mux(give, pending, 0))]
 
         with m.FSM() as fsm:
             with m.State("RUN"):

@@ -304,7 +304,7 @@ class HostLink(wiring.Component):
         m.d.comb += [self.key.eq(last_digit), self.switch.eq(last_digit[0]),
                      self.number.eq(first_digit)]
 
-        # Answering: a ROM word (registered in the block RAM), then the field's value
+        # Answering: a ROM word (registered in the block RAM), then the slot's value
         # (registered), then the character (registered in the block RAM), then the
         # transmitter: no path from the desk or the cartridge runs into the transmitter.
         status, error, mark = self.lines()
@@ -319,11 +319,9 @@ class HostLink(wiring.Component):
         word = lines_rom.read_port()
         char = chars_rom.read_port()
         address = Signal(range(len(words) + 1))
-        base = Signal(8)
         value = Signal(4)
-        last = Signal()
         m.d.comb += word.addr.eq(address)
-        m.d.sync += [base.eq(word.data[:8]), last.eq(word.data[12])]
+        base, last = word.data[:8], word.data[12]     # held while the address is
         board = self.board.as_value()
         slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [self.lamps, self.switches]
                  + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
