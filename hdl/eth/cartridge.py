@@ -45,7 +45,9 @@ class EthCartridge(Cartridge):
         userbegins, piN = self.switches[0], self.switches[1]
         occupied = Cat(place.red | place.green for place in self.position)
         reds = Cat(place.red for place in self.position)
-        first = left & (~left + 1)              # the lowest place still to give, one hot
+        # The lowest place still to give, one hot: a place with none below it (an or
+        # of a few bits per place, two LUTs deep; a carry chain would be slower).
+        first = Cat(left[k] & ~left[:k].any() if k else left[0] for k in range(9))
 
         def give():
             # Each edge places the key before and registers the next, so no clock in
@@ -62,16 +64,13 @@ class EthCartridge(Cartridge):
             self.rx.ready.eq(1),        # the chip has nothing to say to the host
         ]
 
-        running = Signal()          # in RUN; a register, for short paths to the console
-
         def restart():
             # From any state, last so that it wins.
             with m.If(self.start):
-                m.d.sync += running.eq(0)
                 m.next = "LOAD"
 
         # Power-up begins a game from the empty board.
-        with m.FSM(init="LOAD"):
+        with m.FSM(init="LOAD") as fsm:
             with m.State("LOAD"):
                 # The console holds the position until the clock after start falls.
                 m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
@@ -86,12 +85,11 @@ class EthCartridge(Cartridge):
                 m.next = "BURST"
                 restart()
             with m.State("BURST"):
-                # piN: the stone given is the chip's (from a register: no path from
-                # the carry chain through the wide or).
+                # piN: the stone given last clock is the chip's (from a register: no
+                # path from the priority logic through the wide or).
                 m.d.comb += [chip.resetN.eq(1), chip.piN.eq((given & reds).any())]
                 give()
                 with m.If(left == 0):
-                    m.d.sync += running.eq(1)
                     m.next = "RUN"
                 restart()
             with m.State("RUN"):
@@ -99,8 +97,11 @@ class EthCartridge(Cartridge):
                              keyboardN.eq(NO_KEY & ~self.key)]
 
                 restart()
-        # The chip drops prompt two clocks after a key, within the contract's SETTLE
-        # clocks, during which the console does not look at ready.
+        # In RUN, a clock late and a register: the paths to the console start at
+        # flip-flops. The chip drops prompt two clocks after a key, within the
+        # contract's SETTLE clocks, during which the console does not look at ready.
+        running = Signal()
+        m.d.sync += running.eq(fsm.ongoing("RUN") & ~self.start)
         m.d.comb += [
             self.ready.eq(running & chip.prompt),
             self.busy.eq(running & ~chip.prompt & ~chip.fin),
