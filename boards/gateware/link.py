@@ -334,8 +334,9 @@ class HostLink(wiring.Component):
                 m.d.sync += value.eq(0)
         m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
 
-        wait = Signal(5)            # clocks until `char` is that of `address`
+        wait = Signal(5)            # clocks until `char` is that of `address`, as ones
         m.d.sync += wait.eq(wait >> 1)
+        waited = ~wait[0]           # (the ones shift out: bit 0 is the last)
 
         def begin(at, state):
             m.d.sync += [address.eq(at), wait.eq(0b11111)]
@@ -347,8 +348,8 @@ class HostLink(wiring.Component):
 
         def send():
             # One character per byte the transmitter takes; then back to listening.
-            m.d.comb += [tx.data.eq(char.data), tx.start.eq(wait == 0)]
-            with m.If(tx.ready & (wait == 0)):
+            m.d.comb += [tx.data.eq(char.data), tx.start.eq(waited)]
+            with m.If(tx.ready & waited):
                 m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
                 with m.If(last):
                     m.next = "LISTEN"
@@ -375,13 +376,13 @@ class HostLink(wiring.Component):
             with m.State("ACT"):
                 # The desk's ready is looked at only once it has seen the command: its
                 # strobe, the key event, its waiting, then a registered ready.
-                with m.If((wait == 0) & self.ready):
+                with m.If(waited & self.ready):
                     begin(0, "SEND")
             with m.State("SEND"):
                 send()
             with m.State("SEND_MARK"):
                 send()
-                with m.If(tx.ready & (wait == 0)):
+                with m.If(tx.ready & waited):
                     m.next = "TEXT"
             with m.State("TEXT"):
                 # The cartridge's line, byte by byte, up to its newline.
