@@ -1,6 +1,6 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -338,60 +338,60 @@ class HostLink(wiring.Component):
         m.d.sync += wait.eq(wait >> 1)
         waited = ~wait[0]           # (the ones shift out: bit 0 is the last)
 
-        def begin(at, state):
-            m.d.sync += [address.eq(at), wait.eq(0b11111)]
-            m.next = state
-
+        # The answering state machine, one hot (each state a flip-flop: its decisions
+        # are a LUT or two): listening; acting on a command until the desk is ready;
+        # sending a line from the ROM (the status, "error", or the "#" of the
+        # cartridge's line); then the cartridge's line itself.
+        listen = Signal(init=1)
+        act = Signal()
+        send = Signal()             # the status line or "error"
+        mark = Signal()             # the "#" before the cartridge's line
+        text = Signal()             # the cartridge's line
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
+        took = tx.ready & waited    # the transmitter takes the ROM's character
+        newline = self.text_out.valid & tx.ready & (self.text_out.payload == ord("\n"))
         m.d.sync += [self.press.eq(0), self.set_switch.eq(0), self.select.eq(0),
                      self.new_game.eq(0)]
+        m.d.comb += [
+            tx.data.eq(Mux(text, self.text_out.payload, char.data)),
+            tx.start.eq((send | mark) & waited | text & self.text_out.valid),
+            self.text_out.ready.eq(text & tx.ready),
+        ]
 
-        def send():
-            # One character per byte the transmitter takes; then back to listening.
-            m.d.comb += [tx.data.eq(char.data), tx.start.eq(waited)]
-            with m.If(tx.ready & waited):
-                m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
-                with m.If(last):
-                    m.next = "LISTEN"
+        def begin(at):
+            m.d.sync += [address.eq(at), wait.eq(0b11111)]
 
-        with m.FSM() as fsm:
-            with m.State("LISTEN"):
-                with m.If(accepted):
-                    m.d.sync += wait.eq(0b11111)
-                    with m.Switch(command):
-                        with m.Case(Command.KEY):
-                            m.d.sync += self.press.eq(1)
-                        with m.Case(Command.SWITCH):
-                            m.d.sync += self.set_switch.eq(1)
-                        with m.Case(Command.GAME):
-                            m.d.sync += self.select.eq(1)
-                        with m.Case(Command.RESET):
-                            m.d.sync += self.new_game.eq(1)
-                    m.next = "ACT"
-                with m.Elif(rejected | error_pending):
-                    m.d.sync += error_pending.eq(0)
-                    begin(len(status), "SEND")
-                with m.Elif(self.text_out.valid):
-                    begin(len(status) + len(error), "SEND_MARK")
-            with m.State("ACT"):
-                # The desk's ready is looked at only once it has seen the command: its
-                # strobe, the key event, its waiting, then a registered ready.
-                with m.If(waited & self.ready):
-                    begin(0, "SEND")
-            with m.State("SEND"):
-                send()
-            with m.State("SEND_MARK"):
-                send()
-                with m.If(tx.ready & waited):
-                    m.next = "TEXT"
-            with m.State("TEXT"):
-                # The cartridge's line, byte by byte, up to its newline.
-                m.d.comb += [tx.data.eq(self.text_out.payload),
-                             tx.start.eq(self.text_out.valid),
-                             self.text_out.ready.eq(tx.ready)]
-                with m.If(self.text_out.valid & tx.ready
-                          & (self.text_out.payload == ord("\n"))):
-                    m.next = "LISTEN"
-        with m.If((accepted | rejected) & ~fsm.ongoing("LISTEN")):
+        with m.If(listen & accepted):
+            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b11111)]
+            with m.Switch(command):
+                with m.Case(Command.KEY):
+                    m.d.sync += self.press.eq(1)
+                with m.Case(Command.SWITCH):
+                    m.d.sync += self.set_switch.eq(1)
+                with m.Case(Command.GAME):
+                    m.d.sync += self.select.eq(1)
+                with m.Case(Command.RESET):
+                    m.d.sync += self.new_game.eq(1)
+        with m.Elif(listen & (rejected | error_pending)):
+            m.d.sync += [listen.eq(0), send.eq(1), error_pending.eq(0)]
+            begin(len(status))
+        with m.Elif(listen & self.text_out.valid):
+            m.d.sync += [listen.eq(0), mark.eq(1)]
+            begin(len(status) + len(error))
+        with m.If(act & waited & self.ready):
+            # The desk's ready is looked at only once it has seen the command: its
+            # strobe, the key event, its waiting, then a registered ready.
+            m.d.sync += [act.eq(0), send.eq(1)]
+            begin(0)
+        with m.If((send | mark) & took):
+            # One character per byte the transmitter takes.
+            m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
+        with m.If(send & took & last):
+            m.d.sync += [send.eq(0), listen.eq(1)]
+        with m.If(mark & took):
+            m.d.sync += [mark.eq(0), text.eq(1)]
+        with m.If(text & newline):
+            m.d.sync += [text.eq(0), listen.eq(1)]
+        with m.If((accepted | rejected) & ~listen):
             m.d.sync += error_pending.eq(1)
         return m
