@@ -49,30 +49,34 @@ class UartRx(wiring.Component):
         shift = Signal(8)
         m.d.comb += self.data.eq(shift)
         m.d.sync += self.valid.eq(0)
-        m.d.sync += timer.eq(timer - 1)
+        # The timer runs down every clock; `zero` is "it is 0", a register (from 1), so
+        # the state machine's decisions start at a flip-flop. Loads are never 0.
+        zero = Signal()
+        m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1)]
 
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(~rx):
-                    m.d.sync += timer.eq(self._bit_cycles // 2 - 1)
+                    m.d.sync += [timer.eq(self._bit_cycles // 2 - 1), zero.eq(0)]
                     m.next = "START"
             with m.State("START"):
-                with m.If(timer == 0):
+                with m.If(zero):
                     with m.If(rx):
                         m.next = "IDLE"
                     with m.Else():
-                        m.d.sync += [timer.eq(self._bit_cycles - 1), shift.eq(0x80)]
+                        m.d.sync += [timer.eq(self._bit_cycles - 1), zero.eq(0),
+                                     shift.eq(0x80)]
                         m.next = "DATA"
             with m.State("DATA"):
-                with m.If(timer == 0):
+                with m.If(zero):
                     m.d.sync += [
-                        timer.eq(self._bit_cycles - 1),
+                        timer.eq(self._bit_cycles - 1), zero.eq(0),
                         shift.eq(shift >> 1 | rx << 7),   # least significant bit first
                     ]
                     with m.If(shift[0]):
                         m.next = "STOP"
             with m.State("STOP"):
-                with m.If(timer == 0):
+                with m.If(zero):
                     m.d.sync += [self.valid.eq(1), self.error.eq(~rx)]
                     # A low stop bit: wait for the line to go idle before the next start.
                     m.next = "IDLE"
@@ -120,14 +124,17 @@ class UartTx(wiring.Component):
         # ready is "timer and frame are zero", registered: computed from the values
         # they are given, so no path runs from the frame's wide or out of the block.
         idle = Signal(init=1)
+        zero = Signal(init=1)       # timer is 0, a register too
         m.d.comb += self.ready.eq(idle)
-        with m.If(timer != 0):
-            m.d.sync += [timer.eq(timer - 1), idle.eq((timer == 1) & (frame == 0))]
+        with m.If(~zero):
+            m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1),
+                         idle.eq((timer == 1) & (frame == 0))]
         with m.Elif(frame != 0):
             m.d.sync += [
                 self.tx.eq(frame[0]),
                 frame.eq(frame >> 1),
                 timer.eq(self._bit_cycles - 1),
+                zero.eq(self._bit_cycles == 1),
                 idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
         with m.Elif(self.start):

@@ -1,6 +1,6 @@
 """The ETH chip as a cartridge: the paper's pins, unchanged, behind a thin adapter."""
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 
 from ..cartridge import Cartridge
 from .chip import Chip
@@ -41,7 +41,6 @@ class EthCartridge(Cartridge):
 
         left = Signal(9)                        # places of the position not yet given
         given = Signal(9)                       # the place just given, one hot
-        keyboardN = Signal(9, init=NO_KEY)
         userbegins, piN = self.switches[0], self.switches[1]
         occupied = Cat(place.red | place.green for place in self.position)
         reds = Cat(place.red for place in self.position)
@@ -49,63 +48,43 @@ class EthCartridge(Cartridge):
         # of a few bits per place, two LUTs deep; a carry chain would be slower).
         first = Cat(left[k] & ~left[:k].any() if k else left[0] for k in range(9))
 
-        def give():
+        # The states, one hot (each a flip-flop, so each decision is a LUT or two):
+        # held at a new game (the position is read on the last clock); the first key on
+        # the last reset edge; the others one per clock, piN high for the chip's stones;
+        # then the game. Power-up begins a game from the empty board.
+        load = Signal(init=1)
+        opening = Signal()          # the last reset clock, with the first key
+        burst = Signal()
+        run = Signal()
+        rest = left == 0
+        with m.If(self.start):
+            m.d.sync += [load.eq(1), opening.eq(0), burst.eq(0), run.eq(0)]
+        with m.Else():
+            m.d.sync += [load.eq(0), opening.eq(load), burst.eq(opening | burst & ~rest),
+                         run.eq(run | burst & rest)]
+        with m.If(load):
+            m.d.sync += left.eq(occupied)
+        with m.Elif(opening | burst):
             # Each edge places the key before and registers the next, so no clock in
             # between is without a key: such a clock would begin the game.
-            m.d.comb += keyboardN.eq(~first)
             m.d.sync += [left.eq(left & ~first), given.eq(first)]
 
         m.d.comb += [
-            chip.keyboardN.eq(keyboardN),
+            chip.keyboardN.eq(Mux(run, NO_KEY & ~self.key, Mux(load, NO_KEY, ~first))),
+            chip.resetN.eq(~load & ~opening),
+            # piN in the burst: the stone given last clock is the chip's (from a
+            # register: no path from the priority logic through the wide or).
+            chip.piN.eq(Mux(run, piN, burst & (given & reds).any())),
             chip.userbegins.eq(userbegins),
             chip.scan.eq(0),
             chip.scanin.eq(0),
             self.lamps.eq(Cat(chip.prompt, chip.fin, chip.win)),
             self.rx.ready.eq(1),        # the chip has nothing to say to the host
-        ]
-
-        def restart():
-            # From any state, last so that it wins.
-            with m.If(self.start):
-                m.next = "LOAD"
-
-        # Power-up begins a game from the empty board.
-        with m.FSM(init="LOAD") as fsm:
-            with m.State("LOAD"):
-                # The console holds the position until the clock after start falls.
-                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
-                m.d.sync += left.eq(occupied)
-                with m.If(~self.start):
-                    m.next = "FIRST"
-                restart()
-            with m.State("FIRST"):
-                # The last reset edge takes the first key into the keyboard register.
-                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
-                give()
-                m.next = "BURST"
-                restart()
-            with m.State("BURST"):
-                # piN: the stone given last clock is the chip's (from a register: no
-                # path from the priority logic through the wide or).
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq((given & reds).any())]
-                give()
-                with m.If(left == 0):
-                    m.next = "RUN"
-                restart()
-            with m.State("RUN"):
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(piN),
-                             keyboardN.eq(NO_KEY & ~self.key)]
-
-                restart()
-        # In RUN, a clock late and a register: the paths to the console start at
-        # flip-flops. The chip drops prompt two clocks after a key, within the
-        # contract's SETTLE clocks, during which the console does not look at ready.
-        running = Signal()
-        m.d.sync += running.eq(fsm.ongoing("RUN") & ~self.start)
-        m.d.comb += [
-            self.ready.eq(running & chip.prompt),
-            self.busy.eq(running & ~chip.prompt & ~chip.fin),
-            self.over.eq(running & chip.fin),
+            # The chip drops prompt two clocks after a key, within the contract's SETTLE
+            # clocks, during which the console does not look at ready.
+            self.ready.eq(run & chip.prompt),
+            self.busy.eq(run & ~chip.prompt & ~chip.fin),
+            self.over.eq(run & chip.fin),
         ]
 
         # The board: the position while the console holds the chip at a new game, then
