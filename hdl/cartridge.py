@@ -12,10 +12,14 @@ link and position entry; a cartridge owns the game. Between them runs one signat
   at all) or lowers ``ready`` within ``SETTLE`` clocks, so the console knows when to
   look again.
 - ``over`` (out): the game has ended; no key is taken until the next ``start``.
-- ``start`` (in): one clock: begin a new game from ``position`` (a cartridge that
-  cannot set up positions begins from the empty board).
+- ``start`` (in): one clock or more: begin a new game from ``position`` (a cartridge
+  that cannot set up positions begins from the empty board). While ``start`` is high,
+  ``board`` shows ``position`` (from the next clock), so the console's display needs
+  no copy of its own.
 - ``position`` (in), ``board`` (out): 3x3 boards of two-colour places (``PLACE``):
-  ``red`` is the machine's colour, ``green`` the person's.
+  ``red`` is the machine's colour, ``green`` the person's. The console holds
+  ``position`` steady while ``start`` is high and on the clock after it falls; a
+  cartridge reads it only then, so it keeps no copy.
 - ``switches`` (in, ``SWITCHES``), ``lamps`` (out, ``LAMPS``): every cartridge gives
   lamp 0 "your move", lamp 1 "game over", lamp 2 "the machine won" and takes switch 0 as
   "the person begins", so the console's LEDs and the host's client mean the same on

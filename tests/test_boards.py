@@ -108,6 +108,30 @@ def test_a_game_through_the_front_panel():
     assert run(sim_desk(), body) >= 2
 
 
+def test_a_chord_at_the_panel_is_no_press():
+    # Two keys that close in the same frame place nothing; each alone then places one
+    # stone, and a key that closes while another is held counts.
+    async def body(bench):
+        desk, ctx = bench.desk, bench.ctx
+        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the power-up game's prompt")
+        keys = []                               # what the cartridge is given
+        for chord in ({0, 4}, {2, 6, 8}):
+            bench.closed |= chord
+            for n in range(52 * bench.frame_cycles):
+                if n == 12 * bench.frame_cycles:
+                    bench.closed -= chord
+                await bench.tick()
+                keys.append(ctx.get(desk.cartridges[0].key))
+            assert places(await bench.shown()) == [EMPTY] * 9, chord
+        assert not any(keys)                    # not even a chord, which the chip ignores
+        await bench.press(4)
+        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the chip's answer")
+        board = places(await bench.shown())
+        assert board[4] == HUMAN and board.count(COMPUTER) == 1
+
+    run(sim_desk(), body)
+
+
 def test_a_game_through_the_host_link():
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 

@@ -42,11 +42,14 @@ def debounce(width, stable, steps):
 def strobed(samples, *, every=3, rng=None, width=1):
     """Steps that show the contacts ``samples[s]`` to the ``s``-th strobe, one strobe
     every ``every`` clocks; between strobes ``raw`` is random noise (with ``rng``) or
-    holds. Returns the steps and the step index of each strobe."""
+    holds, but for the clock before a strobe, where it shows the strobe's value (the
+    block's rule). Returns the steps and the step index of each strobe."""
+    assert every >= 2
     steps, strobes = [], []
     for value in samples:
-        for _ in range(every - 1):
+        for _ in range(every - 2):
             steps.append((rng.randrange(1 << width) if rng else value, 0))
+        steps.append((value, 0))
         strobes.append(len(steps))
         steps.append((value, 1))
     return steps, strobes
@@ -194,7 +197,7 @@ def test_against_the_rule_on_random_contacts(stable):
         if rng.random() < 0.25:
             value ^= 1 << rng.randrange(width)
         samples.append(value)
-    steps, strobes = strobed(samples, every=2, rng=rng, width=width)
+    steps, strobes = strobed(samples, every=3, rng=rng, width=width)
     out = debounce(width, stable, steps)
     want = reference(samples, stable)
     assert [out[s] for s in strobes] == want

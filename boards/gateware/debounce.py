@@ -13,7 +13,10 @@ class Debouncer(wiring.Component):
 
     A change counts once ``stable + 1`` samples in a row agree on it, so a contact that
     bounces for less than ``stable`` sample periods gives one press, and a held contact
-    gives one press however long it is held. Inputs must already be synchronous.
+    gives one press however long it is held. Inputs must already be synchronous, and
+    ``raw`` must hold on the clock before each strobe as on the strobe's own (strobes
+    at least two clocks apart): whether it changed is compared a clock ahead, so no
+    path runs from ``raw`` through a wide comparison into the outputs.
 
     Members
     -------
@@ -46,9 +49,10 @@ class Debouncer(wiring.Component):
         last = Signal.like(self.raw)
         agreed = Signal(range(self._stable))
 
-        m.d.sync += [self.pressed.eq(0), self.released.eq(0)]
+        changed = Signal()          # raw differs from the last sample, a clock ago
+        m.d.sync += [self.pressed.eq(0), self.released.eq(0), changed.eq(self.raw != last)]
         with m.If(self.sample):
-            with m.If(self.raw != last):
+            with m.If(changed):
                 m.d.sync += [last.eq(self.raw), agreed.eq(0)]
             with m.Elif(agreed == self._stable - 1):
                 m.d.sync += [

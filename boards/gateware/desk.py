@@ -2,7 +2,6 @@
 
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
-from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import BOARD, LAMPS, SETTLE, SWITCHES, Signature
@@ -22,8 +21,9 @@ class Desk(wiring.Component):
     """Everything on the board but the pins: one or more cartridges, unchanged, and what
     a person or a host needs to play them (docs/boards.md, docs/cartridge.md).
 
-    - The display shows the cartridge's ``board``; while the reset button is held it
-      shows the position being entered.
+    - The display shows the cartridge's ``board``, which shows ``position`` while the
+      cartridge is held at a new game: while the reset button is held, the position
+      being entered.
     - A key, from the panel or the host, reaches the cartridge for one clock once it is
       ``ready``; a held or bouncing key is one press, a chord is none. A key waiting when
       the game ends is dropped.
@@ -89,33 +89,41 @@ class Desk(wiring.Component):
         for n, cartridge in enumerate(self.cartridges):
             m.submodules[f"cartridge{n}"] = cartridge
         m.submodules.panel = panel = FrontPanel(slot_cycles=self.slot_cycles)
-        m.submodules.keys = keys = Debouncer(9, stable=self.stable)
-        m.submodules.buttons = buttons = Debouncer(1 + BUTTONS, stable=self.stable)
-        m.submodules.link = link = HostLink(bit_cycles=self.bit_cycles,
-                                            games=len(self.cartridges))
+        # The keys and the buttons, debounced together once per panel frame: one counter.
+        m.submodules.contacts = contacts = Debouncer(9 + 1 + BUTTONS, stable=self.stable)
+        m.submodules.link = link = HostLink(
+            bit_cycles=self.bit_cycles, codes="".join(c.code for c in self.cartridges))
 
-        # The front panel and the buttons, debounced once per panel frame.
+        # The buttons pass two flip-flops, the second loaded with the panel's keys, so
+        # all contacts hold from a frame to the next; the debouncer looks a clock later
+        # (it compares a clock ahead).
+        button_meta = Signal(1 + BUTTONS)
         button_raw = Signal(1 + BUTTONS)
-        m.submodules.button_sync = FFSynchronizer(Cat(self.reset_button, self.buttons),
-                                                  button_raw)
+        sample = Signal()
+        m.d.sync += [button_meta.eq(Cat(self.reset_button, self.buttons)),
+                     sample.eq(panel.frame)]
+        with m.If(panel.frame):
+            m.d.sync += button_raw.eq(button_meta)
         m.d.comb += [
             self.row.eq(panel.row), self.red.eq(panel.red), self.green.eq(panel.green),
             panel.sense.eq(self.sense),
-            keys.raw.eq(panel.keys), keys.sample.eq(panel.frame),
-            buttons.raw.eq(button_raw), buttons.sample.eq(panel.frame),
+            contacts.raw.eq(Cat(panel.keys, button_raw)), contacts.sample.eq(sample),
         ]
-        reset_pressed, reset_released = buttons.pressed[0], buttons.released[0]
+        keys_pressed = contacts.pressed[:9]
+        reset_pressed, reset_released = contacts.pressed[9], contacts.released[9]
+        buttons_pressed = contacts.pressed[10:]
 
-        # The cartridge playing: what it shows, and what it is given.
+        # The cartridge playing: what it shows, and what it is given. With one cartridge
+        # `game` has no bits and this is wiring.
         game = Signal(range(len(self.cartridges)))
         playing = Signature().create(path=("playing",))
+        position = Signal(BOARD)    # the one position: entered at the panel or by the host
         for n, cartridge in enumerate(self.cartridges):
             with m.If(game == n):
                 m.d.comb += [
                     playing.ready.eq(cartridge.ready), playing.busy.eq(cartridge.busy),
                     playing.over.eq(cartridge.over),
                     playing.board.eq(cartridge.board), playing.lamps.eq(cartridge.lamps),
-                    link.code.eq(ord(cartridge.code)),
                     link.text_out.payload.eq(cartridge.tx.payload),
                     link.text_out.valid.eq(cartridge.tx.valid),
                     cartridge.tx.ready.eq(link.text_out.ready),
@@ -124,114 +132,124 @@ class Desk(wiring.Component):
                     link.text_in.ready.eq(cartridge.rx.ready),
                     cartridge.key.eq(playing.key), cartridge.start.eq(playing.start),
                 ]
-            m.d.comb += [cartridge.position.eq(playing.position),
+            m.d.comb += [cartridge.position.eq(position),
                          cartridge.switches.eq(self.switches)]
 
-        # One key event per clock at most: the host's, else a panel key pressed alone.
-        # The panel's is registered (a clock later than its debouncer says): one key
-        # alone is one hot, so its number is an OR of its bits, no priority chain.
-        event = Signal()
-        event_key = Signal(4)
-        panel_event = Signal()
-        panel_key = Signal(4)
-        pressed = keys.pressed
-        ones = [Signal(name=f"ones{k}") for k in range(10)]   # exactly one of keys < k
-        anys = [Signal(name=f"anys{k}") for k in range(10)]   # any of keys < k
-        for k in range(9):
-            m.d.comb += [anys[k + 1].eq(anys[k] | pressed[k]),
-                         ones[k + 1].eq(Mux(pressed[k], ~anys[k], ones[k]))]
-        m.d.sync += [panel_event.eq(ones[9]),
-                     panel_key.eq(Cat(*(Cat(*(pressed[k] for k in range(9) if k >> j & 1)).any()
-                                        for j in range(4))))]
-        with m.If(link.press):
-            m.d.comb += [event.eq(1), event_key.eq(link.key)]
-        with m.Elif(panel_event):
-            m.d.comb += [event.eq(1), event_key.eq(panel_key)]
+        # A key event, one hot: the host's, else a panel key pressed alone (a chord is
+        # none). Alone: exactly one of the nine, counted per row.
+        # Per row, registered a clock ahead from what `pressed` will be (the debouncer's
+        # raw holds the clock before its strobe, and held changes only then).
+        closing = panel.keys & ~contacts.held[:9]
+        some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
+        for r in range(3):
+            row = closing[3 * r:3 * r + 3]
+            m.d.sync += [some[r].eq(row.any()),
+                         one[r].eq(row.any() & ~(row[0] & row[1] | row[0] & row[2]
+                                                 | row[1] & row[2]))]
+        alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
+                    for r in range(3)).any()
+        event = Mux(link.press, Cat(link.key == k for k in range(9)),
+                    Mux(alone, keys_pressed, 0))
+        any_event = link.press | alone
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):
             m.d.sync += self.switches.bit_select(link.number, 1).eq(link.switch)
         for n in range(BUTTONS):
-            with m.Elif(buttons.pressed[1 + n]):
+            with m.Elif(buttons_pressed[n]):
                 m.d.sync += self.switches[n].eq(~self.switches[n])
 
-        preset = Signal(BOARD)      # the position to enter at the next start
-        pending = Signal()          # a key waits for the cartridge
-        pending_key = Signal(4)
-        m.d.comb += playing.position.eq(preset)
-
-        def begin_again():
-            # From any state, last so that it wins.
-            with m.If(reset_pressed):
-                m.d.sync += [preset.eq(0), pending.eq(0)]
-                m.next = "HOLD"
+        pending = Signal(9)         # the last key event, one hot
+        fresh = Signal()            # it came a clock ago
+        waiting = Signal()          # it waits for the cartridge
+        start = Signal()            # registered: `position` is whole before it rises
+        used = Signal()             # start was high a clock ago: position is still read
+        give = Signal()             # the cartridge takes the pending key now
+        # The SETTLE clocks after a key, as ones shifting out: quiet[0] is the last.
+        quiet = Signal(SETTLE)
+        settled = ~quiet[0]
+        clear = Signal()            # the position becomes the empty board
+        m.d.sync += used.eq(start)
+        m.d.comb += [playing.start.eq(start), link.hold.eq(start | used),
+                     playing.key.eq(Mux(give, pending, 0))]
 
         with m.FSM() as fsm:
             with m.State("RUN"):
-                with m.If(event):
-                    m.d.sync += [pending.eq(1), pending_key.eq(event_key)]
-                with m.Elif(pending & playing.ready):
-                    m.d.comb += playing.key.eq(1 << pending_key)
-                    m.d.sync += pending.eq(0)
-                with m.Elif(pending & playing.over):
-                    m.d.sync += pending.eq(0)      # the game is over: no key is taken
-                with m.If(link.new_game):
-                    m.d.comb += [playing.start.eq(1), playing.position.eq(link.position)]
-                    m.d.sync += pending.eq(0)
+                # A key SETTLE clocks after the last at the earliest: the cartridge
+                # shows by then that it took that one.
+                m.d.comb += [give.eq(waiting & ~fresh & ~start & settled
+                                     & playing.ready),
+                             clear.eq(link.clear | link.select)]
+                m.d.sync += start.eq(link.new_game | link.select)
                 with m.If(link.select):
-                    m.d.sync += [game.eq(link.number), pending.eq(0)]
-                    m.next = "SELECT"
-                begin_again()
-            with m.State("SELECT"):
-                # The new cartridge begins a game from the empty board.
-                m.d.comb += [playing.start.eq(1), playing.position.eq(0)]
-                m.next = "RUN"
-                begin_again()
+                    m.d.sync += game.eq(link.key)
+                with m.If(reset_pressed):
+                    m.next = "HOLD"
             with m.State("HOLD"):
-                m.d.comb += [playing.start.eq(1), self.setup.eq(1)]
-                with m.If(event):
-                    # Empty, the person's, the machine's, empty.
-                    place = preset[event_key]
-                    m.d.sync += [place.green.eq(~place.green & ~place.red),
-                                 place.red.eq(place.green)]
+                m.d.comb += self.setup.eq(1)
+                m.d.sync += start.eq(~reset_released)
                 with m.If(reset_released):
                     m.next = "RUN"
-                begin_again()
+        entering = fsm.ongoing("HOLD")
+        with m.If(reset_pressed):
+            # From either state: a new position to enter, from the empty board.
+            m.d.comb += clear.eq(1)
+            m.d.sync += start.eq(1)
 
-        # Think time: busy clocks after a key has been given.
-        given = playing.key != 0
+        # A key waits until the cartridge takes it, or the game ends, or a new game.
+        m.d.sync += fresh.eq(any_event)
+        with m.If(any_event):
+            m.d.sync += pending.eq(event)
+        with m.If(fresh & ~entering):
+            m.d.sync += waiting.eq(1)       # a clock after the event: short paths
+        with m.Elif(give | playing.over | start | entering):
+            m.d.sync += waiting.eq(0)
+
+        # The position: the host's places shift in as an R frame arrives (nothing reads
+        # them but a start, and the link refuses them while the position is in use); while
+        # the reset button is held each key steps its place: empty, the person's, the
+        # machine's, empty.
+        for k in range(9):
+            place = position[k]
+            after = position[k + 1] if k < 8 else link.place
+            with m.If(clear):
+                m.d.sync += place.eq(0)
+            with m.Elif(link.shift):
+                m.d.sync += place.eq(after)
+            with m.Elif(entering & fresh & pending[k]):
+                m.d.sync += [place.green.eq(~place.green & ~place.red),
+                             place.red.eq(place.green)]
+
+        # Think time: the busy clocks that follow a key the cartridge took. `count`
+        # restarts at the first busy clock after a key, so a key it refused keeps the
+        # last move's figure.
+        armed = Signal()            # a key was given; its busy clocks are not yet counted
         counting = Signal()
         count = Signal(16)
-        quiet = Signal(range(SETTLE + 1))   # clocks until the cartridge has shown its answer
-        cycles = Signal(16)
-        with m.If(given):
-            m.d.sync += [counting.eq(1), count.eq(0), quiet.eq(SETTLE)]
-        with m.Elif(quiet != 0):
-            m.d.sync += quiet.eq(quiet - 1)
-        with m.If(counting & playing.busy & (count != CYCLES_MAX)):
-            m.d.sync += count.eq(count + 1)
-        with m.If(counting & (quiet == 0) & ~playing.busy):
+        more = count + 1            # its carry out: count is CYCLES_MAX, where it stays
+        assert CYCLES_MAX == (1 << len(count)) - 1
+        with m.If(give):
+            m.d.sync += [armed.eq(1), quiet.eq((1 << SETTLE) - 1)]
+        with m.Else():
+            m.d.sync += quiet.eq(quiet >> 1)
+        with m.If(playing.busy):
+            with m.If(armed):
+                m.d.sync += [count.eq(1), armed.eq(0), counting.eq(1)]
+            with m.Elif(counting & ~more[len(count)]):
+                m.d.sync += count.eq(more)
+        with m.Else():
             m.d.sync += counting.eq(0)
-            with m.If(count != 0):
-                m.d.sync += cycles.eq(count)
-        with m.If(~fsm.ongoing("RUN")):
-            m.d.sync += counting.eq(0)
-
-        # The board shown, registered (a clock late, which no one sees): the paths from
-        # the cartridge end here, not in the panel or the link's answer.
-        display = Signal(BOARD)
-        shown_lamps = Signal(LAMPS)
-        m.d.sync += [display.eq(playing.board), shown_lamps.eq(playing.lamps)]
-        with m.If(fsm.ongoing("HOLD")):
-            m.d.sync += display.eq(preset)
+        with m.If(start):
+            m.d.sync += armed.eq(0)
 
         m.d.comb += [
             self.lamps.eq(playing.lamps),
-            panel.stones.eq(display),
+            panel.stones.eq(playing.board),
             link.rx.eq(self.rx), self.tx.eq(link.tx),
-            link.board.eq(display), link.lamps.eq(shown_lamps),
-            link.switches.eq(self.switches), link.cycles.eq(cycles),
-            link.ready.eq(fsm.ongoing("RUN") & ~pending & ~counting & (quiet == 0)
-                          & (playing.ready | playing.over)),
+            link.board.eq(playing.board), link.lamps.eq(playing.lamps),
+            link.switches.eq(self.switches), link.cycles.eq(count), link.game.eq(game),
         ]
+        # Registered: the link looks at it only some clocks after its command's strobe.
+        m.d.sync += link.ready.eq(fsm.ongoing("RUN") & ~start & ~waiting & settled
+                                  & (playing.ready | playing.over))
         return m

@@ -57,34 +57,26 @@ class FrontPanel(wiring.Component):
         sense = Signal(3)
         m.submodules.sense_sync = FFSynchronizer(self.sense, sense)
 
-        active = Signal(range(3))
-        timer = Signal(range(self._slot_cycles), init=self._slot_cycles - 1)
-        read = Signal(9)            # the rows read so far in this frame
+        row = Signal(3, init=1)     # the active row, one hot
+        timer = Signal(range(self._slot_cycles))    # counts up: the slot ends at its last
+        read = Signal(6)            # rows 0 and 1 as read in this frame
 
         # Each place's two LED bits, chip then user.
         places = [self.stones[2 * k:2 * k + 2] for k in range(9)]
-        with m.Switch(active):
-            for r in range(3):
-                with m.Case(r):
-                    m.d.comb += [
-                        self.row.eq(1 << r),
-                        self.red.eq(Cat(places[3 * r + c][0] for c in range(3))),
-                        self.green.eq(Cat(places[3 * r + c][1] for c in range(3))),
-                    ]
+        m.d.comb += [
+            self.row.eq(row),
+            self.red.eq(Cat(Cat(row[r] & places[3 * r + c][0] for r in range(3)).any()
+                            for c in range(3))),
+            self.green.eq(Cat(Cat(row[r] & places[3 * r + c][1] for r in range(3)).any()
+                              for c in range(3))),
+        ]
 
-        m.d.sync += [timer.eq(timer - 1), self.frame.eq(0)]
-        with m.If(timer == 0):
-            m.d.sync += timer.eq(self._slot_cycles - 1)
-            with m.Switch(active):
-                for r in range(3):
-                    with m.Case(r):
-                        m.d.sync += read[3 * r:3 * r + 3].eq(sense)
-            with m.If(active == 2):
-                m.d.sync += [
-                    active.eq(0),
-                    self.keys.eq(Cat(read[:6], sense)),
-                    self.frame.eq(1),
-                ]
-            with m.Else():
-                m.d.sync += active.eq(active + 1)
+        m.d.sync += [timer.eq(timer + 1), self.frame.eq(0)]
+        with m.If(timer == self._slot_cycles - 1):
+            m.d.sync += [timer.eq(0), row.eq(row.rotate_left(1))]
+            for r in range(2):
+                with m.If(row[r]):
+                    m.d.sync += read[3 * r:3 * r + 3].eq(sense)
+            with m.If(row[2]):
+                m.d.sync += [self.keys.eq(Cat(read[:6], sense)), self.frame.eq(1)]
         return m

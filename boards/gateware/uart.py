@@ -20,7 +20,7 @@ class UartRx(wiring.Component):
     rx : In(1)
         The line, idle high. Asynchronous: it is synchronised here.
     data : Out(8)
-        The last byte received.
+        With ``valid``: the byte received (it holds until the next start bit).
     valid : Out(1)
         High for one clock when ``data`` holds a new byte.
     error : Out(1)
@@ -44,35 +44,40 @@ class UartRx(wiring.Component):
         m.submodules.rx_sync = FFSynchronizer(self.rx, rx, init=1)
 
         timer = Signal(range(self._bit_cycles))
-        bits = Signal(range(9))
+        # The data bits shift in from the top behind a marker bit: when the marker
+        # reaches bit 0, the next bit is the last (no bit counter).
         shift = Signal(8)
+        m.d.comb += self.data.eq(shift)
         m.d.sync += self.valid.eq(0)
-        m.d.sync += timer.eq(timer - 1)
+        # The timer runs down every clock; `zero` is "it is 0", a register (from 1), so
+        # the state machine's decisions start at a flip-flop. Loads are never 0.
+        zero = Signal()
+        m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1)]
 
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(~rx):
-                    m.d.sync += timer.eq(self._bit_cycles // 2 - 1)
+                    m.d.sync += [timer.eq(self._bit_cycles // 2 - 1), zero.eq(0)]
                     m.next = "START"
             with m.State("START"):
-                with m.If(timer == 0):
+                with m.If(zero):
                     with m.If(rx):
                         m.next = "IDLE"
                     with m.Else():
-                        m.d.sync += [timer.eq(self._bit_cycles - 1), bits.eq(0)]
+                        m.d.sync += [timer.eq(self._bit_cycles - 1), zero.eq(0),
+                                     shift.eq(0x80)]
                         m.next = "DATA"
             with m.State("DATA"):
-                with m.If(timer == 0):
+                with m.If(zero):
                     m.d.sync += [
-                        timer.eq(self._bit_cycles - 1),
+                        timer.eq(self._bit_cycles - 1), zero.eq(0),
                         shift.eq(shift >> 1 | rx << 7),   # least significant bit first
-                        bits.eq(bits + 1),
                     ]
-                    with m.If(bits == 7):
+                    with m.If(shift[0]):
                         m.next = "STOP"
             with m.State("STOP"):
-                with m.If(timer == 0):
-                    m.d.sync += [self.data.eq(shift), self.valid.eq(1), self.error.eq(~rx)]
+                with m.If(zero):
+                    m.d.sync += [self.valid.eq(1), self.error.eq(~rx)]
                     # A low stop bit: wait for the line to go idle before the next start.
                     m.next = "IDLE"
                     with m.If(~rx):
@@ -112,19 +117,26 @@ class UartTx(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         timer = Signal(range(self._bit_cycles))
-        frame = Signal(10)          # stop bit, 8 data bits, start bit: shifted out LSB first
-        left = Signal(range(11))    # bits still to put on the line
+        # Stop bit, 8 data bits, start bit, shifted out LSB first with zeros behind:
+        # the bits still to send are those of a frame not yet all zero (no bit counter).
+        frame = Signal(10)
 
-        m.d.comb += self.ready.eq((timer == 0) & (left == 0))
-        with m.If(timer != 0):
-            m.d.sync += timer.eq(timer - 1)
-        with m.Elif(left != 0):
+        # ready is "timer and frame are zero", registered: computed from the values
+        # they are given, so no path runs from the frame's wide or out of the block.
+        idle = Signal(init=1)
+        zero = Signal(init=1)       # timer is 0, a register too
+        m.d.comb += self.ready.eq(idle)
+        with m.If(~zero):
+            m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1),
+                         idle.eq((timer == 1) & (frame == 0))]
+        with m.Elif(frame != 0):
             m.d.sync += [
                 self.tx.eq(frame[0]),
                 frame.eq(frame >> 1),
-                left.eq(left - 1),
                 timer.eq(self._bit_cycles - 1),
+                zero.eq(self._bit_cycles == 1),
+                idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
         with m.Elif(self.start):
-            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), left.eq(10)]
+            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), idle.eq(0)]
         return m

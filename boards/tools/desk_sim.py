@@ -14,7 +14,7 @@ from amaranth.sim import Simulator
 from hdl.eth.cartridge import EthCartridge
 
 from ..gateware.desk import Desk
-from ..gateware.link import TEXT_MARK
+from ..host.protocol import TEXT_MARK
 
 
 __all__ = ["DeskBench", "sim_desk", "run"]
@@ -80,7 +80,7 @@ class DeskBench:
         if not level:
             raise AssertionError(f"cycle {self.cycle}: the desk sent a byte without a stop bit")
         self._line.append(self._byte)
-        if self._line.startswith(TEXT_MARK.encode()) and self._line.endswith(b"\n"):
+        if self._line.startswith(TEXT_MARK) and self._line.endswith(b"\n"):
             self.texts.append(bytes(self._line[1:-1]))
             self._line.clear()
         elif self._line.endswith(b"\r\n"):

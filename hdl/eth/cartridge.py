@@ -1,8 +1,8 @@
 """The ETH chip as a cartridge: the paper's pins, unchanged, behind a thin adapter."""
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, Module, Mux, Signal
 
-from ..cartridge import BOARD, SETTLE, Cartridge
+from ..cartridge import Cartridge
 from .chip import Chip
 
 
@@ -14,11 +14,12 @@ NO_KEY = 0b1_1111_1111      # keyboardN is active low
 class EthCartridge(Cartridge):
     """The 1990 chip on the console.
 
-    - ``start`` holds the chip in reset; when it falls, the position is replayed to the
-      chip one key per clock, as §4's test mode needs (the first key on the last reset
-      edge, piN high for the chip's stones), and the game begins.
-    - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt``, held
-      low for the clocks the chip needs to show it took the key.
+    - ``start`` holds the chip in reset; when it falls, the position (which the console
+      holds) is replayed to the chip one key per clock, as §4's test mode needs (the
+      first key on the last reset edge, piN high for the chip's stones), and the game
+      begins. Meanwhile ``board`` shows the position.
+    - A key reaches ``keyboardN`` for one clock; ``ready`` is the chip's ``prompt`` (it
+      falls two clocks after a key, within the contract's ``SETTLE``).
     - ``board`` is the board the chip last latched with ``copyboard``, not its search.
     - Lamps: prompt, fin, win. Switches: userbegins, piN.
     """
@@ -38,81 +39,61 @@ class EthCartridge(Cartridge):
         m = Module()
         m.submodules.chip = chip = self.chip
 
-        preset = Signal(BOARD)                  # the position to enter
-        left = Signal(9)                        # its places not yet given to the chip
-        colour = Signal()                       # the stone just given is the chip's
-        quiet = Signal(range(SETTLE))           # clocks since a key, while prompt lingers
-        keyboardN = Signal(9, init=NO_KEY)
+        left = Signal(9)                        # places of the position not yet given
+        given = Signal(9)                       # the place just given, one hot
         userbegins, piN = self.switches[0], self.switches[1]
+        occupied = Cat(place.red | place.green for place in self.position)
+        reds = Cat(place.red for place in self.position)
+        # The lowest place still to give, one hot: a place with none below it (an or
+        # of a few bits per place, two LUTs deep; a carry chain would be slower).
+        first = Cat(left[k] & ~left[:k].any() if k else left[0] for k in range(9))
 
-        def first_of(places):
-            # The lowest place of `places`, for replaying a position one key per clock.
-            first = Signal(4)
-            for k in reversed(range(9)):
-                with m.If(places[k]):
-                    m.d.comb += first.eq(k)
-            return first
-
-        def occupied(board):
-            return Cat(place.red | place.green for place in board)
-
-        def give(places):
+        # The states, one hot (each a flip-flop, so each decision is a LUT or two):
+        # held at a new game (the position is read on the last clock); the first key on
+        # the last reset edge; the others one per clock, piN high for the chip's stones;
+        # then the game. Power-up begins a game from the empty board.
+        load = Signal(init=1)
+        opening = Signal()          # the last reset clock, with the first key
+        burst = Signal()
+        run = Signal()
+        rest = left == 0
+        with m.If(self.start):
+            m.d.sync += [load.eq(1), opening.eq(0), burst.eq(0), run.eq(0)]
+        with m.Else():
+            m.d.sync += [load.eq(0), opening.eq(load), burst.eq(opening | burst & ~rest),
+                         run.eq(run | burst & rest)]
+        with m.If(load):
+            m.d.sync += left.eq(occupied)
+        with m.Elif(opening | burst):
             # Each edge places the key before and registers the next, so no clock in
             # between is without a key: such a clock would begin the game.
-            first = first_of(places)
-            with m.If(places != 0):
-                m.d.comb += keyboardN.eq(NO_KEY & ~(1 << first))
-                m.d.sync += [left.eq(places & ~(1 << first)),
-                             colour.eq(preset[first].red)]
+            m.d.sync += [left.eq(left & ~first), given.eq(first)]
 
         m.d.comb += [
-            chip.keyboardN.eq(keyboardN),
+            chip.keyboardN.eq(Mux(run, NO_KEY & ~self.key, Mux(load, NO_KEY, ~first))),
+            chip.resetN.eq(~load & ~opening),
+            # piN in the burst: the stone given last clock is the chip's (from a
+            # register: no path from the priority logic through the wide or).
+            chip.piN.eq(Mux(run, piN, burst & (given & reds).any())),
             chip.userbegins.eq(userbegins),
             chip.scan.eq(0),
             chip.scanin.eq(0),
             self.lamps.eq(Cat(chip.prompt, chip.fin, chip.win)),
             self.rx.ready.eq(1),        # the chip has nothing to say to the host
+            # The chip drops prompt two clocks after a key, within the contract's SETTLE
+            # clocks, during which the console does not look at ready.
+            self.ready.eq(run & chip.prompt),
+            self.busy.eq(run & ~chip.prompt & ~chip.fin),
+            self.over.eq(run & chip.fin),
         ]
 
-        def restart():
-            # From any state, last so that it wins.
-            with m.If(self.start):
-                m.d.sync += preset.eq(self.position)
-                m.next = "BURST_RESET"
-
-        # Power-up begins a game from the empty board.
-        with m.FSM(init="BURST_RESET") as fsm:
-            with m.State("BURST_RESET"):
-                # The reset edge takes the first key into the keyboard register.
-                m.d.comb += [chip.resetN.eq(0), chip.piN.eq(0)]
-                m.d.sync += left.eq(0)
-                give(occupied(preset))
-                with m.If(~self.start):
-                    m.next = "BURST"
-                restart()
-            with m.State("BURST"):
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(colour)]
-                give(left)
-                with m.If(left == 0):
-                    m.next = "RUN"
-                restart()
-            with m.State("RUN"):
-                m.d.comb += [chip.resetN.eq(1), chip.piN.eq(piN),
-                             keyboardN.eq(NO_KEY & ~self.key)]
-
-                restart()
-        running = fsm.ongoing("RUN")
-        with m.If(running & (self.key != 0)):
-            m.d.sync += quiet.eq(SETTLE - 1)
-        with m.Elif(quiet != 0):
-            m.d.sync += quiet.eq(quiet - 1)
-        m.d.comb += [
-            self.ready.eq(running & chip.prompt & (quiet == 0)),
-            self.busy.eq(running & ~chip.prompt & ~chip.fin),
-            self.over.eq(running & chip.fin),
-        ]
-
-        with m.If(chip.copyboard):
+        # The board: the position while the console holds the chip at a new game, then
+        # what the chip last latched with copyboard (never its search).
+        with m.If(self.start):
+            m.d.sync += self.board.eq(self.position)
+        with m.Elif(chip.copyboard):
             m.d.sync += self.board.as_value().eq(chip.led)
         return m
+
+
 CARTRIDGE = EthCartridge
