@@ -101,14 +101,27 @@ def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
         cartridges.lockstep("eth", handful("eth")[:1], backend=backend, core=WrongLamp)
 
 
-def test_a_golden_model_that_lets_the_console_press_too_soon_is_caught(monkeypatch):
-    # The adapter keeps ready low for SETTLE - 1 clocks after a key, while the chip
-    # still shows prompt: none in the golden model, and it is ready before the core is.
+def forgets_the_position(monkeypatch):
+    """Break the ETH golden model: its board keeps the last game's while ``start`` is
+    held, instead of showing the position being entered. Returns a game that begins
+    from a position, where that shows."""
     from firmware_ref.eth import cartridge
-    monkeypatch.setattr(cartridge, "SETTLE", 1)
-    with pytest.raises(cartridges.Mismatch, match=r"ready is 0 in the core, 1 in the "
-                                                  r"golden model"):
-        cartridges.lockstep("eth", handful("eth")[:1], backend="compiled")
+    tick = cartridge.Model.tick
+
+    def forgetful(model):
+        board = model.board
+        tick(model)
+        if model.inputs.start:
+            model.board = board
+    monkeypatch.setattr(cartridge.Model, "tick", forgetful)
+    return next(cartridge.games((), others=False))
+
+
+def test_a_golden_model_that_does_not_show_the_position_entered_is_caught(monkeypatch):
+    game = forgets_the_position(monkeypatch)
+    with pytest.raises(cartridges.Mismatch, match=r"game 0, clock 0: board is 288 in the "
+                                                  r"core, 0 in the golden model"):
+        cartridges.lockstep("eth", [game], backend="compiled")
 
 
 def test_a_missing_tool_is_one_line(monkeypatch):
@@ -143,15 +156,15 @@ def test_the_waves_of_a_game_compare_equal_with_the_golden_models(name, tmp_path
 
 
 def test_a_changed_value_in_the_waves_is_reported(tmp_path, monkeypatch):
-    from firmware_ref.eth import cartridge
     core, golden = tmp_path / "core.vcd", tmp_path / "golden.vcd"
-    monkeypatch.setattr(cartridge, "SETTLE", 1)
-    with pytest.raises(cartridges.Mismatch, match="ready"):
-        cartridges.waves("eth", handful("eth")[0], core, golden)
+    game = forgets_the_position(monkeypatch)
+    with pytest.raises(cartridges.Mismatch, match="board"):
+        cartridges.waves("eth", game, core, golden)
     report = cartridges.compare(golden, core)       # both written all the same
     assert not report.equal
     first = report.differences[0]
-    assert (first.signal, first.expected, first.actual) == ("ready", "1", "0")
+    assert first.signal == "board" and first.expected.startswith("0 ")
+    assert first.actual.startswith("288 ")
     assert "FIRST DIFFERENCE" in report.summary()
 
 

@@ -3,20 +3,21 @@
 The golden model of the thin adapter ``hdl/eth/cartridge.py`` (its text read, not
 imported) on top of the chip's own golden model, `cycle.CycleModel`. What the adapter does:
 
-- **Start.** While ``start`` is high the chip is held in reset and the adapter takes
-  ``position``. At each reset edge the chip's keyboard register is given the lowest
-  occupied place of that position. When ``start`` falls the position is replayed: the
-  first stone on the last reset edge, then one place per clock, ``piN`` high in the
-  clock that places a machine's stone (§4's test mode). A clock with no key left lets
-  the chip open (the person, or the chip at its 3-bit counter); the game runs from then.
+- **Start.** While ``start`` is high the chip is held in reset (``load``). On the clock
+  after ``start`` falls (still ``load``, the chip still in reset) the adapter reads which
+  places of ``position`` are occupied; the next clock is the last reset edge, and it
+  gives the chip the lowest of them (``opening``); then one place per clock (``burst``),
+  ``piN`` high in the clock that places a machine's stone (§4's test mode), read from
+  ``position``, which the console holds meanwhile. A clock with no key left lets the
+  chip open (the person, or the chip at its 3-bit counter); the game runs from then.
   Power-up is a start that has just fallen, from the empty board.
 - **Running.** ``keyboardN`` is the complement of ``key``, ``piN`` is switch 1 and
-  ``userbegins`` switch 0 (always, bursts too). ``ready`` is the chip's ``prompt``, but
-  low for the ``SETTLE - 1`` clocks after any key (the chip needs two to drop
-  ``prompt``); ``busy`` is neither ``prompt`` nor ``fin``; ``over`` is ``fin``. Before the
-  game runs (a start, a burst) all three are low.
-- **The board** is the chip's ``led`` as it was at the last clock with ``copyboard``
-  high, never its search: the place bits agree (bit 2k the machine's stone, 2k + 1 the
+  ``userbegins`` switch 0 (always, bursts too). ``ready`` is the chip's ``prompt``
+  (which falls two clocks after a key, within the console's ``SETTLE``); ``busy`` is
+  neither ``prompt`` nor ``fin``; ``over`` is ``fin``. Before the game runs all three are
+  low.
+- **The board** is ``position`` while ``start`` is high (from the next clock), else the
+  chip's ``led`` as it was at the last clock with ``copyboard`` high, never its search: the place bits agree (bit 2k the machine's stone, 2k + 1 the
   person's).
 - **Lamps**: ``prompt``, ``fin``, ``win``, 0. The chip has nothing to say to the host:
   ``rx_ready`` is 1, ``tx_valid`` and ``tx_payload`` are 0.
@@ -35,7 +36,6 @@ __all__ = ["Inputs", "Probe", "Model", "SETTLE", "OPENINGS", "POSITIONS", "start
 
 SETTLE = 3                  # the console's contract: a taken key shows within 3 clocks
 PLACES = 9
-BURST_RESET, BURST, RUN = "BURST_RESET", "BURST", "RUN"
 _PINS = {}                  # the chip's inputs seen so far, each value once
 OPENINGS = (None, *range(PLACES - 1))   # the person begins, or the chip opens at 0..7
 PERSON_BEGINS, CHIP_BEGINS = 0b01, 0b00  # switch 0: userbegins; switch 1 (piN) low
@@ -88,12 +88,11 @@ class Model:
     def __init__(self):
         self.inputs = Inputs()
         self.chip = CycleModel()        # the chip's random counter powers up at 0
-        self.phase = BURST_RESET        # power-up begins a game from the empty board
-        self.preset = 0                 # the position to enter
-        self.left = 0                   # its places not yet given to the chip
-        self.colour = 0                 # the stone just given is the machine's
-        self.quiet = 0                  # clocks left in which ready stays low
-        self.board = 0                  # what the chip last latched with copyboard
+        # The adapter's states, one hot as its flip-flops: power-up is `load`.
+        self.load, self.opening, self.burst, self.run = 1, 0, 0, 0
+        self.left = 0                   # occupied places not yet given to the chip
+        self.given = 0                  # the place given last clock, one hot
+        self.board = 0                  # what the board shows
         self._drive()
 
     def copy(self):
@@ -116,26 +115,20 @@ class Model:
     def tick(self):
         """One rising edge of the clock, with the inputs now applied."""
         inputs, before = self.inputs, self._chip_probe()
-        running = self.phase == RUN
-        given = self._given()
-        if self.phase == BURST_RESET:
-            self.left = 0
-        if given:
-            first = _lowest(given)
-            self.left = given & ~(1 << first)
-            self.colour = self.preset >> 2 * first & 1
-        if self.phase == BURST_RESET and not inputs.start:
-            self.phase = BURST
-        elif self.phase == BURST and not given:
-            self.phase = RUN
-        if inputs.start:                # from any phase, last so that it wins
-            self.preset = inputs.position
-            self.phase = BURST_RESET
-        if running and inputs.key:
-            self.quiet = SETTLE - 1
-        elif self.quiet:
-            self.quiet -= 1
-        if before.copyboard:
+        first, rest = self._first(), not self.left
+        if self.load:
+            self.left = _occupied(inputs.position)
+        elif self.opening or self.burst:
+            self.left, self.given = self.left & ~first, first
+        if inputs.start:
+            self.load, self.opening, self.burst, self.run = 1, 0, 0, 0
+        else:
+            self.load, self.opening, self.burst, self.run = (
+                0, self.load, int(self.opening or self.burst and not rest),
+                int(self.run or self.burst and rest))
+        if inputs.start:
+            self.board = inputs.position
+        elif before.copyboard:
             self.board = before.led
         self.chip.tick()
         self._seen = None
@@ -143,9 +136,9 @@ class Model:
 
     @property
     def probe(self):
-        chip, running = self._chip_probe(), self.phase == RUN
+        chip, running = self._chip_probe(), self.run
         return Probe(
-            ready=int(running and chip.prompt and not self.quiet),
+            ready=int(running and chip.prompt),
             busy=int(running and not chip.prompt and not chip.fin),
             over=int(running and chip.fin), board=self.board,
             lamps=chip.prompt | chip.fin << 1 | chip.win << 2,
@@ -159,24 +152,20 @@ class Model:
             self._seen = self.chip.probe
         return self._seen
 
-    def _given(self):
-        """The places still to give the chip in a burst (0 when running)."""
-        if self.phase == BURST_RESET:
-            return _occupied(self.preset)
-        return self.left if self.phase == BURST else 0
+    def _first(self):
+        """The lowest place still to give the chip, one hot (0 when none is left)."""
+        return self.left & -self.left
 
     def _drive(self):
         inputs = self.inputs
-        userbegins = inputs.switches & 1
-        if self.phase == RUN:
-            pins = ChipInputs(keyboardN=NO_KEY & ~inputs.key, userbegins=userbegins,
-                              piN=inputs.switches >> 1 & 1, resetN=1)
+        if self.run:
+            keyboardN, piN = NO_KEY & ~inputs.key, inputs.switches >> 1 & 1
         else:
-            given = self._given()
-            keyboardN = NO_KEY & ~(1 << _lowest(given)) if given else NO_KEY
-            pins = ChipInputs(keyboardN=keyboardN, userbegins=userbegins,
-                              piN=0 if self.phase == BURST_RESET else self.colour,
-                              resetN=int(self.phase != BURST_RESET))
+            keyboardN = NO_KEY if self.load else NO_KEY & ~self._first()
+            reds = sum(1 << k for k in range(PLACES) if inputs.position >> 2 * k & 1)
+            piN = int(bool(self.burst and self.given & reds))
+        pins = ChipInputs(keyboardN=keyboardN, userbegins=inputs.switches & 1, piN=piN,
+                          resetN=int(not (self.load or self.opening)))
         self.chip.inputs = _PINS.setdefault(pins, pins)   # as chip.set does, uncopied
         self._seen = None
 
@@ -193,17 +182,18 @@ class Model:
 
 def start_clocks(opening):
     """How many clocks to hold ``start`` from power-up so that the chip opens at place
-    `opening` (1 to 8). The chip's 3-bit counter counts every edge from 0: the
-    ``start`` edges, the last reset edge that the falling ``start`` gives, and the chip
-    opens at the counter's value after that edge, so at ``start`` clocks + 1 (mod 8)."""
-    return (opening - 1) % 8 or 8
+    `opening` (0 to 7). The chip's 3-bit counter counts every edge from 0: the
+    ``start`` edges and the two reset edges that follow the fall of ``start`` (the
+    adapter reads the position, then gives the first key), and the chip opens at the
+    counter's value after them, so at ``start`` clocks + 2 (mod 8)."""
+    return (opening - 2) % 8 or 8
 
 
 def session(switches, *, clocks=1, board=0):
     """The inputs that begin a game: ``start`` for `clocks` clocks with the position
-    `board`, then ``start`` low."""
+    `board`, then ``start`` low, the position held as the console holds it."""
     begin = Inputs(start=1, position=board, switches=switches)
-    return [begin] * clocks + [replace(begin, start=0, position=0)]
+    return [begin] * clocks + [replace(begin, start=0)]
 
 
 def _settle(model, inputs, limit):
@@ -228,11 +218,7 @@ def _play(model, played, limit, keys=None):
     empty = [k for k in range(PLACES) if not board >> 2 * k & 3]
     for k in (keys(board) if keys else empty):
         branch = model.copy()
-        branch.set(key=1 << k)
-        pressed = branch.inputs
-        branch.tick()
-        after = _settle(branch, replace(pressed, key=0), limit)
-        yield from _play(branch, played + [pressed] + after, limit, keys)
+        yield from _play(branch, _press(branch, played, 1 << k, limit), limit, keys)
 
 
 def _first_free(board):
@@ -250,11 +236,16 @@ def _begin(switches, clocks, board, limit):
 
 
 def _press(model, played, key, limit):
-    """`model` (at rest) given `key` for one clock, then quiet until it is at rest."""
+    """`model` (at rest) given `key` for one clock, then quiet: for the SETTLE clocks in
+    which the console does not look, and on until it is at rest."""
     model.set(key=key)
     pressed = model.inputs
     model.tick()
-    return played + [pressed] + _settle(model, replace(pressed, key=0), limit)
+    quiet = replace(pressed, key=0)
+    model.set(quiet)
+    for _ in range(SETTLE - 1):
+        model.tick()
+    return played + [pressed] + [quiet] * (SETTLE - 1) + _settle(model, quiet, limit)
 
 
 # Positions a game may begin from (``start`` with ``position``): the board in alg.py's
@@ -269,9 +260,8 @@ POSITIONS = (
 
 def unusual(*, limit=100_000):
     """Games a console would not play but the pins allow: a key on a taken place (the
-    chip ignores it; ready drops for the settling clocks all the same), ``start`` with a
-    position in the middle of a search, and switch 1 (piN) on, so that the person's keys
-    put the machine's stones."""
+    chip ignores it), ``start`` with a position in the middle of a search, and switch 1
+    (piN) on, so that the person's keys put the machine's stones."""
     model, played = _begin(PERSON_BEGINS, 1, 0, limit)
     played = _press(model, played, 1 << 4, limit)
     played = _press(model, played, 1 << 4, limit)             # taken: ignored
@@ -291,7 +281,7 @@ def unusual(*, limit=100_000):
     model.set(restart)
     model.tick()
     model.tick()
-    played += _settle(model, replace(restart, start=0, position=0), limit)
+    played += _settle(model, replace(restart, start=0), limit)
     yield from _play(model, played, limit, _first_free)
 
     model, played = _begin(PERSON_BEGINS | 0b10, 1, 0, limit)
