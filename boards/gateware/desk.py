@@ -136,9 +136,9 @@ class Desk(wiring.Component):
                          cartridge.switches.eq(self.switches)]
 
         # A key event, one hot: the host's, else a panel key pressed alone (a chord is
-        # none). Alone: exactly one of the nine, counted per row.
-        # Per row, registered a clock ahead from what `pressed` will be (the debouncer's
-        # raw holds the clock before its strobe, and held changes only then).
+        # none). Alone: exactly one of the nine, counted per row, each row's count
+        # registered a clock ahead from what `pressed` will be (the debouncer's raw holds
+        # the clock before its strobe, and held changes only then).
         closing = panel.keys & ~contacts.held[:9]
         some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
         for r in range(3):
