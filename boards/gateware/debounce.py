@@ -1,6 +1,6 @@
 """Clean presses from contacts that bounce: keys and buttons pressed by a person."""
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -49,8 +49,13 @@ class Debouncer(wiring.Component):
         last = Signal.like(self.raw)
         agreed = Signal(range(self._stable))
 
-        changed = Signal()          # raw differs from the last sample, a clock ago
-        m.d.sync += [self.pressed.eq(0), self.released.eq(0), changed.eq(self.raw != last)]
+        # raw differs from the last sample, a clock ago: in halves, each a short or.
+        half = (len(self.raw) + 1) // 2
+        differs = Signal(2)
+        changed = differs.any()
+        m.d.sync += [self.pressed.eq(0), self.released.eq(0),
+                     differs.eq(Cat(self.raw[:half] != last[:half],
+                                    self.raw[half:] != last[half:]))]
         with m.If(self.sample):
             with m.If(changed):
                 m.d.sync += [last.eq(self.raw), agreed.eq(0)]

@@ -136,9 +136,9 @@ class Desk(wiring.Component):
                          cartridge.switches.eq(self.switches)]
 
         # A key event, one hot: the host's, else a panel key pressed alone (a chord is
-        # none). Alone: exactly one of the nine, counted per row.
-        # Per row, registered a clock ahead from what `pressed` will be (the debouncer's
-        # raw holds the clock before its strobe, and held changes only then).
+        # none). Alone: exactly one of the nine, counted per row, each row's count
+        # registered a clock ahead from what `pressed` will be (the debouncer's raw holds
+        # the clock before its strobe, and held changes only then).
         closing = panel.keys & ~contacts.held[:9]
         some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
         for r in range(3):
@@ -168,8 +168,10 @@ class Desk(wiring.Component):
         # The SETTLE clocks after a key, as ones shifting out: quiet[0] is the last.
         quiet = Signal(SETTLE)
         settled = ~quiet[0]
-        clear = Signal()            # the position becomes the empty board
-        m.d.sync += used.eq(start)
+        clear = Signal()            # the position becomes the empty board (registered)
+        select = Signal()           # a cartridge was chosen a clock ago: it starts now
+        stepping = Signal()         # a key event came while a position was entered
+        m.d.sync += [used.eq(start), clear.eq(0), select.eq(link.select)]
         m.d.comb += [playing.start.eq(start), link.hold.eq(start | used),
                      playing.key.eq(Mux(give, pending, 0))]
 
@@ -177,10 +179,11 @@ class Desk(wiring.Component):
             with m.State("RUN"):
                 # A key SETTLE clocks after the last at the earliest: the cartridge
                 # shows by then that it took that one.
-                m.d.comb += [give.eq(waiting & ~fresh & ~start & settled
-                                     & playing.ready),
-                             clear.eq(link.clear | link.select)]
-                m.d.sync += start.eq(link.new_game | link.select)
+                m.d.comb += give.eq(waiting & ~fresh & ~start & settled & playing.ready)
+                # A chosen cartridge starts from the empty board, a clock after the
+                # position is cleared (both registered, for short paths).
+                m.d.sync += [clear.eq(link.clear | link.select),
+                             start.eq(link.new_game | select)]
                 with m.If(link.select):
                     m.d.sync += game.eq(link.key)
                 with m.If(reset_pressed):
@@ -191,10 +194,10 @@ class Desk(wiring.Component):
                 with m.If(reset_released):
                     m.next = "RUN"
         entering = fsm.ongoing("HOLD")
+        m.d.sync += stepping.eq(any_event & entering)
         with m.If(reset_pressed):
             # From either state: a new position to enter, from the empty board.
-            m.d.comb += clear.eq(1)
-            m.d.sync += start.eq(1)
+            m.d.sync += [clear.eq(1), start.eq(1)]
 
         # A key waits until the cartridge takes it, or the game ends, or a new game.
         m.d.sync += fresh.eq(any_event)
@@ -216,7 +219,7 @@ class Desk(wiring.Component):
                 m.d.sync += place.eq(0)
             with m.Elif(link.shift):
                 m.d.sync += place.eq(after)
-            with m.Elif(entering & fresh & pending[k]):
+            with m.Elif(stepping & pending[k]):
                 m.d.sync += [place.green.eq(~place.green & ~place.red),
                              place.red.eq(place.green)]
 

@@ -44,8 +44,8 @@ STATES = ([START, BAD, ("S", 1)] + [("K", n) for n in (1, 2)] + [("W", n) for n 
           + [("T", n) for n in range(1, MAX_FRAME + 1)])      # (letter, bytes so far)
 FINAL = {("S", 1), ("K", 2), ("W", 3), ("G", 2), ("R", 1), ("R", 10)} \
     | {("T", n) for n in range(2, MAX_FRAME + 1)}
-STEP = data.StructLayout({"next": 5, "accept": Command, "reject": 1, "text": 1,
-                         "shift": 1, "clear": 1, "digit": 1, "place": PLACE})
+STEP = data.StructLayout({"next": range(len(STATES)), "accept": Command, "reject": 1,
+                          "text": 1, "shift": 1, "clear": 1, "digit": 1, "place": PLACE})
 CLASS_BITS = 4
 
 

@@ -54,37 +54,34 @@ class UartRx(wiring.Component):
         zero = Signal()
         m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1)]
 
-        with m.FSM():
-            with m.State("IDLE"):
-                with m.If(~rx):
-                    m.d.sync += [timer.eq(self._bit_cycles // 2 - 1), zero.eq(0)]
-                    m.next = "START"
-            with m.State("START"):
-                with m.If(zero):
-                    with m.If(rx):
-                        m.next = "IDLE"
-                    with m.Else():
-                        m.d.sync += [timer.eq(self._bit_cycles - 1), zero.eq(0),
-                                     shift.eq(0x80)]
-                        m.next = "DATA"
-            with m.State("DATA"):
-                with m.If(zero):
-                    m.d.sync += [
-                        timer.eq(self._bit_cycles - 1), zero.eq(0),
-                        shift.eq(shift >> 1 | rx << 7),   # least significant bit first
-                    ]
-                    with m.If(shift[0]):
-                        m.next = "STOP"
-            with m.State("STOP"):
-                with m.If(zero):
-                    m.d.sync += [self.valid.eq(1), self.error.eq(~rx)]
-                    # A low stop bit: wait for the line to go idle before the next start.
-                    m.next = "IDLE"
-                    with m.If(~rx):
-                        m.next = "BREAK"
-            with m.State("BREAK"):
-                with m.If(rx):
-                    m.next = "IDLE"
+        # The states, one hot (each a flip-flop: every decision is a LUT or two).
+        idle = Signal(init=1)
+        start = Signal()            # half a bit, to the start bit's middle
+        data = Signal()
+        stop = Signal()
+        broken = Signal()           # a low stop bit: wait for the line to go idle
+        with m.If(idle & ~rx):
+            m.d.sync += [idle.eq(0), start.eq(1),
+                         timer.eq(self._bit_cycles // 2 - 1), zero.eq(0)]
+        with m.If(start & zero):
+            m.d.sync += start.eq(0)
+            with m.If(rx):
+                m.d.sync += idle.eq(1)      # a glitch, not a start bit
+            with m.Else():
+                m.d.sync += [data.eq(1), timer.eq(self._bit_cycles - 1), zero.eq(0),
+                             shift.eq(0x80)]
+        with m.If(data & zero):
+            m.d.sync += [
+                timer.eq(self._bit_cycles - 1), zero.eq(0),
+                shift.eq(shift >> 1 | rx << 7),   # least significant bit first
+            ]
+            with m.If(shift[0]):
+                m.d.sync += [data.eq(0), stop.eq(1)]
+        with m.If(stop & zero):
+            m.d.sync += [self.valid.eq(1), self.error.eq(~rx), stop.eq(0),
+                         idle.eq(rx), broken.eq(~rx)]
+        with m.If(broken & rx):
+            m.d.sync += [broken.eq(0), idle.eq(1)]
         return m
 
 
@@ -119,7 +116,9 @@ class UartTx(wiring.Component):
         timer = Signal(range(self._bit_cycles))
         # Stop bit, 8 data bits, start bit, shifted out LSB first with zeros behind:
         # the bits still to send are those of a frame not yet all zero (no bit counter).
+        # `empty` says so, a register set from the bits the shift leaves.
         frame = Signal(10)
+        empty = Signal(init=1)
 
         # ready is "timer and frame are zero", registered: computed from the values
         # they are given, so no path runs from the frame's wide or out of the block.
@@ -128,15 +127,16 @@ class UartTx(wiring.Component):
         m.d.comb += self.ready.eq(idle)
         with m.If(~zero):
             m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1),
-                         idle.eq((timer == 1) & (frame == 0))]
-        with m.Elif(frame != 0):
+                         idle.eq((timer == 1) & empty)]
+        with m.Elif(~empty):
             m.d.sync += [
                 self.tx.eq(frame[0]),
                 frame.eq(frame >> 1),
+                empty.eq(frame[1:] == 0),
                 timer.eq(self._bit_cycles - 1),
                 zero.eq(self._bit_cycles == 1),
                 idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
         with m.Elif(self.start):
-            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), idle.eq(0)]
+            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), empty.eq(0), idle.eq(0)]
         return m
