@@ -18,8 +18,8 @@ link and position entry; a cartridge owns the game. Between them runs one signat
   no copy of its own.
 - ``position`` (in), ``board`` (out): 3x3 boards of two-colour places (``PLACE``):
   ``red`` is the machine's colour, ``green`` the person's. The console holds
-  ``position`` steady while ``start`` is high and on the clock after it falls; a
-  cartridge reads it only then, so it keeps no copy.
+  ``position`` steady while ``start`` is high and for ``SETUP`` clocks after it falls;
+  a cartridge reads it only then, so it keeps no copy.
 - ``switches`` (in, ``SWITCHES``), ``lamps`` (out, ``LAMPS``): every cartridge gives
   lamp 0 "your move", lamp 1 "game over", lamp 2 "the machine won" and takes switch 0 as
   "the person begins", so the console's LEDs and the host's client mean the same on
@@ -37,13 +37,15 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 
-__all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "Signature", "Cartridge"]
+__all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "SETUP", "Signature",
+           "Cartridge"]
 
 PLACE = data.StructLayout({"red": 1, "green": 1})
 BOARD = data.ArrayLayout(PLACE, 9)      # 18 bits: place k is bits 2k (red), 2k+1 (green)
 LAMPS = 4
 SWITCHES = 4
 SETTLE = 3
+SETUP = 16                              # clocks after start falls: position still holds
 
 
 class Signature(wiring.Signature):

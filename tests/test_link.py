@@ -306,3 +306,11 @@ def test_the_documented_example_line():
 def test_the_cartridges_line_goes_out_behind_a_mark_between_answers():
     results = talk([b"S\r"], text_lines=[b"4\n", b"7\n"], idle=8 * 10 * BIT)
     assert answers(results) == [[b"#4", b"#7", Fields().status()]]
+
+
+def test_a_desk_whose_frames_could_change_the_position_during_setup_is_refused():
+    from boards.gateware.desk import Desk
+    from hdl.cartridge import SETUP
+    from hdl.firstfree.cartridge import CARTRIDGE
+    with pytest.raises(ValueError, match=f"would not hold for the cartridge's SETUP \\({SETUP}"):
+        Desk([CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2)

@@ -4,7 +4,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from hdl.cartridge import BOARD, LAMPS, SETTLE, SWITCHES, Signature
+from hdl.cartridge import BOARD, LAMPS, SETTLE, SETUP, SWITCHES, Signature
 
 from .debounce import Debouncer
 from .link import HostLink
@@ -70,6 +70,11 @@ class Desk(wiring.Component):
     def __init__(self, cartridges, *, bit_cycles, slot_cycles, stable):
         if not 1 <= len(cartridges) <= 10:
             raise ValueError(f"a desk holds 1 to 10 cartridges, not {len(cartridges)}")
+        # After start falls only an R frame changes the position: the link refuses its
+        # letter until then, and its first place follows a byte (10 bits) later.
+        if 10 * bit_cycles <= SETUP:
+            raise ValueError(f"at {bit_cycles} clocks a bit the position would not hold "
+                             f"for the cartridge's SETUP ({SETUP} clocks)")
         self.bit_cycles = bit_cycles
         self.slot_cycles = slot_cycles
         self.stable = stable

@@ -2,13 +2,16 @@
 
 from amaranth.hdl import Cat, Module, Mux, Signal
 
-from ..cartridge import Cartridge
+from ..cartridge import SETUP, Cartridge
 from .chip import Chip
 
 
 __all__ = ["EthCartridge", "CARTRIDGE"]
 
 NO_KEY = 0b1_1111_1111      # keyboardN is active low
+# After start falls: a clock to note the stones, the last reset edge with the first, then
+# one a clock; the burst reads piN from the position, so it must end within SETUP.
+assert 2 + 9 <= SETUP
 
 
 class EthCartridge(Cartridge):
