@@ -44,8 +44,6 @@ BACKENDS = ("amaranth", "compiled", "cocotb")
 TOP = "cartridge"           # the netlist's top module, and the waves' scope
 CLOCK, RESET = "cp", "rst"  # cp: the chip's netlist's name, which sim/compiled_chip.cc clocks
 PERIOD = Fraction(1, 10**6)     # seconds; rising edges at 1 us, 2 us, ...
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = ROOT / "build"
 
 
 class Mismatch(AssertionError):

@@ -23,7 +23,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
-from sim import cartridges
+from sim import BUILD, ROOT, cartridges
 from sim.netlist import VERILATOR_ARGS, SimulatorMissing, available
 
 __all__ = ["SimulatorMissing", "run"]
@@ -40,7 +40,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
     from cocotb_tools.runner import get_runner
     available(simulator)
     # A directory per core class: a mutant builds beside the real core, not over it.
-    directory = (cartridges.BUILD / "cocotb-cartridge" / name
+    directory = (BUILD / "cocotb-cartridge" / name
                  / f"{core.__module__}.{core.__qualname__}".replace("<", "").replace(">", "")
                  / simulator)
     directory.mkdir(parents=True, exist_ok=True)
@@ -54,7 +54,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
     result, chosen = directory / "result.json", directory / "games.pickle"
     result.unlink(missing_ok=True)
     env = {"TTT_CARTRIDGE": name, "TTT_CARTRIDGE_RESULT": str(result),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(cartridges.ROOT),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                        os.environ.get("PYTHONPATH")]))}
     if games is not None:
         with chosen.open("wb") as file:
