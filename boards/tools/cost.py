@@ -352,7 +352,8 @@ def attribute_cells(cells, nets, scopes, anchors):
             for name in pending:
                 cell = cells[name]
                 if direction == "sinks":
-                    near = [owner[s] for b in outputs(cell) for s in sinks.get(b, []) if s in owner]
+                    near = [owner[s] for b in outputs(cell) for s in sinks.get(b, [])
+                            if s in owner]
                 else:
                     near = [owner[drivers[b]] for b in inputs(cell)
                             if b in drivers and drivers[b] in owner]
@@ -415,11 +416,13 @@ def lc_owners(routed, cells, owner, blocks):
     for _ in range(10):
         for name in list(unknown):
             lc = lcs[name]
-            near = [info[s]["block"] for p in ("COUT", "O", "LO") for b in lc["connections"].get(p, [])
+            near = [info[s]["block"] for p in ("COUT", "O", "LO")
+                    for b in lc["connections"].get(p, [])
                     for s in sinks.get(b, []) if info[s]["block"]]
             if not near:
                 near = [info[drivers[b]]["block"] for p in ("CIN", "I0", "I1", "I2", "I3")
-                        for b in lc["connections"].get(p, []) if b in drivers and info[drivers[b]]["block"]]
+                        for b in lc["connections"].get(p, [])
+                        if b in drivers and info[drivers[b]]["block"]]
             if near:
                 info[name]["block"] = Counter(near).most_common(1)[0][0]
                 unknown.remove(name)
@@ -625,11 +628,14 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
                             "from": [s, endpoint_block(s, tinfo, cells, owner, blocks)],
                             "to": [e, endpoint_block(e, tinfo, cells, owner, blocks)]}
             return None
-        tb = {"split_internal": pair(split_clk, split_clk), "rest_internal": pair(rest_clk, rest_clk),
-              "split_to_rest": pair(split_clk, rest_clk), "rest_to_split": pair(rest_clk, split_clk)}
+        tb = {"split_internal": pair(split_clk, split_clk),
+              "rest_internal": pair(rest_clk, rest_clk),
+              "split_to_rest": pair(split_clk, rest_clk),
+              "rest_to_split": pair(rest_clk, split_clk)}
         per_seed[seed] = {
             "lc_total": total,
-            "lc": {b: per_block.get(b, 0) for b in blocks.order + sorted(set(per_block) - set(blocks.order))},
+            "lc": {b: per_block.get(b, 0)
+                   for b in blocks.order + sorted(set(per_block) - set(blocks.order))},
             "lc_mixed": mixed,
             "fmax_mhz": fmax,
             "critical_path": {"from_block": start, "to_block": end,
@@ -638,8 +644,10 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
             "timing_build": {
                 "lc_total": treport["utilization"]["ICESTORM_LC"]["used"],
                 "global_buffers": treport["utilization"].get("SB_GB", {}).get("used"),
-                "split_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in split_clk), default=None),
-                "rest_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in rest_clk), default=None),
+                "split_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in split_clk),
+                                      default=None),
+                "rest_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in rest_clk),
+                                     default=None),
                 **tb,
                 "whole_mhz": min([v["mhz"] for v in tb.values() if v], default=None),
                 "clocks": list(treport["fmax"]),
@@ -654,11 +662,14 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
         "fmax_mhz": _median([s["fmax_mhz"] for s in runs]),
         "split_fmax_mhz": _median([s["timing_build"]["split_fmax_mhz"] for s in runs]),
         "rest_fmax_mhz": _median([s["timing_build"]["rest_fmax_mhz"] for s in runs]),
-        "split_to_rest_mhz": _median([(s["timing_build"]["split_to_rest"] or {}).get("mhz") for s in runs]),
-        "rest_to_split_mhz": _median([(s["timing_build"]["rest_to_split"] or {}).get("mhz") for s in runs]),
+        "split_to_rest_mhz": _median([(s["timing_build"]["split_to_rest"] or {}).get("mhz")
+                                      for s in runs]),
+        "rest_to_split_mhz": _median([(s["timing_build"]["rest_to_split"] or {}).get("mhz")
+                                      for s in runs]),
         "timing_whole_mhz": _median([s["timing_build"]["whole_mhz"] for s in runs]),
-        "critical_path_blocks": dict(Counter(f"{s['critical_path']['from_block']} -> {s['critical_path']['to_block']}"
-                                             for s in runs)),
+        "critical_path_blocks": dict(Counter(
+            f"{s['critical_path']['from_block']} -> {s['critical_path']['to_block']}"
+            for s in runs)),
     }
     return {
         "board": board.name, "device": device, "games": list(games), "commit": _git_commit(),
@@ -699,17 +710,22 @@ def markdown(r):
             "| seed | total | " + " | ".join(lc_names) + " | mixed LUT/FF LCs |",
             "|---" * (len(lc_names) + 3) + "|"]
     for seed, s in r["seeds"].items():
-        out.append(f"| {seed} | {s['lc_total']} | " + " | ".join(str(s["lc"].get(b, 0)) for b in lc_names)
+        out.append(f"| {seed} | {s['lc_total']} | "
+                   + " | ".join(str(s["lc"].get(b, 0)) for b in lc_names)
                    + f" | {s['lc_mixed']} |")
     m = r["median"]
-    out.append(f"| **median** | **{fmt(m['lc_total'])}** | " + " | ".join(f"**{fmt(m['lc'][b])}**" for b in lc_names) + " | |")
+    out.append(f"| **median** | **{fmt(m['lc_total'])}** | "
+               + " | ".join(f"**{fmt(m['lc'][b])}**" for b in lc_names) + " | |")
     out += ["", "### Yosys cells per block (synth_ice40, same for every seed)", "",
-            "| block | LUT4 | DFF | CARRY | of these, by their own output's name |", "|---|---|---|---|---|"]
+            "| block | LUT4 | DFF | CARRY | of these, by their own output's name |",
+            "|---|---|---|---|---|"]
     for b, c in list(r["yosys_cells"].items()) + [("**total**", r["yosys_cells_total"])]:
         out.append(f"| {b} | {c.get('LUT4', 0)} | {c.get('DFF', 0)} | {c.get('CARRY', 0)} "
                    f"| {c.get('named', 0)} |")
-    out += ["", f"### fmax (MHz); per block from the timing build ({split} flip-flops on their own global clock)", "",
-            f"| seed | whole design | critical path (start -> end block) | {split} internal | {rest} internal "
+    out += ["", f"### fmax (MHz); per block from the timing build ({split} flip-flops on "
+                f"their own global clock)", "",
+            f"| seed | whole design | critical path (start -> end block) | {split} internal "
+            f"| {rest} internal "
             f"| {split} -> {rest} | {rest} -> {split} | timing build whole |",
             "|---|---|---|---|---|---|---|---|"]
     for seed, s in r["seeds"].items():
@@ -717,14 +733,16 @@ def markdown(r):
         cp = s["critical_path"]
         out.append(f"| {seed} | {fmt(s['fmax_mhz'])} | {cp['from_block']} -> {cp['to_block']} "
                    f"| {fmt(t['split_fmax_mhz'])} | {fmt(t['rest_fmax_mhz'])} "
-                   f"| {fmt((t['split_to_rest'] or {}).get('mhz'))} | {fmt((t['rest_to_split'] or {}).get('mhz'))} "
+                   f"| {fmt((t['split_to_rest'] or {}).get('mhz'))} "
+                   f"| {fmt((t['rest_to_split'] or {}).get('mhz'))} "
                    f"| {fmt(t['whole_mhz'])} |")
     cps = ", ".join(f"{k} x{v}" for k, v in m["critical_path_blocks"].items())
     out.append(f"| **median** | **{fmt(m['fmax_mhz'])}** | {cps} | **{fmt(m['split_fmax_mhz'])}** "
-               f"| **{fmt(m['rest_fmax_mhz'])}** | **{fmt(m['split_to_rest_mhz'])}** | **{fmt(m['rest_to_split_mhz'])}** "
+               f"| **{fmt(m['rest_fmax_mhz'])}** | **{fmt(m['split_to_rest_mhz'])}** "
+               f"| **{fmt(m['rest_to_split_mhz'])}** "
                f"| **{fmt(m['timing_whole_mhz'])}** |")
-    out += ["", f"{r['split_ffs_moved']} clock pins moved to the {split} clock in the timing build. "
-            "Blocks: " + "; ".join(r["blocks"]) + "."]
+    out += ["", f"{r['split_ffs_moved']} clock pins moved to the {split} clock in the timing "
+            "build. Blocks: " + "; ".join(r["blocks"]) + "."]
     return "\n".join(out) + "\n"
 
 
