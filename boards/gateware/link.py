@@ -7,7 +7,7 @@ from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import BOARD, LAMPS, PLACE, SWITCHES
 
-from ..host.protocol import MARKS, TEXT_MARK
+from ..host.protocol import BOTH, MARKS, PLACES, TEXT_MARK
 from .uart import UartRx, UartTx
 
 
@@ -64,7 +64,7 @@ def step(state, byte, *, hold, games):
     out["digit"] = 1
     letter, n = state if state not in (START, BAD) else (None, 0)
     digit = byte - ord("0") if ord("0") <= byte <= ord("9") else None
-    places = {mark: value for value, mark in MARKS.items() if value != 3}
+    places = {mark: value for mark, value in PLACES.items() if value != BOTH}
     if state == START and c and c in LETTERS and not (c == "R" and hold):
         out.update(next=(c, 1), clear=int(c == "R"))
     elif letter == "K" and n == 1 and digit is not None and digit <= 8:
@@ -77,7 +77,7 @@ def step(state, byte, *, hold, games):
         out["next"] = ("G", 2)
     elif letter == "R" and n < 10 and c and c in places and not hold:
         out.update(next=("R", n + 1), shift=1,
-                   place={"red": places[c] == 1, "green": places[c] == 2})
+                   place={"red": places[c] & 1, "green": places[c] >> 1})   # as PLACE
     elif letter == "T" and n < MAX_FRAME:
         out.update(next=("T", n + 1), text=1)
     return out
