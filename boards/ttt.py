@@ -259,7 +259,7 @@ def parser():
 
     sub = command("waves", None, "open the E.2 waves, or a game's on any cartridge, in "
                   "GTKWave, or say how to (make waves)")
-    sub.set_defaults(run=lambda args: _waves(args, sub))
+    sub.set_defaults(run=lambda args, parser=sub: _waves(args, parser))
     which = sub.add_mutually_exclusive_group()
     which.add_argument("--golden", action="store_true", help="the golden model's waves")
     which.add_argument("--netlist", action="store_true",
@@ -315,7 +315,7 @@ def parser():
 
     sub = command("verify", None, "every game in lockstep with the golden model "
                   "(make verify)", "sim.verify")
-    sub.set_defaults(run=lambda args: _verify(args, sub))
+    sub.set_defaults(run=lambda args, parser=sub: _verify(args, parser))
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
                      help="the game (default eth, the chip at its own pins); another "
                           "game is checked at its cartridge's pins")

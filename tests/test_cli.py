@@ -133,3 +133,13 @@ def test_an_unknown_subcommand_is_refused_with_the_list(capsys):
         main(["bitsream"])
     assert refused.value.code == cli.USAGE
     assert "invalid choice: 'bitsream'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["verify", "--game", "eth,firstfree"],
+                                  ["waves", "--game", "eth,firstfree"]])
+def test_a_refusal_after_parsing_shows_its_own_subcommands_usage(argv, capsys):
+    from boards.ttt import main
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == cli.USAGE
+    assert f"usage: ttt {argv[0]} " in capsys.readouterr().err
