@@ -67,10 +67,22 @@ def names():
 
 
 def cartridge(name):
-    """The cartridge class of game `name`."""
+    """The cartridge class of game `name`, built with no arguments. A core built from
+    data its golden model computes (a table of moves, say) takes them as keyword
+    arguments, and the golden package's ``parameters()`` gives them: the class returned
+    then passes them on, so that the console and every bench build it alike."""
     if name not in names():
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(names())}")
-    return importlib.import_module(f"hdl.{name}.cartridge").CARTRIDGE
+    core = importlib.import_module(f"hdl.{name}.cartridge").CARTRIDGE
+    package = golden(name)
+    if package is None or not hasattr(package, "parameters"):
+        return core
+    parameters = package.parameters()
+
+    def __init__(self):
+        core.__init__(self, **parameters)
+    return type(core.__name__, (core,), {"__init__": __init__,
+                                         "__module__": core.__module__})
 
 
 def golden(name):

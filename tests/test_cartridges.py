@@ -33,8 +33,8 @@ def test_first_free_agrees_with_its_golden_model_in_every_game():
 
 def test_a_golden_model_that_misses_a_line_is_caught(monkeypatch):
     # Without the rising diagonal the model plays on where the core has ended the game.
-    from firmware_ref.firstfree import model
-    monkeypatch.setattr(model, "LINES", model.LINES[:-1])
+    from firmware_ref import turns
+    monkeypatch.setattr(turns, "LINES", turns.LINES[:-1])
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: (lamps|over|busy)"):
         cartridges.lockstep("firstfree")
 

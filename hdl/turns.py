@@ -1,0 +1,142 @@
+"""A game of turns: the person and a machine take turns on one 3x3 board, as a cartridge.
+
+Every machine of the museum (and first free) is this cartridge around an engine that
+chooses the machine's move; the cartridge keeps the board, takes the person's keys,
+judges, lights the lamps and says the machine's moves to the host. The rules, clock by
+clock (firmware_ref/turns.py is the golden model written from this text):
+
+- While ``start`` is high the board takes ``position``. The clock after it falls the
+  game opens: a position with a line or no empty place is over at once; else the
+  person moves first if switch 0 is on, else the machine thinks.
+- Waiting (``ready``): a key on an empty place puts the person's stone there; a key on
+  a taken place is ignored.
+- The clock after a stone, the game is judged: a line of that colour or a full board
+  ends it (``over``); else the other side moves.
+- Thinking (``busy``): the engine's ``think`` is high; on the clock its ``done`` is
+  high the machine's stone goes on its ``move``, and the place is said to the host as
+  a line, its digit and a newline (the latest move only, if the host is slow).
+- ``busy`` is high while judging and thinking: the console's think time of a move is
+  the engine's clocks plus two.
+- Lamps: your move (``ready``), over, the machine won, the person won.
+"""
+
+from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .cartridge import BOARD, Cartridge
+
+
+__all__ = ["LINES", "EngineSignature", "lines", "Turns"]
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
+         (0, 4, 8), (2, 4, 6))
+
+
+class EngineSignature(wiring.Signature):
+    """What a game of turns asks of its engine, from the engine's side.
+
+    - ``board`` (in): the board, steady while ``think`` is high (red: the machine).
+    - ``think`` (in): high on every clock of a move's thinking; the first clock it is
+      high is the engine's first. While it is low the engine gets ready for the next.
+    - ``done``, ``move`` (out): on a clock with ``think`` and ``done`` high, ``move``
+      (a place, 0..8, empty on ``board``) is the machine's move; thinking ends there.
+    """
+
+    def __init__(self):
+        super().__init__({
+            "board": In(BOARD),
+            "think": In(1),
+            "done": Out(1),
+            "move": Out(range(9)),
+        })
+
+
+def lines(stones):
+    """One bit per line of `LINES`: all three of `stones` (9 bits) are set."""
+    return Cat(Cat(stones[k] for k in three).all() for three in LINES)
+
+
+class Turns(Cartridge):
+    """The game of turns around the engine that ``engine()`` builds (a component of
+    `EngineSignature`). Subclasses set the cartridge's names and ``engine``."""
+
+    lamp_names = ("your move", "over", "machine won", "you won")
+    switch_names = ("you begin",)
+    switch_init = 0b1
+
+    def engine(self):
+        raise NotImplementedError
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.engine = engine = self.engine()
+        board = Signal(BOARD)
+        said = Signal(range(9))             # the move to say
+        saying = Signal(2)                  # 2: its digit, 1: the newline, 0: nothing
+
+        red = Cat(place.red for place in board)
+        green = Cat(place.green for place in board)
+        full = (red | green).all()
+        red_line, green_line = lines(red).any(), lines(green).any()
+
+        m.d.comb += [
+            self.board.eq(board),
+            engine.board.eq(board),
+            self.lamps.eq(Cat(self.ready, self.over, red_line, green_line)),
+            self.rx.ready.eq(1),            # it has nothing to hear
+        ]
+
+        # The line that says the move, beside the game: the game never waits for it.
+        m.d.comb += [self.tx.valid.eq(saying != 0),
+                     self.tx.payload.eq(Mux(saying == 2, ord("0") + said, ord("\n")))]
+        with m.If(self.tx.valid & self.tx.ready):
+            m.d.sync += saying.eq(saying - 1)
+
+        def restart():
+            # From any state, last so that it wins.
+            with m.If(self.start):
+                m.d.sync += [board.eq(self.position), saying.eq(0)]
+                m.next = "OPEN"
+
+        with m.FSM(init="OPEN"):
+            with m.State("OPEN"):
+                with m.If(red_line | green_line | full):
+                    m.next = "OVER"
+                with m.Elif(self.switches[0]):
+                    m.next = "WAIT"
+                with m.Else():
+                    m.next = "THINK"
+                restart()
+            with m.State("WAIT"):
+                m.d.comb += self.ready.eq(1)
+                for k in range(9):
+                    with m.If(self.key[k] & ~board[k].red & ~board[k].green):
+                        m.d.sync += board[k].green.eq(1)
+                        m.next = "JUDGE_PERSON"
+                restart()
+            with m.State("JUDGE_PERSON"):
+                m.d.comb += self.busy.eq(1)
+                with m.If(green_line | full):
+                    m.next = "OVER"
+                with m.Else():
+                    m.next = "THINK"
+                restart()
+            with m.State("THINK"):
+                m.d.comb += [self.busy.eq(1), engine.think.eq(1)]
+                with m.If(engine.done):
+                    m.d.sync += [board[engine.move].red.eq(1), said.eq(engine.move),
+                                 saying.eq(2)]
+                    m.next = "JUDGE_MACHINE"
+                restart()
+            with m.State("JUDGE_MACHINE"):
+                m.d.comb += self.busy.eq(1)
+                with m.If(red_line | full):
+                    m.next = "OVER"
+                with m.Else():
+                    m.next = "WAIT"
+                restart()
+            with m.State("OVER"):
+                m.d.comb += self.over.eq(1)
+                restart()
+        return m

@@ -1,0 +1,44 @@
+"""Perfect play, the museum's yardstick, against the paper's own search (alg.move)."""
+
+import pytest
+
+from firmware_ref import perfect
+from firmware_ref.eth import alg
+from firmware_ref.turns import EMPTY, GREEN, RED
+
+
+def test_the_empty_board_is_a_draw_and_a_fork_wins():
+    assert perfect.value([EMPTY] * 9, RED) == perfect.DRAW
+    # Red must block green's diagonal at 6, which makes a fork of two red threats.
+    fork = [RED, EMPTY, GREEN, EMPTY, GREEN, EMPTY, EMPTY, EMPTY, RED]
+    assert perfect.value(fork, RED) == perfect.WIN
+    assert perfect.best(fork, RED) == {6}
+    assert perfect.values(fork, RED)[1] == perfect.LOSS
+
+
+def test_every_position_is_counted_once_per_side():
+    found = perfect.positions()
+    assert len({p for p, side in found if side == RED and p.count(EMPTY) == 9}) == 1
+    # 4520 positions of a game in progress with X to move or O to move, per beginner
+    # (5478 legal positions, less the 958 that are over): both beginners double it.
+    assert len(found) == 2 * 4520
+
+
+def test_the_papers_search_plays_perfectly_wherever_the_chip_moves():
+    # alg.move is the chip's algorithm: its choice keeps the value on every position
+    # where the computer is to move after a human stone or at the start.
+    checked = 0
+    for places, side in perfect.positions():
+        if side != RED:
+            continue
+        if places.count(EMPTY) == 9:
+            continue            # the chip opens at random, it does not search
+        if perfect.value(places, RED) == perfect.LOSS:
+            with pytest.raises(alg.NoMoveFound):
+                alg.move(places)
+            continue
+        move = alg.move(places)
+        assert move.place in perfect.best(places, RED), places
+        assert move.value == perfect.value(places, RED)
+        checked += 1
+    assert checked > 3800      # 3887 with red to move
