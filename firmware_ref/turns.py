@@ -53,7 +53,10 @@ def full(places):
 
 
 class Model:
-    """The game around `engine` (an engine model, see the module's text)."""
+    """The game around `engine` (an engine model, see the module's text); a machine
+    that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says."""
+
+    can_begin = True
 
     def __init__(self, engine):
         self.engine = engine
@@ -90,7 +93,8 @@ class Model:
             if line(places, RED) or line(places, GREEN) or full(places):
                 self.state = "OVER"
             else:
-                self.state = "WAIT" if inputs.switches & 1 else "THINK"
+                begins = inputs.switches & 1 or not self.can_begin
+                self.state = "WAIT" if begins else "THINK"
         elif self.state == "WAIT":
             # A key on a taken place is ignored.
             free = [k for k in range(9) if inputs.key >> k & 1 and not places[k]]
@@ -139,7 +143,7 @@ def games(model, limit=64, first=True, second=True):
                 branch.set(key=0)
                 yield from play(branch, session + [pressed])
 
-    for switches, wanted in ((0b1, first), (0b0, second)):
+    for switches, wanted in ((0b1, first), (0b0, second and model.can_begin)):
         if not wanted:
             continue
         begin = model.copy()

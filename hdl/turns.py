@@ -7,7 +7,8 @@ clock (firmware_ref/turns.py is the golden model written from this text):
 
 - While ``start`` is high the board takes ``position``. The clock after it falls the
   game opens: a position with a line or no empty place is over at once; else the
-  person moves first if switch 0 is on, else the machine thinks.
+  person moves first if switch 0 is on or the machine cannot begin (``can_begin``),
+  else the machine thinks.
 - Waiting (``ready``): a key on an empty place puts the person's stone there; a key on
   a taken place is ignored.
 - The clock after a stone, the game is judged: a line of that colour or a full board
@@ -59,11 +60,13 @@ def lines(stones):
 
 class Turns(Cartridge):
     """The game of turns around the engine that ``engine()`` builds (a component of
-    `EngineSignature`). Subclasses set the cartridge's names and ``engine``."""
+    `EngineSignature`). Subclasses set the cartridge's names and ``engine``, and
+    ``can_begin = False`` for a machine that only answers."""
 
     lamp_names = ("your move", "over", "machine won", "you won")
     switch_names = ("you begin",)
     switch_init = 0b1
+    can_begin = True
 
     def engine(self):
         raise NotImplementedError
@@ -103,7 +106,7 @@ class Turns(Cartridge):
             with m.State("OPEN"):
                 with m.If(red_line | green_line | full):
                     m.next = "OVER"
-                with m.Elif(self.switches[0]):
+                with m.Elif(self.switches[0] | (not self.can_begin)):
                     m.next = "WAIT"
                 with m.Else():
                     m.next = "THINK"
