@@ -8,9 +8,10 @@ move: 1 it wins, 0 a draw, -1 it loses, with best play by both.
 
 from functools import lru_cache
 
-from .turns import EMPTY, GREEN, RED, full, line
+from .turns import EMPTY, GREEN, RED, board_bits, full, line, replies
 
-__all__ = ["WIN", "DRAW", "LOSS", "other", "value", "values", "best", "positions"]
+__all__ = ["WIN", "DRAW", "LOSS", "other", "value", "values", "best", "positions",
+           "blunders"]
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -69,3 +70,12 @@ def positions():
     for first in (RED, GREEN):
         walk((EMPTY,) * 9, first)
     return seen
+
+
+def blunders(engine, can_begin=True):
+    """The boards (as `board_bits`) from which the machine that `engine` makes moves
+    so as to lower the position's value for itself, over every game a person can play
+    against it (turns.replies)."""
+    return frozenset(board_bits(places)
+                     for places, (move, _) in replies(engine, can_begin).items()
+                     if values(places, RED)[move] < value(places, RED))

@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, replace
 
 __all__ = ["LINES", "EMPTY", "RED", "GREEN", "Inputs", "Probe", "Model", "line", "full",
-           "games"]
+           "games", "replies", "board_bits"]
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
          (0, 4, 8), (2, 4, 6))
@@ -52,14 +52,25 @@ def full(places):
     return EMPTY not in places
 
 
+def board_bits(places):
+    """`places` as the cartridge's 18-bit board: place k in bits 2k (red), 2k+1 (green)."""
+    return sum(v << 2 * k for k, v in enumerate(places))
+
+
 class Model:
     """The game around `engine` (an engine model, see the module's text); a machine
-    that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says."""
+    that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says.
+    With `blunder_lamp`, lamp 3 lights from a move made from one of `blunders` (boards
+    as `board_bits`) until the machine's next move or a new game; else it is "you won".
+    """
 
     can_begin = True
+    blunder_lamp = False
 
-    def __init__(self, engine):
+    def __init__(self, engine, blunders=()):
         self.engine = engine
+        self.blunders = frozenset(blunders)
+        self.blundered = False
         self.inputs = Inputs()
         self.state = "OPEN"
         self.places = [EMPTY] * 9
@@ -76,10 +87,10 @@ class Model:
     @property
     def probe(self):
         ready, over = int(self.state == "WAIT"), int(self.state == "OVER")
-        lamps = (ready | over << 1 | line(self.places, RED) << 2
-                 | line(self.places, GREEN) << 3)
+        own = self.blundered if self.blunder_lamp else line(self.places, GREEN)
+        lamps = ready | over << 1 | line(self.places, RED) << 2 | own << 3
         return Probe(
-            board=sum(v << 2 * k for k, v in enumerate(self.places)), lamps=lamps,
+            board=board_bits(self.places), lamps=lamps,
             ready=ready, busy=int(self.state in ("JUDGE_PERSON", "THINK", "JUDGE_MACHINE")),
             over=over, rx_ready=1, tx_valid=int(self.saying != 0),
             tx_payload=ord("0") + self.said if self.saying == 2 else ord("\n"))
@@ -108,6 +119,7 @@ class Model:
                 if places[move] != EMPTY:
                     raise AssertionError(f"the engine moved to taken place {move} "
                                          f"of {places}")
+                self.blundered = board_bits(places) in self.blunders
                 places[move] = RED
                 self.said, self.saying = move, 2
                 self.state = "JUDGE_MACHINE"
@@ -116,6 +128,7 @@ class Model:
         if inputs.start:
             self.places = [inputs.position >> 2 * k & 3 for k in range(9)]
             self.saying = 0
+            self.blundered = False
             self.state = "OPEN"
 
 
@@ -152,3 +165,35 @@ def games(model, limit=64, first=True, second=True):
         begin.tick()
         begin.set(start=0)
         yield from play(begin, [pins])
+
+
+def replies(engine, can_begin=True):
+    """The machine's move from every position it meets in a game, the person trying
+    every empty place at each turn: {places (a tuple): (move, think clocks)}. `engine`
+    makes a fresh engine model."""
+    found = {}
+    machine = engine()
+
+    def answer(places):
+        if places not in found:
+            machine.tick(list(places), False)
+            clocks, move = 1, machine.tick(list(places), True)
+            while move is None:
+                clocks, move = clocks + 1, machine.tick(list(places), True)
+            found[places] = (move, clocks)
+        move = found[places][0]
+        after = places[:move] + (RED,) + places[move + 1:]
+        if not (line(after, RED) or full(after)):
+            person(after)
+
+    def person(places):
+        for k in range(9):
+            if places[k] == EMPTY:
+                after = places[:k] + (GREEN,) + places[k + 1:]
+                if not (line(after, GREEN) or full(after)):
+                    answer(after)
+
+    person((EMPTY,) * 9)
+    if can_begin:
+        answer((EMPTY,) * 9)
+    return found

@@ -18,7 +18,10 @@ clock (firmware_ref/turns.py is the golden model written from this text):
   a line, its digit and a newline (the latest move only, if the host is slow).
 - ``busy`` is high while judging and thinking: the console's think time of a move is
   the engine's clocks plus two.
-- Lamps: your move (``ready``), over, the machine won, the person won.
+- Lamps: your move (``ready``), over, the machine won, and the person won, or for a
+  machine with ``blunder_lamp`` "blunder": lit from a move made from one of its
+  ``blunders`` (the boards from which its move throws away a draw or a win, which its
+  golden model finds by perfect play) until the machine's next move or a new game.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal
@@ -61,12 +64,27 @@ def lines(stones):
 class Turns(Cartridge):
     """The game of turns around the engine that ``engine()`` builds (a component of
     `EngineSignature`). Subclasses set the cartridge's names and ``engine``, and
-    ``can_begin = False`` for a machine that only answers."""
+    ``can_begin = False`` for a machine that only answers, ``blunder_lamp = True`` for
+    lamp 3 to be the blunder lamp.
+
+    blunders : iterable of int
+        Boards (18 bits, as ``board``) from which the machine's move is a blunder.
+    """
 
     lamp_names = ("your move", "over", "machine won", "you won")
     switch_names = ("you begin",)
     switch_init = 0b1
     can_begin = True
+    blunder_lamp = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.blunder_lamp:
+            cls.lamp_names = (*Turns.lamp_names[:3], "blunder")
+
+    def __init__(self, blunders=()):
+        super().__init__()
+        self.blunders = sorted(blunders)
 
     def engine(self):
         raise NotImplementedError
@@ -83,10 +101,19 @@ class Turns(Cartridge):
         full = (red | green).all()
         red_line, green_line = lines(red).any(), lines(green).any()
 
+        # The blunder lamp: whether the board the machine moves from is one of them.
+        blundered = Signal()
+        blundering = Cat(board.as_value() == b for b in self.blunders).any()
+        with m.If(engine.think & engine.done):
+            m.d.sync += blundered.eq(blundering)
+        with m.If(self.start):
+            m.d.sync += blundered.eq(0)
+        own = blundered if self.blunder_lamp else green_line
+
         m.d.comb += [
             self.board.eq(board),
             engine.board.eq(board),
-            self.lamps.eq(Cat(self.ready, self.over, red_line, green_line)),
+            self.lamps.eq(Cat(self.ready, self.over, red_line, own)),
             self.rx.ready.eq(1),            # it has nothing to hear
         ]
 

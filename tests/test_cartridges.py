@@ -197,3 +197,46 @@ def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, 
     assert "no difference" in capsys.readouterr().out
     assert ttt(["waves", "--game", "firstfree", "--play", "100000"]) == 2
     assert capsys.readouterr().err == "error: firstfree has no game 100000\n"
+
+
+# -- the blunder lamp of a game of turns ----------------------------------------------------
+
+def blundering_first_free(monkeypatch, core_blunders):
+    """First free with the blunder lamp, its golden model told of every blunder and
+    the core of `core_blunders` (a function of that set)."""
+    import types
+
+    from firmware_ref import perfect, turns
+    from firmware_ref.firstfree import model
+    from hdl.firstfree.cartridge import FirstFree
+    blunders = perfect.blunders(model.Scan)
+
+    class Model(model.Model):
+        blunder_lamp = True
+
+        def __init__(self):
+            super().__init__()
+            self.blunders = blunders
+
+    class Core(FirstFree):
+        blunder_lamp = True
+
+        def __init__(self):
+            super().__init__(blunders=core_blunders(blunders))
+
+    package = types.SimpleNamespace(Model=Model, Inputs=model.Inputs, Probe=model.Probe,
+                                    games=lambda: turns.games(Model()))
+    monkeypatch.setattr(cartridges, "golden", lambda name: package)
+    return Core
+
+
+def test_the_blunder_lamp_lights_after_each_blunder_in_every_game(monkeypatch):
+    core = blundering_first_free(monkeypatch, lambda blunders: blunders)
+    assert core.lamp_names[3] == "blunder"
+    assert cartridges.lockstep("firstfree", core=core) == (822, 20_781)
+
+
+def test_a_core_that_misses_a_blunder_is_caught(monkeypatch):
+    core = blundering_first_free(monkeypatch, lambda blunders: sorted(blunders)[1:])
+    with pytest.raises(cartridges.Mismatch, match=r"lamps is \d+ in the core"):
+        cartridges.lockstep("firstfree", core=core)
