@@ -360,3 +360,61 @@ def test_conjecture_a_first_move_on_a_single_block_never_wins_up_to_6_points():
             if value == FIRST:
                 degree, results = degrees(n, blocks), game.move_values()
                 assert all(results[p] != FIRST for p in degree if degree[p] == 1), blocks
+
+
+# -- chapter 5 and the introduction: data checks that need no search ---------------------
+
+FIG30 = [(1, 5, 16, 17), (2, 3, 17, 18), (1, 4, 6, 7), (2, 7, 8, 9), (3, 4, 9, 10),
+         (1, 20, 19, 15), (3, 5, 15, 14), (2, 5, 21, 20), (2, 4, 11, 12), (1, 3, 12, 13),
+         (1, 23, 34, 35), (2, 21, 35, 36), (1, 22, 24, 25), (2, 25, 26, 27),
+         (21, 22, 27, 28), (1, 38, 37, 33), (21, 23, 33, 32), (2, 23, 39, 38),
+         (2, 22, 29, 30), (1, 21, 30, 31)]
+
+
+def test_figure_30_has_77_points_and_40_blocks_but_lambda_is_2_as_printed():
+    # the other half: 38 added to every point but 1
+    blocks = FIG30 + [tuple(p if p == 1 else p + 38 for p in block) for block in FIG30]
+    assert len(blocks) == 40 and set().union(*blocks) == set(range(1, 78))
+    shared = [(a, b) for a, b in itertools.combinations(blocks, 2) if len(set(a) & set(b)) > 1]
+    # blocks 8 and 12 share points 2 and 21 (and their copies 40 and 59)
+    assert shared == [((2, 5, 21, 20), (2, 21, 35, 36)), ((40, 43, 59, 58), (40, 59, 73, 74))]
+
+
+HENDRIX_PURCELL = [5, 1, 6, 7, 2, 9, 4, 3, 8]      # the machine's preference, figure 2 cells
+
+
+def hendrix_purcell(mine, theirs):
+    """Win if it can, else block, else the first free cell in its order (ties go to
+    the order too, which the text leaves open)."""
+    free = [cell for cell in HENDRIX_PURCELL if cell not in mine | theirs]
+    for side in (mine, theirs):
+        for cell in free:
+            if any(set(line) <= side | {cell} for line in TTT):
+                return cell
+    return free[0]
+
+
+def beating_lines(machine, person, machine_moves, line=()):
+    """Every game in which the person beats the machine (cells in the order played)."""
+    if len(machine | person) == 9:
+        return []
+    if machine_moves:
+        cell = hendrix_purcell(machine, person)
+        if any(set(row) <= machine | {cell} for row in TTT):
+            return []
+        return beating_lines(machine | {cell}, person, False, line + (cell,))
+    found = []
+    for cell in set(range(1, 10)) - machine - person:
+        if any(set(row) <= person | {cell} for row in TTT):
+            found.append(line + (cell,))
+        else:
+            found += beating_lines(machine, person | {cell}, True, line + (cell,))
+    return found
+
+
+def test_hendrix_purcell_rule_alone_loses_as_second_player_by_figure_12s_error():
+    assert beating_lines(set(), set(), True) == []                  # first, it never loses
+    losses = beating_lines(set(), set(), False)
+    assert len(losses) == 12
+    # person 3, machine 5, person 7, machine 1: the corner reply of figure 12, then a fork
+    assert any(game[:5] == (3, 5, 7, 1, 9) for game in losses)
