@@ -8,10 +8,10 @@ A position is two sets of points, the first player's and the second's; the count
 whose turn it is. Internally a set is a bitmask (bit p-1 for point p) and every solved
 position is remembered, so a game is solved once, whichever question is asked first.
 
-    game = Game(9, LINES)
-    game.value()                          # DRAW
-    game.move_values(first={1, 9}, second={5})   # {2: DRAW, 3: FIRST, ...}
-    game.moves_to_win(first={1, 9}, second={5, 3})   # 3: X wins on the third move
+    game = Game(9, lines)       # lines: tic-tac-toe's 8 rows, cells 1..9 row by row
+    game.value()                                        # DRAW
+    game.move_values(first={1, 9}, second={5})          # {2: DRAW, 3: FIRST, ...}
+    game.moves_to_win(first={1, 9}, second={5, 3})      # 3: X 7, any O, X's line
 
 Standard library only: this module is independent of the rest of the project.
 """

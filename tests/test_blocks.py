@@ -29,8 +29,8 @@ def crystal_generator(b):
     """Theorem 2's X-tal with B blocks on points 1..B, as printed: block i is
     (i+1-2E, i+3-2E, i+2+2E) with E = 1 for even i, then three closing blocks."""
     e = lambda i: 1 - i % 2
-    return ([(i + 1 - 2 * e(i), i + 3 - 2 * e(i), i + 2 + 2 * e(i)) for i in range(1, b - 2)]
-            + [(b - 3, b - 1, 2), (b, 2, 1), (b - 1, 1, 4)])
+    return ([(i + 1 - 2 * e(i), i + 3 - 2 * e(i), i + 2 + 2 * e(i))
+             for i in range(1, b - 2)] + [(b - 3, b - 1, 2), (b, 2, 1), (b - 1, 1, 4)])
 
 
 # -- every structure of 3-point blocks on up to 6 points, one per isomorphism class ------
@@ -308,7 +308,8 @@ def test_figure_22_fano_plane_player_1_wins_from_any_point():
 
 def test_figure_22_x_tal_fano_less_one_line_wins_from_the_points_off_it():
     # the line (2,4,6) in the text; the plane is line-transitive, so check every line
-    for line in FANO:
+    assert all(len(set(a) & set(b)) == 1 for a, b in itertools.combinations(FANO, 2))
+    for line in FANO:                   # so each is a 6-block win with lambda = 1
         game = Game(7, [block for block in FANO if block != line])
         assert game.winning_moves() == sorted(set(range(1, 8)) - set(line))
 
@@ -375,12 +376,14 @@ def test_figure_30_has_77_points_and_40_blocks_but_lambda_is_2_as_printed():
     # the other half: 38 added to every point but 1
     blocks = FIG30 + [tuple(p if p == 1 else p + 38 for p in block) for block in FIG30]
     assert len(blocks) == 40 and set().union(*blocks) == set(range(1, 78))
-    shared = [(a, b) for a, b in itertools.combinations(blocks, 2) if len(set(a) & set(b)) > 1]
+    shared = [(a, b) for a, b in itertools.combinations(blocks, 2)
+              if len(set(a) & set(b)) > 1]
     # blocks 8 and 12 share points 2 and 21 (and their copies 40 and 59)
-    assert shared == [((2, 5, 21, 20), (2, 21, 35, 36)), ((40, 43, 59, 58), (40, 59, 73, 74))]
+    assert shared == [((2, 5, 21, 20), (2, 21, 35, 36)),
+                      ((40, 43, 59, 58), (40, 59, 73, 74))]
 
 
-HENDRIX_PURCELL = [5, 1, 6, 7, 2, 9, 4, 3, 8]      # the machine's preference, figure 2 cells
+HENDRIX_PURCELL = [5, 1, 6, 7, 2, 9, 4, 3, 8]      # the machine's order, figure 2's cells
 
 
 def hendrix_purcell(mine, theirs):
