@@ -44,8 +44,9 @@ class Probe:
 
 
 def line(places, colour):
-    """Whether `colour` holds a whole line of `places`."""
-    return any(all(places[k] == colour for k in three) for three in LINES)
+    """Whether `colour` holds a whole line of `places` (a place entered with both
+    colours counts for both, as the core's bits do)."""
+    return any(all(places[k] & colour for k in three) for three in LINES)
 
 
 def full(places):
