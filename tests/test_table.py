@@ -14,8 +14,9 @@ from amaranth.sim import Simulator
 
 from firmware_ref import perfect, table
 from firmware_ref.table import choice, rom
-from firmware_ref.turns import EMPTY, GREEN, RED, Inputs, full, line
-from hdl.table.lookup import Lookup
+from firmware_ref.turns import EMPTY, GREEN, RED, full, line
+from hdl.table.cartridge import Table
+from hdl.table.lookup import Lookup, words
 from sim import cartridges
 
 MOVES = table.parameters()["moves"]
@@ -246,17 +247,16 @@ def test_a_wrong_entry_is_caught_by_lockstep_and_by_the_engines_bench():
     n = sum(place * 3 ** k for k, place in enumerate(after))
     moves = list(MOVES)
     moves[n] += 1
-    core = cartridges.cartridge("table")
-    wrong = type("WrongEntry", (core,), {"__init__": lambda self:
-                                         core.__mro__[1].__init__(self, moves)})
+    wrong = type("WrongEntry", (Table,), {"__init__": lambda self:
+                                          Table.__init__(self, moves)})
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: board"):
         cartridges.lockstep("table", core=wrong)
     (done, move), = lookups(Lookup(moves), [after])
     assert move != choice.choose(after)
 
 
-@pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
 def test_a_table_of_the_wrong_size_or_width_is_refused():
+    assert len(words(MOVES)) == 9842
     for moves in (MOVES[:-1], MOVES[:-1] + (8,)):
         with pytest.raises(ValueError, match="a table is 19683 moves of 0..7"):
-            Lookup(moves)
+            words(moves)

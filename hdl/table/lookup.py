@@ -8,21 +8,27 @@ from amaranth.lib.memory import Memory
 from ..turns import EngineSignature
 
 
-__all__ = ["BOARDS", "ENTRY", "Lookup"]
+__all__ = ["BOARDS", "ENTRY", "words", "Lookup"]
 
 BOARDS = 3 ** 9         # every board, by its ternary number
 ENTRY = 3               # bits of a move: which empty place, of the first eight
 
 
+def words(moves):
+    """The ROM's words: `moves` (one entry per board number) two to a word, board 2w in
+    word w's low bits."""
+    moves = tuple(moves)
+    if len(moves) != BOARDS or not all(0 <= k < 1 << ENTRY for k in moves):
+        raise ValueError(f"a table is {BOARDS} moves of 0..{(1 << ENTRY) - 1}")
+    padded = moves + (0,) * (len(moves) % 2)
+    return [padded[n] | padded[n + 1] << ENTRY for n in range(0, BOARDS, 2)]
+
+
 class Lookup(wiring.Component):
-    """The engine around a ROM of `moves` (one entry per board number), two to a word."""
+    """The engine around a ROM of `moves` (one entry per board number)."""
 
     def __init__(self, moves):
-        moves = tuple(moves)
-        if len(moves) != BOARDS or not all(0 <= k < 1 << ENTRY for k in moves):
-            raise ValueError(f"a table is {BOARDS} moves of 0..{(1 << ENTRY) - 1}")
-        padded = moves + (0,) * (len(moves) % 2)
-        self.words = [padded[n] | padded[n + 1] << ENTRY for n in range(0, BOARDS, 2)]
+        self.words = words(moves)
         super().__init__(EngineSignature())
 
     def number(self, board):
