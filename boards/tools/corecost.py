@@ -56,13 +56,13 @@ def _key(netlist, seeds):
     return hashlib.sha256((recipe + netlist).encode()).hexdigest()[:16]
 
 
-def measure(name, seeds=SEEDS, *, cache=CACHE, log=print):
+def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
-    `seeds`) and per seed, from the cache when it has them. Raises build.ToolMissing (one
+    `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises build.ToolMissing (one
     line) without Yosys or nextpnr, build.BuildFailed if a tool fails."""
     netlist = cartridges.netlist(cartridges.cartridge(name)(), "rtlil")
     seeds = tuple(seeds)
-    where = Path(cache) / f"{name}-{_key(netlist, seeds)}"
+    where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
     if (where / RESULT).exists():
         return json.loads((where / RESULT).read_text())
     env = build.toolchain_env()
