@@ -84,6 +84,8 @@ def test_games_outside_the_rules_are_not_scored():
     unusual = list(cartridge.unusual())
     positions = list(cartridge.games((), cartridge.POSITIONS, others=False))
     assert len(unusual) == 3 and positions
+    # The key on a taken place begins by the rules: the walk itself leaves it out.
+    assert [museum.by_the_rules(game) for game in unusual] == [True, False, False]
     assert museum.score("eth", unusual + positions) == {}
 
 
