@@ -233,3 +233,19 @@ def test_the_cost_tool_reads_cells_and_the_routed_fmax_of_cp():
     assert corecost.parse_log(NEXTPNR_LOG.replace("cp$SB_IO_IN_$glb_clk", "cp")) == \
         (143, 125.36)
     assert corecost.parse_log("Info: nothing placed\n") == (None, None)
+
+
+def test_the_cost_of_a_core_is_measured_once_and_then_read_from_the_cache(tmp_path,
+                                                                         monkeypatch):
+    # One seed of first free's core: a few seconds of Yosys and nextpnr.
+    first = corecost.measure("firstfree", (1,), cache=tmp_path, log=lambda line: None)
+    assert 50 < first["logic_cells"] < 1280 and first["fmax_mhz"] > 12
+    assert first["seeds"] == {"1": {"logic_cells": first["logic_cells"],
+                                    "fmax_mhz": first["fmax_mhz"]}}
+
+    def no_tools(*args):
+        raise AssertionError("a tool ran again")
+    monkeypatch.setattr(corecost, "_run_tool", no_tools)
+    assert corecost.measure("firstfree", (1,), cache=tmp_path) == first
+    with pytest.raises(AssertionError, match="a tool ran again"):     # other seeds: measured anew
+        corecost.measure("firstfree", (2,), cache=tmp_path)
