@@ -4,7 +4,7 @@ perfect play (firmware_ref/perfect.py), and the console's think time of each mov
 A machine is a game folder (hdl/<name>/ beside firmware_ref/<name>/); `MACHINES` gives
 each machine's key in the museum's table and its folder. Its scores come from its golden
 model's games at the console's pins (`walk`): a stone of the machine's colour (red)
-appearing on ``board`` is a machine move, made in the position shown the clock before;
+appearing on ``board`` is a machine move, made in the position shown without it;
 its think time is the clocks with ``busy`` high from the key that led to it (or from the
 clock ``start`` falls, for an opening) to the next key; the game's outcome is read from
 the final board's lines. A game belongs to side ``first`` when the machine placed the
@@ -18,7 +18,7 @@ import operator
 from dataclasses import dataclass, field
 
 from firmware_ref import perfect
-from firmware_ref.perfect import DRAW, LOSS
+from firmware_ref.perfect import LOSS
 from firmware_ref.turns import EMPTY, GREEN, RED, line
 
 from . import cartridges
@@ -141,13 +141,12 @@ def walk(package, games):
                     made.append(pending)
             if pins.key:
                 k = pins.key.bit_length() - 1
-                fair &= stones[k] != RED and stones[k] != GREEN and now[k] != RED
-            stones = now
-            if pins.key:
+                fair &= stones[k] == EMPTY and now[k] != RED
                 # The console counts each key's clocks afresh; a stone shown on the
                 # key's clock (the ETH chip's board follows ready by one) was the
                 # last key's answer.
                 segment, pending = 0, None
+            stones = now
             segment += busy_of(probe)
             if pending:
                 pending[1] = segment    # the busy clocks after its stone count too
