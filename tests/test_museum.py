@@ -247,5 +247,5 @@ def test_the_cost_of_a_core_is_measured_once_and_then_read_from_the_cache(tmp_pa
         raise AssertionError("a tool ran again")
     monkeypatch.setattr(corecost, "_run_tool", no_tools)
     assert corecost.measure("firstfree", (1,), cache=tmp_path) == first
-    with pytest.raises(AssertionError, match="a tool ran again"):     # other seeds: measured anew
+    with pytest.raises(AssertionError, match="a tool ran again"):     # other seeds: anew
         corecost.measure("firstfree", (2,), cache=tmp_path)

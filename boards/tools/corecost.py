@@ -58,8 +58,9 @@ def _key(netlist, seeds):
 
 def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
-    `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises build.ToolMissing (one
-    line) without Yosys or nextpnr, build.BuildFailed if a tool fails."""
+    `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
+    build.ToolMissing (one line) without Yosys or nextpnr, build.BuildFailed if a tool
+    fails."""
     netlist = cartridges.netlist(cartridges.cartridge(name)(), "rtlil")
     seeds = tuple(seeds)
     where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
@@ -76,7 +77,8 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
         log(f"  {name}: placing and routing, seed {seed}")
         seed_log = where / f"nextpnr-seed{seed}.log"
         _run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
-                   "--pcf-allow-unconstrained", "--seed", str(seed), "--log", seed_log.name],
+                   "--pcf-allow-unconstrained", "--seed", str(seed),
+                   "--log", seed_log.name],
                   where, where / f"nextpnr-seed{seed}.out")
         lcs, fmax = parse_log(seed_log.read_text(errors="replace"))
         per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}

@@ -48,9 +48,9 @@ def chosen(names=None):
     for name in names:
         game = museum.MACHINES.get(name, name)
         if game not in built:
-            raise UserError(f"no machine {name!r}; the built ones are: "
-                            f"{', '.join(k for k, g in museum.MACHINES.items() if g in built)}"
-                            f" (or any game folder: {', '.join(built)})")
+            keys = [k for k, folder in museum.MACHINES.items() if folder in built]
+            raise UserError(f"no machine {name!r}; the built ones are: {', '.join(keys)} "
+                            f"(or any game folder: {', '.join(built)})")
         picked.append((name, game))
     return picked
 
