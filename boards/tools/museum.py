@@ -12,8 +12,8 @@
    ``--no-cost``;
 
 then prints the table and writes build/museum.json, build/museum.md (the table and
-"Where they lose": each position a machine lost from a game it did not lose, its move
-and perfect play's) and build/museum.png, each whole or not at all.
+"Where they lose": each position where a machine's move gives away a game it would
+not have lost, its move and perfect play's) and build/museum.png, each whole or not at all.
 """
 
 import json
