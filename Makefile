@@ -21,7 +21,7 @@ PLAY ?= 0
 NETLIST ?=
 
 .PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board clean
+	compare bitstream prog load cost play-board museum clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -85,6 +85,9 @@ verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=s
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark
+
+museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect play, think, cost: build/museum.*
+	$(TTT) museum
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times
 	$(TTT) games

@@ -165,6 +165,11 @@ def _benchmark(args):
                          icarus_games=args.icarus_games, out=args.out)
 
 
+def _museum(args):
+    from .tools import museum
+    museum.run(args.machines, seeds=args.seeds, cost=not args.no_cost, out=args.out)
+
+
 # -- the boards -----------------------------------------------------------------------
 
 def _target(args):
@@ -343,6 +348,19 @@ def parser():
                      help="also time every game on cocotb + Icarus (slow)")
     sub.add_argument("--out", type=Path, default=BUILD,
                      help="where to write BENCHMARKS.md (default: build/)")
+
+    sub = command("museum", _museum, "every museum machine through every game: lockstep, "
+                  "perfect play, think times, cost; build/museum.* (make museum)",
+                  "boards.tools.museum")
+    sub.add_argument("--machines", type=lambda text: [n.strip() for n in text.split(",")],
+                     metavar="NAME,...", help="these machines (keys of build/museum.json, "
+                     "or game folders) instead of every built one")
+    sub.add_argument("--seeds", type=cli.positive_int, nargs="+", default=[1, 2, 3, 4, 5],
+                     metavar="N", help="nextpnr seeds of the cost (default 1 2 3 4 5)")
+    sub.add_argument("--no-cost", action="store_true",
+                     help="leave out the cost (no Yosys or nextpnr run)")
+    sub.add_argument("--out", type=Path, default=BUILD,
+                     help="where to write museum.json, .md and .png (default: build/)")
 
     for name, run, summary in (
             ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report "
