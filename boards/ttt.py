@@ -32,8 +32,11 @@ def _megahertz(text):
 
 
 def _games(text):
-    """GAME: one game or several, comma-separated, each a folder of hdl/."""
-    from sim import cartridges
+    """GAME: one game or several, comma-separated, each a folder of hdl/; ``museum``:
+    the museum's machines (sim/museum.py)."""
+    from sim import cartridges, museum
+    if text.strip() == "museum":
+        text = ",".join(museum.MACHINES.values())
     games = tuple(name.strip() for name in text.split(","))
     unknown = [name for name in games if name not in cartridges.names()]
     if unknown or len(set(games)) != len(games):
