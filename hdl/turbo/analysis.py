@@ -1,0 +1,63 @@
+"""What one board says to the side to move, in one clock of logic: its wins, the other
+side's threats, its makers and the empty places (hdl/turbo/cartridge.py's text)."""
+
+from amaranth.hdl import Cat, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from ..cartridge import BOARD
+from ..turns import LINES
+
+
+__all__ = ["Analysis"]
+
+
+def at_least(bits, n):
+    """Whether `n` (1, 2 or 3) or more of `bits` are set, as an OR of ANDs: shallower
+    than a count."""
+    if n == 1:
+        return Cat(bits).any()
+    return Cat(bits[k] & at_least(bits[:k], n - 1) for k in range(n - 1, len(bits))).any()
+
+
+class Analysis(wiring.Component):
+    """``board`` and the side to move (``green``: the person, else the machine) give
+    one bit per place of ``wins``, ``threats``, ``makers`` and ``empties``, and
+    ``forked`` (two threats or more), ``few`` (two empty places or fewer), ``bare``
+    (no stone)."""
+
+    board: In(BOARD)
+    green: In(1)
+    wins: Out(9)
+    threats: Out(9)
+    makers: Out(9)
+    empties: Out(9)
+    forked: Out(1)
+    few: Out(1)
+    bare: Out(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        red = Cat(place.red for place in self.board)
+        green = Cat(place.green for place in self.board)
+        empty = ~(red | green)
+        own = Signal(9)
+        other = Signal(9)
+        m.d.comb += [own.eq(self.green.replicate(9) & green | ~self.green.replicate(9) & red),
+                     other.eq(self.green.replicate(9) & red | ~self.green.replicate(9) & green)]
+        for k in range(9):
+            pairs = [[j for j in three if j != k] for three in LINES if k in three]
+            m.d.comb += [
+                self.wins[k].eq(empty[k] & Cat(own[i] & own[j] for i, j in pairs).any()),
+                self.threats[k].eq(empty[k] & Cat(other[i] & other[j]
+                                                  for i, j in pairs).any()),
+                self.makers[k].eq(empty[k] & Cat(own[i] & empty[j] | empty[i] & own[j]
+                                                 for i, j in pairs).any()),
+            ]
+        m.d.comb += [
+            self.empties.eq(empty),
+            self.forked.eq(at_least(list(self.threats), 2)),
+            self.few.eq(~at_least(list(empty), 3)),
+            self.bare.eq(empty.all()),
+        ]
+        return m
