@@ -1,33 +1,45 @@
 """Turbo, one clock edge at a time, at the console's pins: a game of turns
-(firmware_ref/turns.py) whose engine searches with alpha-beta, one step per clock (rules:
-hdl/turbo/cartridge.py's text, read, not imported). `Search` is the engine; its
-`clocks` counts the clocks of the last move's thinking, for the tests and the budget."""
+(firmware_ref/turns.py) whose engine searches with alpha-beta, a node looked at in one
+clock and stepped in another (rules: hdl/turbo/cartridge.py's text, read, not
+imported). `Search` is the engine; its `clocks` counts the clocks of the last move's
+thinking, for the tests and the budget."""
 
 from .. import turns
 from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
 
-__all__ = ["ORDER", "Inputs", "Probe", "Search", "Model", "games", "analyse", "pick"]
+__all__ = ["ORDER", "Inputs", "Probe", "Look", "Search", "Model", "games", "look", "pick"]
 
 ORDER = (4, 0, 2, 6, 8, 1, 3, 5, 7)     # centre, corners, edges
 
 
-def analyse(places, side):
-    """(wins, threats, makers, empties) of `places` for `side` to move, each a set."""
-    other = GREEN if side == RED else RED
-    empties = {k for k in range(9) if places[k] == EMPTY}
-    wins, threats, makers = set(), set(), set()
-    for three in LINES:
-        for k in three:
-            if places[k] != EMPTY:
-                continue
-            rest = [places[j] for j in three if j != k]
-            if rest == [side, side]:
-                wins.add(k)
-            elif rest == [other, other]:
-                threats.add(k)
-            elif sorted(rest) == sorted([side, EMPTY]):
-                makers.add(k)
-    return wins, threats, makers, empties
+class Look:
+    """What a board says to the side to move: sets of places."""
+
+    def __init__(self, places, side):
+        other = GREEN if side == RED else RED
+        self.empties = {k for k in range(9) if places[k] == EMPTY}
+        self.wins, self.threats, self.makers, self.forks = set(), set(), set(), set()
+        for k in self.empties:
+            making = 0
+            for three in LINES:
+                if k not in three:
+                    continue
+                rest = sorted(places[j] for j in three if j != k)
+                if rest == [side, side]:
+                    self.wins.add(k)
+                elif rest == [other, other]:
+                    self.threats.add(k)
+                elif rest == sorted([side, EMPTY]):
+                    making += 1
+            if making:
+                self.makers.add(k)
+            if making >= 2:
+                self.forks.add(k)
+        self.candidates = self.threats or self.empties
+
+
+def look(places, side):
+    return Look(places, side)
 
 
 def pick(places, makers):
@@ -36,65 +48,73 @@ def pick(places, makers):
 
 
 class Frame:
-    """A node below which the search stands: candidates left, alpha, the child tried."""
+    """A node below which the search stands: its candidates left, makers, alpha, and
+    the child being searched."""
 
-    def __init__(self, candidates, alpha, move):
-        self.candidates, self.alpha, self.move = candidates, alpha, move
+    def __init__(self, candidates, makers, alpha, move):
+        self.candidates, self.makers, self.alpha, self.move = candidates, makers, alpha, move
 
 
 class Search:
     def __init__(self):
         self.places = [EMPTY] * 9
-        self.clocks = 0
-        self.reset()
-
-    def reset(self):
-        self.stack = []             # the frames above the node, the parent last
-        self.fresh, self.alpha, self.candidates, self.best = True, -1, set(), 0
+        self.tick([EMPTY] * 9, False)
 
     def tick(self, places, think):
         if not think:
             self.places = list(places)
-            self.reset()
-            self.clocks = 0
+            self.stack = []             # the frames above the node, the parent last
+            self.looking, self.decided, self.alpha, self.best = True, False, -1, 0
+            self.candidates, self.makers = set(), set()
+            self.done, self.move, self.clocks = False, 0, 0
             return None
         self.clocks += 1
-        depth = len(self.stack)
-        side = RED if depth % 2 == 0 else GREEN
-        beta = -self.stack[-1].alpha if self.stack else 1
-        if self.fresh:
-            wins, threats, makers, empties = analyse(self.places, side)
-            if wins:
-                finished, value, candidates = True, 1, wins
-            elif len(threats) >= 2:
-                finished, value, candidates = True, -1, threats
-            elif len(empties) <= 2 and len(threats) <= 1 or len(empties) == 9:
-                finished, value, candidates = True, 0, threats or empties
+        if self.done:
+            return self.move
+        side = RED if len(self.stack) % 2 == 0 else GREEN
+        if self.looking:
+            seen = look(self.places, side)
+            leaf = None
+            if seen.wins:
+                leaf = 1, seen.wins
+            elif len(seen.threats) >= 2:
+                leaf = -1, seen.threats
+            elif seen.candidates & seen.forks:
+                leaf = 1, seen.candidates & seen.forks
+            elif len(seen.empties) <= 3 or len(seen.empties) == 9:
+                leaf = 0, seen.candidates
+            self.looking, self.makers = False, seen.makers
+            if leaf and self.stack:
+                self.back(leaf[0])
             else:
-                finished, candidates = False, threats or empties
-            move = pick(candidates, makers)
-        else:
-            makers = analyse(self.places, side)[2]
-            candidates = self.candidates
-            finished = self.alpha >= beta or not candidates
-            value, move = self.alpha, self.best
-        if finished and not self.stack:
-            return move
-        if finished:
-            parent = self.stack.pop()
-            self.places[parent.move] = EMPTY
-            if not self.stack and -value > parent.alpha:
-                self.best = parent.move
-            self.fresh, self.candidates = False, parent.candidates
-            self.alpha = max(parent.alpha, -value)
+                self.decided = leaf is not None
+                self.candidates = leaf[1] if leaf else seen.candidates
             return None
-        move = pick(candidates, makers)
-        if self.fresh and not self.stack:
+        beta = -self.stack[-1].alpha if self.stack else 1
+        if self.decided or self.alpha >= beta or not self.candidates:
+            if self.stack:
+                self.back(self.alpha)
+            else:
+                self.done = True
+                self.move = (pick(self.candidates, self.makers) if self.decided
+                             else self.best)
+            return None
+        move = pick(self.candidates, self.makers)
+        if not self.stack and self.alpha == -1:
             self.best = move
-        self.stack.append(Frame(candidates - {move}, self.alpha, move))
+        self.stack.append(Frame(self.candidates - {move}, self.makers, self.alpha, move))
         self.places[move] = side
-        self.fresh, self.alpha, self.candidates = True, -beta, set()
+        self.looking, self.alpha = True, -beta
         return None
+
+    def back(self, value):
+        """A return to the parent of the node with `value`."""
+        parent = self.stack.pop()
+        self.places[parent.move] = EMPTY
+        if not self.stack and -value > parent.alpha:
+            self.best = parent.move
+        self.looking, self.candidates, self.makers = False, parent.candidates, parent.makers
+        self.alpha = max(parent.alpha, -value)
 
 
 class Model(turns.Model):

@@ -1,5 +1,6 @@
 """What one board says to the side to move, in one clock of logic: its wins, the other
-side's threats, its makers and the empty places (hdl/turbo/cartridge.py's text)."""
+side's threats, its makers and forks, the empty places (hdl/turbo/cartridge.py's
+text)."""
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
@@ -13,7 +14,7 @@ __all__ = ["Analysis"]
 
 
 def at_least(bits, n):
-    """Whether `n` (1, 2 or 3) or more of `bits` are set, as an OR of ANDs: shallower
+    """Whether `n` or more of `bits` are set, as an OR of ANDs: shallower
     than a count."""
     if n == 1:
         return Cat(bits).any()
@@ -22,15 +23,16 @@ def at_least(bits, n):
 
 class Analysis(wiring.Component):
     """``board`` and the side to move (``green``: the person, else the machine) give
-    one bit per place of ``wins``, ``threats``, ``makers`` and ``empties``, and
-    ``forked`` (two threats or more), ``few`` (two empty places or fewer), ``bare``
-    (no stone)."""
+    one bit per place of ``wins``, ``threats``, ``makers``, ``forks`` and ``empties``,
+    and ``forked`` (two threats or more), ``few`` (three empty places or fewer),
+    ``bare`` (no stone)."""
 
     board: In(BOARD)
     green: In(1)
     wins: Out(9)
     threats: Out(9)
     makers: Out(9)
+    forks: Out(9)
     empties: Out(9)
     forked: Out(1)
     few: Out(1)
@@ -51,13 +53,14 @@ class Analysis(wiring.Component):
                 self.wins[k].eq(empty[k] & Cat(own[i] & own[j] for i, j in pairs).any()),
                 self.threats[k].eq(empty[k] & Cat(other[i] & other[j]
                                                   for i, j in pairs).any()),
-                self.makers[k].eq(empty[k] & Cat(own[i] & empty[j] | empty[i] & own[j]
-                                                 for i, j in pairs).any()),
             ]
+            making = [own[i] & empty[j] | empty[i] & own[j] for i, j in pairs]
+            m.d.comb += [self.makers[k].eq(empty[k] & at_least(making, 1)),
+                         self.forks[k].eq(empty[k] & at_least(making, 2))]
         m.d.comb += [
             self.empties.eq(empty),
             self.forked.eq(at_least(list(self.threats), 2)),
-            self.few.eq(~at_least(list(empty), 3)),
+            self.few.eq(~at_least(list(empty), 4)),
             self.bare.eq(empty.all()),
         ]
         return m

@@ -1,40 +1,44 @@
-"""Turbo: a machine that searches the whole game tree with alpha-beta, one step per clock,
-as a cartridge.
+"""Turbo: a machine that searches the game tree with alpha-beta as fast as it can, as a
+cartridge.
 
 A game of turns (hdl/turns.py, whose text gives the game's rules) whose engine is a
 depth-first negamax search with an alpha-beta window, values -1 (a loss for the side to
-move), 0 (a draw) and 1 (a win). firmware_ref/turbo is the golden model written from
-this text. The engine's rules, clock by clock:
+move), 0 (a draw) and 1 (a win); what one board says (wins, threats, forks) is seen at
+once by logic, so many nodes end without a child. firmware_ref/turbo is the golden
+model written from this text. The engine's rules, clock by clock:
 
 - While ``think`` is low the engine copies the console's board, stands at the root (the
-  machine to move) with alpha -1, and its node is fresh.
+  machine to move) with alpha -1, in phase "look", with ``done`` low.
 - The side to move at depth d is the machine (red) if d is even, else the person.
-- The place order is centre, corners, edges: 4, 0, 2, 6, 8, 1, 3, 5, 7. "The first" of
-  a set of places is the first in this order.
-- Of the node's board, for the side to move: a win is an empty place that completes a
-  line of its own; a threat an empty place that completes one of the other side's; a
-  maker an empty place on a line with one of its own stones and two empty places.
-- A node's pick of a set of places: the first maker among them, else the first of them.
-- A fresh node is a leaf if it has a win (value 1, move: the pick of the wins), else two
-  or more threats (value -1, the pick of the threats), else at most two empty places
-  and at most one threat, or no stone at all (value 0, the pick of the threat, else of
-  the empty places: the empty board's is the centre, the fixed opening). Otherwise its
-  candidates are the threat (a forced block) if there is one, else every empty place.
-- A node that is not fresh keeps its candidates not yet tried and its alpha; beta is 1
-  at the root, else minus its parent's alpha. It is finished when alpha >= beta (a
-  cut) or no candidate is left; its value is alpha.
-- Each clock does one of three: a finished node (or a leaf) at the root ends thinking:
-  ``done``, and the move is the leaf's move or the root's best move; a finished node
-  (or leaf) below the root returns: its move is taken back, the parent's alpha becomes
-  the larger of alpha and minus the value, and the parent goes on (not fresh); the
-  root's best move becomes the returning child's move when that raises the root's
-  alpha. Otherwise the node tries the pick of its candidates; it leaves the candidates, the stone goes on the
-  board, the child is fresh with alpha minus the node's beta. The root's best move is
-  the first child it tries until a child raises its alpha.
+- The place order is centre, corners, edges: 4, 0, 2, 6, 8, 1, 3, 5, 7.
+- Of a board, for the side to move: a win is an empty place that completes a line of
+  its own; a threat an empty place that completes one of the other side's; a maker an
+  empty place on at least one line holding one of its own stones and two empty places;
+  a fork an empty place on two or more such lines. The node's candidates are its
+  threat (a forced block) if it has one, else its empty places.
+- The pick of a set: its first maker in the order, else its first place in the order.
+- Look (one clock, from the board): the node is a leaf if the side to move has a win
+  (value 1; its set: the wins), else two or more threats (value -1; the threats), else
+  a fork among its candidates (value 1; those forks), else at most three empty places
+  or no stone at all (value 0; the candidates). A leaf below the root returns at once;
+  a leaf at the root keeps its set as its candidates and is decided. Any other node
+  keeps its candidates and its makers. Either goes on to phase "step".
+- Step (one clock): beta is 1 at the root, else minus the parent's alpha. A node is
+  finished if it is decided, or alpha >= beta (a cut), or no candidate is left; its
+  value is alpha. A finished root registers its move (a decided root's: the pick of
+  its candidates; else its best move) and ``done``, shown from the next clock. A
+  finished node below the root returns. Otherwise the node tries the pick of its
+  candidates: the place leaves them, the side's stone goes on it, and the child (one
+  deeper) is looked at next with alpha minus the node's beta.
+- A return (a leaf's value, or a finished node's alpha): the child's stone is taken
+  back, the parent goes on stepping with alpha the larger of its alpha and minus the
+  value; at the root, the best move becomes the returning child when that raises the
+  root's alpha; a child the root tries while its alpha is -1 becomes the best move too
+  (all before it lose).
 
 The budget: the console's think time of every reply in a game from the empty board is
-at most 256 clocks (the engine's clocks plus two). So every reply takes at most two clocks per node searched; the empty board's opening
-(the centre, a draw) takes one.
+at most 256 clocks (the engine's clocks plus two); the empty board is a leaf whose pick
+is the centre (a fixed opening that draws), three clocks.
 """
 
 from ..turns import Turns
@@ -46,7 +50,7 @@ __all__ = ["Turbo", "CARTRIDGE"]
 
 class Turbo(Turns):
     code = "T"
-    title = "turbo (alpha-beta, one step per clock, forced moves at once)"
+    title = "turbo (alpha-beta, forced moves and forks seen at once)"
     machine = "turbo"
 
     def engine(self):
