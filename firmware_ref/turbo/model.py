@@ -84,16 +84,16 @@ class Search:
             elif len(seen.empties) <= 3 or len(seen.empties) == 9:
                 leaf = 0, seen.candidates
             self.looking, self.makers = False, seen.makers
-            if leaf and self.stack:
-                self.back(leaf[0])
+            self.decided = leaf is not None
+            if leaf:
+                self.alpha, self.candidates = leaf
             else:
-                self.decided = leaf is not None
-                self.candidates = leaf[1] if leaf else seen.candidates
+                self.candidates = seen.candidates
             return None
         beta = -self.stack[-1].alpha if self.stack else 1
         if self.decided or self.alpha >= beta or not self.candidates:
             if self.stack:
-                self.back(self.alpha)
+                self.back()
             else:
                 self.done = True
                 self.move = (pick(self.candidates, self.makers) if self.decided
@@ -107,13 +107,14 @@ class Search:
         self.looking, self.alpha = True, -beta
         return None
 
-    def back(self, value):
-        """A return to the parent of the node with `value`."""
+    def back(self):
+        """A return to the parent, with the node's alpha as its value."""
+        value = self.alpha
         parent = self.stack.pop()
         self.places[parent.move] = EMPTY
         if not self.stack and -value > parent.alpha:
             self.best = parent.move
-        self.looking, self.candidates, self.makers = False, parent.candidates, parent.makers
+        self.decided, self.candidates, self.makers = False, parent.candidates, parent.makers
         self.alpha = max(parent.alpha, -value)
 
 

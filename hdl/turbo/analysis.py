@@ -2,33 +2,31 @@
 side's threats, its makers and forks, the empty places (hdl/turbo/cartridge.py's
 text)."""
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Cat, Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..cartridge import BOARD
 from ..turns import LINES
 
 
-__all__ = ["Analysis"]
+__all__ = ["at_least", "Analysis"]
 
 
 def at_least(bits, n):
-    """Whether `n` or more of `bits` are set, as an OR of ANDs: shallower
-    than a count."""
+    """Whether `n` or more of `bits` are set, as an OR of ANDs: shallower than a count."""
     if n == 1:
         return Cat(bits).any()
     return Cat(bits[k] & at_least(bits[:k], n - 1) for k in range(n - 1, len(bits))).any()
 
 
 class Analysis(wiring.Component):
-    """``board`` and the side to move (``green``: the person, else the machine) give
-    one bit per place of ``wins``, ``threats``, ``makers``, ``forks`` and ``empties``,
-    and ``forked`` (two threats or more), ``few`` (three empty places or fewer),
-    ``bare`` (no stone)."""
+    """The stones of the side to move (``mine``) and of the other (``theirs``) give one
+    bit per place of ``wins``, ``threats``, ``makers``, ``forks`` and ``empties``, and
+    ``forked`` (two threats or more), ``few`` (three empty places or fewer), ``bare``
+    (no stone)."""
 
-    board: In(BOARD)
-    green: In(1)
+    mine: In(9)
+    theirs: In(9)
     wins: Out(9)
     threats: Out(9)
     makers: Out(9)
@@ -40,23 +38,18 @@ class Analysis(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        red = Cat(place.red for place in self.board)
-        green = Cat(place.green for place in self.board)
-        empty = ~(red | green)
-        own = Signal(9)
-        other = Signal(9)
-        m.d.comb += [own.eq(self.green.replicate(9) & green | ~self.green.replicate(9) & red),
-                     other.eq(self.green.replicate(9) & red | ~self.green.replicate(9) & green)]
+        own, other = self.mine, self.theirs
+        empty = ~(own | other)
         for k in range(9):
             pairs = [[j for j in three if j != k] for three in LINES if k in three]
+            making = [own[i] & empty[j] | empty[i] & own[j] for i, j in pairs]
             m.d.comb += [
                 self.wins[k].eq(empty[k] & Cat(own[i] & own[j] for i, j in pairs).any()),
                 self.threats[k].eq(empty[k] & Cat(other[i] & other[j]
                                                   for i, j in pairs).any()),
+                self.makers[k].eq(empty[k] & at_least(making, 1)),
+                self.forks[k].eq(empty[k] & at_least(making, 2)),
             ]
-            making = [own[i] & empty[j] | empty[i] & own[j] for i, j in pairs]
-            m.d.comb += [self.makers[k].eq(empty[k] & at_least(making, 1)),
-                         self.forks[k].eq(empty[k] & at_least(making, 2))]
         m.d.comb += [
             self.empties.eq(empty),
             self.forked.eq(at_least(list(self.threats), 2)),

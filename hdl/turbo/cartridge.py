@@ -20,9 +20,9 @@ model written from this text. The engine's rules, clock by clock:
 - Look (one clock, from the board): the node is a leaf if the side to move has a win
   (value 1; its set: the wins), else two or more threats (value -1; the threats), else
   a fork among its candidates (value 1; those forks), else at most three empty places
-  or no stone at all (value 0; the candidates). A leaf below the root returns at once;
-  a leaf at the root keeps its set as its candidates and is decided. Any other node
-  keeps its candidates and its makers. Either goes on to phase "step".
+  or no stone at all (value 0; the candidates). A leaf is decided: its alpha becomes
+  its value and its set its candidates. Any other node keeps its candidates. Either
+  keeps its makers and goes on to phase "step".
 - Step (one clock): beta is 1 at the root, else minus the parent's alpha. A node is
   finished if it is decided, or alpha >= beta (a cut), or no candidate is left; its
   value is alpha. A finished root registers its move (a decided root's: the pick of
@@ -30,15 +30,16 @@ model written from this text. The engine's rules, clock by clock:
   finished node below the root returns. Otherwise the node tries the pick of its
   candidates: the place leaves them, the side's stone goes on it, and the child (one
   deeper) is looked at next with alpha minus the node's beta.
-- A return (a leaf's value, or a finished node's alpha): the child's stone is taken
-  back, the parent goes on stepping with alpha the larger of its alpha and minus the
-  value; at the root, the best move becomes the returning child when that raises the
-  root's alpha; a child the root tries while its alpha is -1 becomes the best move too
-  (all before it lose).
+- A return (the finished node's alpha is its value): the child's stone is taken back,
+  the parent goes on stepping, not decided, with alpha the larger of its alpha and
+  minus the value; at the root, the best move becomes the returning child when that
+  raises the root's alpha; a child the root tries while its alpha is -1 becomes the
+  best move too (all before it lose).
 
-The budget: the console's think time of every reply in a game from the empty board is
-at most 256 clocks (the engine's clocks plus two); the empty board is a leaf whose pick
-is the centre (a fixed opening that draws), three clocks.
+So a node takes three clocks: tried, looked at, and returned from (or stepped on to
+its next child). The budget: the console's think time of every reply in a game from
+the empty board is at most 256 clocks (the engine's clocks plus two); the empty board
+is a leaf whose pick is the centre (a fixed opening that draws), three clocks.
 """
 
 from ..turns import Turns

@@ -1,8 +1,11 @@
 """Turbo's engine: alpha-beta search on a stack of frames, a node looked at in one clock
-and stepped in others (the rules: hdl/turbo/cartridge.py's text). Places are one-hot
-inside, so that trying, taking back and striking out a place are masks, not decoders;
-the answer is registered, so that the console's board is not at the end of the search's
-logic."""
+and stepped in others (the rules: hdl/turbo/cartridge.py's text).
+
+For speed (the board's analysis starts each look): the board is kept as the stones of
+the side to move (``mine``) and of the other (``theirs``), swapped at each step down
+and back, so that no colour is chosen before the analysis; places are one-hot, so that
+trying, taking back and striking out a place are masks, not decoders; and the answer is
+registered, so that the console's board is not at the end of the search's logic."""
 
 from amaranth.hdl import Cat, Module, Mux, Signal, signed
 from amaranth.lib import data, wiring
@@ -41,22 +44,20 @@ class Search(wiring.Component):
         m.submodules.order = order = First()
         m.submodules.order_makers = order_makers = First()
 
-        red, green = Signal(9), Signal(9)                   # the board searched
+        mine, theirs = Signal(9), Signal(9)                 # the board searched
         stack = [Signal(FRAME, name=f"frame{n}") for n in range(DEPTH)]  # 0: the parent
         depth = Signal(range(DEPTH + 1))
-        side = Signal()                                      # 1: the person to move
         looking = Signal(init=1)
         decided = Signal()
         alpha = Signal(signed(2), init=-1)
         candidates, makers = Signal(9), Signal(9)
         best = Signal(9)
-        done, move = Signal(), Signal(range(9))
+        done, answer = Signal(), Signal(9)
         parent = stack[0]
         root = depth == 0
 
-        m.d.comb += [seen.board.eq(Cat(Cat(r, g) for r, g in zip(red, green))),
-                     seen.green.eq(side),
-                     self.done.eq(done), self.move.eq(move)]
+        m.d.comb += [seen.mine.eq(mine), seen.theirs.eq(theirs),
+                     self.done.eq(done), self.move.eq(binary(answer))]
 
         # Look: a leaf's value and set, from the board alone.
         leaf, value, chosen = Signal(), Signal(signed(2)), Signal(9)
@@ -78,42 +79,36 @@ class Search(wiring.Component):
         pick = Mux(making.any(), order_makers.first, order.first)
         beta = Mux(root, 1, -parent.alpha)
         finished = decided | (alpha >= beta) | ~candidates.any()
-
-        # A return, from a leaf (look) or a finished node (step): the value for the parent.
-        back = Signal()
-        returned = Signal(signed(2))
-        m.d.comb += [back.eq(~root & Mux(looking, leaf, finished)),
-                     returned.eq(-Mux(looking, value, alpha))]
+        returned = Signal(signed(2))        # the value for the parent
+        m.d.comb += returned.eq(-alpha)
 
         with m.If(~self.think):
-            m.d.sync += [red.eq(Cat(place.red for place in self.board)),
-                         green.eq(Cat(place.green for place in self.board)),
-                         depth.eq(0), side.eq(0), looking.eq(1), decided.eq(0),
-                         alpha.eq(-1), done.eq(0)]
-        with m.Elif(back):
-            m.d.sync += [red.eq(red & ~parent.move), green.eq(green & ~parent.move),
-                         depth.eq(depth - 1), side.eq(~side), looking.eq(0),
+            red = Cat(place.red for place in self.board)
+            green = Cat(place.green for place in self.board)
+            m.d.sync += [mine.eq(red), theirs.eq(green), depth.eq(0), looking.eq(1),
+                         decided.eq(0), alpha.eq(-1), done.eq(0)]
+        with m.Elif(looking):
+            m.d.sync += [looking.eq(0), decided.eq(leaf), makers.eq(seen.makers),
+                         candidates.eq(chosen)]
+            with m.If(leaf):
+                m.d.sync += alpha.eq(value)
+        with m.Elif(finished & root):       # the answer, shown from the next clock
+            m.d.sync += [done.eq(1), answer.eq(Mux(decided, pick, best))]
+        with m.Elif(finished):              # return to the parent
+            m.d.sync += [mine.eq(theirs & ~parent.move), theirs.eq(mine),
+                         depth.eq(depth - 1), decided.eq(0),
                          candidates.eq(parent.candidates), makers.eq(parent.makers),
                          alpha.eq(Mux(returned > parent.alpha, returned, parent.alpha))]
             m.d.sync += [stack[n].eq(stack[n + 1]) for n in range(DEPTH - 1)]
             with m.If((depth == 1) & (returned > parent.alpha)):
                 m.d.sync += best.eq(parent.move)
-        with m.Elif(looking):
-            m.d.sync += [looking.eq(0), decided.eq(leaf), makers.eq(seen.makers),
-                         candidates.eq(chosen)]
-        with m.Elif(finished):              # the root: the answer, shown next clock
-            m.d.sync += [done.eq(1), move.eq(binary(Mux(decided, pick, best)))]
         with m.Else():                      # try a child
-            m.d.sync += [depth.eq(depth + 1), side.eq(~side), looking.eq(1),
-                         alpha.eq(-beta),
+            m.d.sync += [mine.eq(theirs), theirs.eq(mine | pick),
+                         depth.eq(depth + 1), looking.eq(1), alpha.eq(-beta),
                          parent.candidates.eq(candidates & ~pick),
                          parent.makers.eq(makers), parent.alpha.eq(alpha),
                          parent.move.eq(pick)]
             m.d.sync += [stack[n + 1].eq(stack[n]) for n in range(DEPTH - 1)]
-            with m.If(side):
-                m.d.sync += green.eq(green | pick)
-            with m.Else():
-                m.d.sync += red.eq(red | pick)
             with m.If(root & (alpha == -1)):
                 m.d.sync += best.eq(pick)
         return m
