@@ -65,7 +65,8 @@ class Search:
             self.places = list(places)
             self.stack = []             # the frames above the node, the parent last
             self.looking, self.decided, self.alpha, self.best = True, False, -1, 0
-            self.candidates, self.makers = set(), set()
+            self.value, self.settled = 0, False
+            self.candidates, self.makers, self.forks = set(), set(), set()
             self.done, self.move, self.clocks = False, 0, 0
             return None
         self.clocks += 1
@@ -74,42 +75,45 @@ class Search:
         side = RED if len(self.stack) % 2 == 0 else GREEN
         if self.looking:
             seen = look(self.places, side)
-            leaf = None
+            self.looking, self.makers, self.forks = False, seen.makers, seen.forks
+            self.candidates = seen.wins or seen.candidates
+            self.decided, self.value = True, 0
             if seen.wins:
-                leaf = 1, seen.wins
+                self.value = 1
             elif len(seen.threats) >= 2:
-                leaf = -1, seen.threats
+                self.value = -1
             elif seen.candidates & seen.forks:
-                leaf = 1, seen.candidates & seen.forks
-            elif len(seen.empties) <= 3 or len(seen.empties) == 9:
-                leaf = 0, seen.candidates
-            self.looking, self.makers = False, seen.makers
-            self.decided = leaf is not None
-            if leaf:
-                self.alpha, self.candidates = leaf
-            else:
-                self.candidates = seen.candidates
+                self.value = 1
+            elif not (len(seen.empties) <= 3 or len(seen.empties) == 9):
+                self.decided = False
             return None
         beta = -self.stack[-1].alpha if self.stack else 1
-        if self.decided or self.alpha >= beta or not self.candidates:
+        if self.decided and not self.stack and not self.settled:
+            self.candidates = self.candidates & self.forks or self.candidates
+            self.settled = True
+        elif self.decided or self.alpha >= beta or not self.candidates:
             if self.stack:
                 self.back()
             else:
                 self.done = True
                 self.move = (pick(self.candidates, self.makers) if self.decided
                              else self.best)
-            return None
+        else:
+            self.down(side, beta)
+        return None
+
+    def down(self, side, beta):
+        """Try the pick of the candidates."""
         move = pick(self.candidates, self.makers)
         if not self.stack and self.alpha == -1:
             self.best = move
         self.stack.append(Frame(self.candidates - {move}, self.makers, self.alpha, move))
         self.places[move] = side
         self.looking, self.alpha = True, -beta
-        return None
 
     def back(self):
-        """A return to the parent, with the node's alpha as its value."""
-        value = self.alpha
+        """A return to the parent, with the node's value."""
+        value = self.value if self.decided else self.alpha
         parent = self.stack.pop()
         self.places[parent.move] = EMPTY
         if not self.stack and -value > parent.alpha:

@@ -48,7 +48,9 @@ class Search(wiring.Component):
         stack = [Signal(FRAME, name=f"frame{n}") for n in range(DEPTH)]  # 0: the parent
         depth = Signal(range(DEPTH + 1))
         looking = Signal(init=1)
-        decided = Signal()
+        decided, leaf_value = Signal(), Signal(signed(2))   # a leaf, and its value
+        settled = Signal()                  # a decided root: its candidates are its set
+        forks = Signal(9)
         alpha = Signal(signed(2), init=-1)
         candidates, makers = Signal(9), Signal(9)
         best = Signal(9)
@@ -59,19 +61,12 @@ class Search(wiring.Component):
         m.d.comb += [seen.mine.eq(mine), seen.theirs.eq(theirs),
                      self.done.eq(done), self.move.eq(binary(answer))]
 
-        # Look: a leaf's value and set, from the board alone.
-        leaf, value, chosen = Signal(), Signal(signed(2)), Signal(9)
-        candidates_seen = Mux(seen.threats.any(), seen.threats, seen.empties)
-        forking = candidates_seen & seen.forks
-        with m.If(seen.wins.any()):
-            m.d.comb += [leaf.eq(1), value.eq(1), chosen.eq(seen.wins)]
-        with m.Elif(seen.forked):
-            m.d.comb += [leaf.eq(1), value.eq(-1), chosen.eq(seen.threats)]
-        with m.Elif(forking.any()):
-            m.d.comb += [leaf.eq(1), value.eq(1), chosen.eq(forking)]
-        with m.Else():
-            m.d.comb += [leaf.eq(seen.few | seen.bare), value.eq(0),
-                         chosen.eq(candidates_seen)]
+        # Look: whether the node is a leaf, and its value.
+        leaf, value = Signal(), Signal(signed(2))
+        m.d.comb += [
+            leaf.eq(seen.won | seen.forked | seen.forking | seen.few | seen.bare),
+            value.eq(Mux(seen.won, 1, Mux(seen.forked, -1, Mux(seen.forking, 1, 0)))),
+        ]
 
         # Step: the pick of the candidates, makers first.
         making = candidates & makers
@@ -79,19 +74,24 @@ class Search(wiring.Component):
         pick = Mux(making.any(), order_makers.first, order.first)
         beta = Mux(root, 1, -parent.alpha)
         finished = decided | (alpha >= beta) | ~candidates.any()
-        returned = Signal(signed(2))        # the value for the parent
-        m.d.comb += returned.eq(-alpha)
+        returned = Signal(signed(2))        # minus the node's value, for the parent
+        m.d.comb += returned.eq(-Mux(decided, leaf_value, alpha))
+        forking = candidates & forks
 
         with m.If(~self.think):
             red = Cat(place.red for place in self.board)
             green = Cat(place.green for place in self.board)
             m.d.sync += [mine.eq(red), theirs.eq(green), depth.eq(0), looking.eq(1),
-                         decided.eq(0), alpha.eq(-1), done.eq(0)]
+                         decided.eq(0), settled.eq(0), alpha.eq(-1), done.eq(0)]
         with m.Elif(looking):
-            m.d.sync += [looking.eq(0), decided.eq(leaf), makers.eq(seen.makers),
-                         candidates.eq(chosen)]
-            with m.If(leaf):
-                m.d.sync += alpha.eq(value)
+            m.d.sync += [looking.eq(0), decided.eq(leaf), leaf_value.eq(value),
+                         makers.eq(seen.makers), forks.eq(seen.forks),
+                         candidates.eq(Mux(seen.won, seen.wins,
+                                           Mux(seen.threatened, seen.threats,
+                                               seen.empties)))]
+        with m.Elif(root & decided & ~settled):
+            m.d.sync += [settled.eq(1), candidates.eq(Mux(forking.any(), forking,
+                                                          candidates))]
         with m.Elif(finished & root):       # the answer, shown from the next clock
             m.d.sync += [done.eq(1), answer.eq(Mux(decided, pick, best))]
         with m.Elif(finished):              # return to the parent
