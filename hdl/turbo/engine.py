@@ -56,7 +56,10 @@ class Search(wiring.Component):
         best = Signal(9)
         done, answer = Signal(), Signal(9)
         parent = stack[0]
-        root = depth == 0
+        # Kept in registers, not derived, for speed: at depth 0, at depth 1, and beta
+        # (1 at the root, else minus the parent's alpha).
+        root, child = Signal(init=1), Signal()
+        beta = Signal(signed(2), init=1)
 
         m.d.comb += [seen.mine.eq(mine), seen.theirs.eq(theirs),
                      self.done.eq(done), self.move.eq(binary(answer))]
@@ -72,7 +75,6 @@ class Search(wiring.Component):
         making = candidates & makers
         m.d.comb += [order.places.eq(candidates), order_makers.places.eq(making)]
         pick = Mux(making.any(), order_makers.first, order.first)
-        beta = Mux(root, 1, -parent.alpha)
         finished = decided | (alpha >= beta) | ~candidates.any()
         returned = Signal(signed(2))        # minus the node's value, for the parent
         m.d.comb += returned.eq(-Mux(decided, leaf_value, alpha))
@@ -82,7 +84,8 @@ class Search(wiring.Component):
             red = Cat(place.red for place in self.board)
             green = Cat(place.green for place in self.board)
             m.d.sync += [mine.eq(red), theirs.eq(green), depth.eq(0), looking.eq(1),
-                         decided.eq(0), settled.eq(0), alpha.eq(-1), done.eq(0)]
+                         decided.eq(0), settled.eq(0), alpha.eq(-1), done.eq(0),
+                         root.eq(1), child.eq(0), beta.eq(1)]
         with m.Elif(looking):
             m.d.sync += [looking.eq(0), decided.eq(leaf), leaf_value.eq(value),
                          makers.eq(seen.makers), forks.eq(seen.forks),
@@ -96,15 +99,18 @@ class Search(wiring.Component):
             m.d.sync += [done.eq(1), answer.eq(Mux(decided, pick, best))]
         with m.Elif(finished):              # return to the parent
             m.d.sync += [mine.eq(theirs & ~parent.move), theirs.eq(mine),
-                         depth.eq(depth - 1), decided.eq(0),
+                         depth.eq(depth - 1), decided.eq(0), root.eq(child),
+                         child.eq(depth == 2),
+                         beta.eq(Mux(child, 1, -stack[1].alpha)),
                          candidates.eq(parent.candidates), makers.eq(parent.makers),
                          alpha.eq(Mux(returned > parent.alpha, returned, parent.alpha))]
             m.d.sync += [stack[n].eq(stack[n + 1]) for n in range(DEPTH - 1)]
-            with m.If((depth == 1) & (returned > parent.alpha)):
+            with m.If(child & (returned > parent.alpha)):
                 m.d.sync += best.eq(parent.move)
         with m.Else():                      # try a child
             m.d.sync += [mine.eq(theirs), theirs.eq(mine | pick),
                          depth.eq(depth + 1), looking.eq(1), alpha.eq(-beta),
+                         root.eq(0), child.eq(root), beta.eq(-alpha),
                          parent.candidates.eq(candidates & ~pick),
                          parent.makers.eq(makers), parent.alpha.eq(alpha),
                          parent.move.eq(pick)]
