@@ -65,7 +65,7 @@ class Search:
             self.places = list(places)
             self.stack = []             # the frames above the node, the parent last
             self.looking, self.decided, self.alpha, self.best = True, False, -1, 0
-            self.value, self.settled = 0, False
+            self.value, self.settling = 0, 0
             self.candidates, self.makers, self.forks = set(), set(), set()
             self.done, self.move, self.clocks = False, 0, 0
             return None
@@ -88,16 +88,17 @@ class Search:
                 self.decided = False
             return None
         beta = -self.stack[-1].alpha if self.stack else 1
-        if self.decided and not self.stack and not self.settled:
+        if self.decided and not self.stack and self.settling == 0:
             self.candidates = self.candidates & self.forks or self.candidates
-            self.settled = True
+            self.settling = 1
+        elif self.decided and not self.stack and self.settling == 1:
+            self.best = pick(self.candidates, self.makers)
+            self.settling = 2
         elif self.decided or self.alpha >= beta or not self.candidates:
             if self.stack:
                 self.back()
             else:
-                self.done = True
-                self.move = (pick(self.candidates, self.makers) if self.decided
-                             else self.best)
+                self.done, self.move = True, self.best
         else:
             self.down(side, beta)
         return None
@@ -105,8 +106,6 @@ class Search:
     def down(self, side, beta):
         """Try the pick of the candidates."""
         move = pick(self.candidates, self.makers)
-        if not self.stack and self.alpha == -1:
-            self.best = move
         self.stack.append(Frame(self.candidates - {move}, self.makers, self.alpha, move))
         self.places[move] = side
         self.looking, self.alpha = True, -beta
@@ -116,7 +115,7 @@ class Search:
         value = self.value if self.decided else self.alpha
         parent = self.stack.pop()
         self.places[parent.move] = EMPTY
-        if not self.stack and -value > parent.alpha:
+        if not self.stack and (-value > parent.alpha or parent.alpha == -1):
             self.best = parent.move
         self.decided, self.candidates, self.makers = False, parent.candidates, parent.makers
         self.alpha = max(parent.alpha, -value)

@@ -18,28 +18,28 @@ model written from this text. The engine's rules, clock by clock:
   threat (a forced block) if it has one, else its empty places.
 - The pick of a set: its first maker in the order, else its first place in the order.
 - Look (one clock, from the board): the node is a leaf if the side to move has a win
-  (value 1; its set: the wins), else two or more threats (value -1; the threats), else
-  a fork among its candidates (value 1; those forks), else at most three empty places
-  or no stone at all (value 0; the candidates). A leaf is decided: its alpha becomes
-  its value and its set its candidates. Any other node keeps its candidates. Either
-  keeps its makers and goes on to phase "step".
-- Step (one clock): beta is 1 at the root, else minus the parent's alpha. A node is
-  finished if it is decided, or alpha >= beta (a cut), or no candidate is left; its
-  value is alpha. A finished root registers its move (a decided root's: the pick of
-  its candidates; else its best move) and ``done``, shown from the next clock. A
-  finished node below the root returns. Otherwise the node tries the pick of its
-  candidates: the place leaves them, the side's stone goes on it, and the child (one
-  deeper) is looked at next with alpha minus the node's beta.
-- A return (the finished node's alpha is its value): the child's stone is taken back,
-  the parent goes on stepping, not decided, with alpha the larger of its alpha and
-  minus the value; at the root, the best move becomes the returning child when that
-  raises the root's alpha; a child the root tries while its alpha is -1 becomes the
-  best move too (all before it lose).
+  (value 1), else two or more threats (value -1), else a fork among its candidates
+  (value 1), else at most three empty places or no stone at all (value 0). A leaf is decided, with that value. The node keeps its
+  wins as its candidates if it has any, else its candidates, and its makers and forks,
+  and goes on to phase "step".
+- Step (one clock): beta is 1 at the root, else minus the parent's alpha. A decided
+  root first settles, in two steps: its candidates become the forks among them if there
+  are any, then its best move becomes the pick of its candidates. A node is finished if
+  it is decided (a root: settled), or alpha >= beta (a cut), or no candidate is left.
+  A finished root registers its best move as its answer, and ``done``, shown from the
+  next clock. A finished node below the root returns. Otherwise the node tries the pick
+  of its candidates: the place leaves them, the side's stone goes on it, and the child
+  (one deeper) is looked at next with alpha minus the node's beta.
+- A return (the value of a decided node is its leaf's, else its alpha): the child's
+  stone is taken back, the parent goes on stepping, not decided, with alpha the larger
+  of its alpha and minus the value; at the root, the best move becomes the returning
+  child if that raises the root's alpha or the root's alpha is -1 (all before it lose).
 
 So a node takes three clocks: tried, looked at, and returned from (or stepped on to
 its next child). The budget: the console's think time of every reply in a game from
 the empty board is at most 256 clocks (the engine's clocks plus two); the empty board
-is a leaf whose pick is the centre (a fixed opening that draws), three clocks.
+is a leaf whose pick is the centre (a fixed opening that draws): five clocks, as for
+every decided root (a win on the board, say).
 """
 
 from ..turns import Turns

@@ -49,7 +49,7 @@ class Search(wiring.Component):
         depth = Signal(range(DEPTH + 1))
         looking = Signal(init=1)
         decided, leaf_value = Signal(), Signal(signed(2))   # a leaf, and its value
-        settled = Signal()                  # a decided root: its candidates are its set
+        settling = Signal(2)                # a decided root: its steps to its answer
         forks = Signal(9)
         alpha = Signal(signed(2), init=-1)
         candidates, makers = Signal(9), Signal(9)
@@ -84,7 +84,7 @@ class Search(wiring.Component):
             red = Cat(place.red for place in self.board)
             green = Cat(place.green for place in self.board)
             m.d.sync += [mine.eq(red), theirs.eq(green), depth.eq(0), looking.eq(1),
-                         decided.eq(0), settled.eq(0), alpha.eq(-1), done.eq(0),
+                         decided.eq(0), settling.eq(0), alpha.eq(-1), done.eq(0),
                          root.eq(1), child.eq(0), beta.eq(1)]
         with m.Elif(looking):
             m.d.sync += [looking.eq(0), decided.eq(leaf), leaf_value.eq(value),
@@ -92,11 +92,13 @@ class Search(wiring.Component):
                          candidates.eq(Mux(seen.won, seen.wins,
                                            Mux(seen.threatened, seen.threats,
                                                seen.empties)))]
-        with m.Elif(root & decided & ~settled):
-            m.d.sync += [settled.eq(1), candidates.eq(Mux(forking.any(), forking,
-                                                          candidates))]
+        with m.Elif(root & decided & (settling == 0)):
+            m.d.sync += [settling.eq(1), candidates.eq(Mux(forking.any(), forking,
+                                                           candidates))]
+        with m.Elif(root & decided & (settling == 1)):
+            m.d.sync += [settling.eq(2), best.eq(pick)]
         with m.Elif(finished & root):       # the answer, shown from the next clock
-            m.d.sync += [done.eq(1), answer.eq(Mux(decided, pick, best))]
+            m.d.sync += [done.eq(1), answer.eq(best)]
         with m.Elif(finished):              # return to the parent
             m.d.sync += [mine.eq(theirs & ~parent.move), theirs.eq(mine),
                          depth.eq(depth - 1), decided.eq(0), root.eq(child),
@@ -105,7 +107,7 @@ class Search(wiring.Component):
                          candidates.eq(parent.candidates), makers.eq(parent.makers),
                          alpha.eq(Mux(returned > parent.alpha, returned, parent.alpha))]
             m.d.sync += [stack[n].eq(stack[n + 1]) for n in range(DEPTH - 1)]
-            with m.If(child & (returned > parent.alpha)):
+            with m.If(child & ((returned > parent.alpha) | (parent.alpha == -1))):
                 m.d.sync += best.eq(parent.move)
         with m.Else():                      # try a child
             m.d.sync += [mine.eq(theirs), theirs.eq(mine | pick),
@@ -115,6 +117,4 @@ class Search(wiring.Component):
                          parent.makers.eq(makers), parent.alpha.eq(alpha),
                          parent.move.eq(pick)]
             m.d.sync += [stack[n + 1].eq(stack[n]) for n in range(DEPTH - 1)]
-            with m.If(root & (alpha == -1)):
-                m.d.sync += best.eq(pick)
         return m
