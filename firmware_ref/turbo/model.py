@@ -39,6 +39,7 @@ class Look:
 
 
 def look(places, side):
+    """What `places` say to `side`, as the search looks (a function a test can replace)."""
     return Look(places, side)
 
 

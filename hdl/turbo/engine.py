@@ -17,9 +17,8 @@ from .order import First
 
 __all__ = ["DEPTH", "FRAME", "Search"]
 
-# A node with three empty places or fewer is a leaf, and a root has at most eight (the
-# empty board is a leaf too): a node with children is at most 8 - 4 deep, and so is
-# the deepest parent.
+# A node with children has four empty places or more (three or fewer make a leaf) and a
+# root eight at most (the empty board is a leaf): parents stand at depths 0 to 4.
 DEPTH = 5
 FRAME = data.StructLayout({
     "candidates": 9,            # not yet tried
