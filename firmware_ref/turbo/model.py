@@ -53,7 +53,8 @@ class Frame:
     the child being searched."""
 
     def __init__(self, candidates, makers, alpha, move):
-        self.candidates, self.makers, self.alpha, self.move = candidates, makers, alpha, move
+        self.candidates, self.makers = candidates, makers
+        self.alpha, self.move = alpha, move
 
 
 class Search:

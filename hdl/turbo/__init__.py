@@ -1,1 +1,1 @@
-"""Turbo: an alpha-beta search on the game of turns, one step per clock (issue 14's museum)."""
+"""Turbo: alpha-beta on the game of turns, forced moves seen at once (issue 14)."""

@@ -19,9 +19,9 @@ model written from this text. The engine's rules, clock by clock:
 - The pick of a set: its first maker in the order, else its first place in the order.
 - Look (one clock, from the board): the node is a leaf if the side to move has a win
   (value 1), else two or more threats (value -1), else a fork among its candidates
-  (value 1), else at most three empty places or no stone at all (value 0). A leaf is decided, with that value. The node keeps its
-  wins as its candidates if it has any, else its candidates, and its makers and forks,
-  and goes on to phase "step".
+  (value 1), else at most three empty places or no stone at all (value 0). A leaf is
+  decided, with that value. The node keeps its wins as its candidates if it has any,
+  else its candidates, and its makers and forks, and goes on to phase "step".
 - Step (one clock): beta is 1 at the root, else minus the parent's alpha. A decided
   root first settles, in two steps: its candidates become the forks among them if there
   are any, then its best move becomes the pick of its candidates. A node is finished if
