@@ -72,10 +72,11 @@ def positions():
     return seen
 
 
+@lru_cache(maxsize=None)
 def blunders(engine, can_begin=True):
     """The boards (as `board_bits`) from which the machine that `engine` makes moves
     so as to lower the position's value for itself, over every game a person can play
-    against it (turns.replies)."""
+    against it (turns.replies); found once per engine."""
     return frozenset(board_bits(places)
                      for places, (move, _) in replies(engine, can_begin).items()
                      if values(places, RED)[move] < value(places, RED))

@@ -3,7 +3,7 @@
 chosen from the board then (rules: hdl/table/cartridge.py's text, read, not imported).
 The move is computed from perfect play (choice.py), not looked up in the table."""
 
-from .. import turns
+from .. import perfect, turns
 from ..turns import Inputs, Probe
 from .choice import choose
 
@@ -16,8 +16,10 @@ class Lookup:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
+
     def __init__(self):
-        super().__init__(Lookup())
+        super().__init__(Lookup(), blunders=perfect.blunders(Lookup))
 
 
 def games(limit=64):

@@ -1,8 +1,10 @@
 """The table the core is built from: every board's move by the board's ternary number,
 counted among its empty places (rules: hdl/table/cartridge.py's text)."""
 
+from .. import perfect
 from ..turns import EMPTY
 from .choice import choose
+from .model import Lookup
 
 __all__ = ["BOARDS", "board", "entry", "parameters"]
 
@@ -22,8 +24,9 @@ def entry(places):
 
 
 def parameters():
-    """The core's keyword arguments: ``moves``, the entry of every board by number."""
+    """The core's keyword arguments: ``moves``, the entry of every board by number, and
+    ``blunders``, the boards its blunder lamp lights on."""
     moves = tuple(entry(board(n)) for n in range(BOARDS))
     if max(moves) >= 8:
         raise ValueError("the move of the empty board is not among its first eight places")
-    return {"moves": moves}
+    return {"moves": moves, "blunders": perfect.blunders(Lookup)}

@@ -4,7 +4,7 @@ clock and stepped in another (rules: hdl/turbo/cartridge.py's text, read, not
 imported). `Search` is the engine; its `clocks` counts the clocks of the last move's
 thinking, for the tests and the budget."""
 
-from .. import turns
+from .. import perfect, turns
 from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
 
 __all__ = ["ORDER", "Inputs", "Probe", "Look", "Search", "Model", "games", "look", "pick"]
@@ -124,8 +124,10 @@ class Search:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
+
     def __init__(self):
-        super().__init__(Search())
+        super().__init__(Search(), blunders=perfect.blunders(Search))
 
 
 def games(limit=256):

@@ -28,14 +28,17 @@ __all__ = ["Table", "CARTRIDGE"]
 
 
 class Table(Turns):
-    """`moves`: the move of every board (see the module's text), from the golden model."""
+    """`moves`: the move of every board (see the module's text), and `blunders` (see
+    hdl/turns.py), from the golden model."""
 
     code = "L"
     title = "the table (every board's best move from block RAM in one clock)"
 
-    def __init__(self, moves):
+    blunder_lamp = True
+
+    def __init__(self, moves, blunders=()):
         self.moves = tuple(moves)
-        super().__init__()
+        super().__init__(blunders)
 
     def engine(self):
         return Lookup(self.moves)

@@ -53,6 +53,7 @@ class Turbo(Turns):
     code = "T"
     title = "turbo (alpha-beta, forced moves and forks seen at once)"
     machine = "turbo"
+    blunder_lamp = True
 
     def engine(self):
         return Search()
