@@ -8,7 +8,7 @@ machine's rule (its own stones +1, maximise), which F's oddness makes the same m
 """
 
 from .. import turns
-from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
+from ..turns import EMPTY, LINES, RED, Inputs, Probe
 
 __all__ = ["Inputs", "Probe", "F", "G", "signs", "baum", "choose", "Greedy", "Model",
            "games"]

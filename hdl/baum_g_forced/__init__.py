@@ -1,1 +1,1 @@
-"""Baum's G with forced moves played through before G weighs the board (museum, issue 14)."""
+"""Baum's G with the forced moves played through before G weighs the board."""
