@@ -2,8 +2,9 @@
 
 A line's three places count +1 for a machine's stone (red), -1 for a person's (green)
 and 0 when empty; F(x, y, z) = (x + y + z)^3 + xyz, and G is F summed over the eight
-lines. F depends only on how many stones of each colour the line holds, so each line
-looks F up in a table of its six bits, and an adder sums the eight.
+lines. F depends only on how many stones of each colour a line holds, so each line
+counts its stones of each colour and looks F up in a table of 16 (the pairs of counts),
+and an adder sums the eight.
 """
 
 from amaranth.hdl import Array, Cat, Const, Module, signed
@@ -37,10 +38,9 @@ class G(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        # Index: the line's three red bits, then its three green bits.
-        table = Array(Const(f(bin(i & 7).count("1"), bin(i >> 3).count("1")), F_SHAPE)
-                      for i in range(64))
-        terms = [table[Cat(Cat(self.red[k] for k in three),
-                           Cat(self.green[k] for k in three))] for three in LINES]
+        # Index: how many red stones the line holds, then how many green (0..3 each).
+        table = Array(Const(f(i & 3, i >> 2), F_SHAPE) for i in range(16))
+        terms = [table[Cat(sum(self.red[k] for k in three)[:2],
+                           sum(self.green[k] for k in three)[:2])] for three in LINES]
         m.d.comb += self.value.eq(sum(terms))
         return m
