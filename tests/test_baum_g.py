@@ -75,7 +75,7 @@ def test_f_is_odd_so_the_machine_need_not_know_who_began():
     for x, y, z in itertools.product((-1, 0, 1), repeat=3):
         assert plain.F(-x, -y, -z) == -plain.F(x, y, z)
     reached = perfect.positions()
-    assert len(reached) > 8000
+    assert len(reached) == 9040
     for places, side in reached:
         for x in (RED, GREEN):
             assert plain.baum(list(places), side, x) == plain.choose(list(places), side)
