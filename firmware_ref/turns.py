@@ -62,15 +62,19 @@ class Model:
     """The game around `engine` (an engine model, see the module's text); a machine
     that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says.
     With `blunder_lamp`, lamp 3 lights from a move made from one of `blunders` (boards
-    as `board_bits`) until the machine's next move or a new game; else it is "you won".
+    as `board_bits`; by default those perfect play finds for the engine, perfect.py's
+    `blunders`) until the machine's next move or a new game; else it is "you won".
     """
 
     can_begin = True
     blunder_lamp = False
 
-    def __init__(self, engine, blunders=()):
+    def __init__(self, engine, blunders=None):
+        if blunders is None and self.blunder_lamp:
+            from .perfect import blunders as find    # perfect play is built on this module
+            blunders = find(type(engine), self.can_begin)
         self.engine = engine
-        self.blunders = frozenset(blunders)
+        self.blunders = frozenset(blunders or ())
         self.blundered = False
         self.inputs = Inputs()
         self.state = "OPEN"

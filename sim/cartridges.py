@@ -68,16 +68,21 @@ def names():
 
 def cartridge(name):
     """The cartridge class of game `name`, built with no arguments. A core built from
-    data its golden model computes (a table of moves, say) takes them as keyword
-    arguments, and the golden package's ``parameters()`` gives them: the class returned
-    then passes them on, so that the console and every bench build it alike."""
+    data its golden model computes takes them as keyword arguments: a table of moves,
+    say, from the golden package's ``parameters()``, and the boards a blunder lamp
+    lights on (``blunder_lamp``, hdl/turns.py) from its golden model's ``blunders``. The
+    class returned passes them on, so that the console and every bench build it alike."""
     if name not in names():
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(names())}")
     core = importlib.import_module(f"hdl.{name}.cartridge").CARTRIDGE
     package = golden(name)
-    if package is None or not hasattr(package, "parameters"):
+    parameters = {}
+    if package is not None and hasattr(package, "parameters"):
+        parameters.update(package.parameters())
+    if package is not None and getattr(core, "blunder_lamp", False):
+        parameters["blunders"] = package.Model().blunders
+    if not parameters:
         return core
-    parameters = package.parameters()
 
     def __init__(self):
         core.__init__(self, **parameters)

@@ -65,6 +65,8 @@ class Greedy:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
+
     def __init__(self):
         super().__init__(Greedy())
 

@@ -83,6 +83,8 @@ class Forced:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
+
     def __init__(self):
         super().__init__(Forced())
 

@@ -3,7 +3,7 @@
 chosen from the board then (rules: hdl/table/cartridge.py's text, read, not imported).
 The move is computed from perfect play (choice.py), not looked up in the table."""
 
-from .. import perfect, turns
+from .. import turns
 from ..turns import Inputs, Probe
 from .choice import choose
 
@@ -19,7 +19,7 @@ class Model(turns.Model):
     blunder_lamp = True
 
     def __init__(self):
-        super().__init__(Lookup(), blunders=perfect.blunders(Lookup))
+        super().__init__(Lookup())
 
 
 def games(limit=64):

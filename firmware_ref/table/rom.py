@@ -1,10 +1,8 @@
 """The table the core is built from: every board's move by the board's ternary number,
 counted among its empty places (rules: hdl/table/cartridge.py's text)."""
 
-from .. import perfect
 from ..turns import EMPTY
 from .choice import choose
-from .model import Lookup
 
 __all__ = ["BOARDS", "board", "entry", "parameters"]
 
@@ -24,9 +22,8 @@ def entry(places):
 
 
 def parameters():
-    """The core's keyword arguments: ``moves``, the entry of every board by number, and
-    ``blunders``, the boards its blunder lamp lights on."""
+    """The core's keyword arguments: ``moves``, the entry of every board by number."""
     moves = tuple(entry(board(n)) for n in range(BOARDS))
     if max(moves) >= 8:
         raise ValueError("the move of the empty board is not among its first eight places")
-    return {"moves": moves, "blunders": perfect.blunders(Lookup)}
+    return {"moves": moves}

@@ -4,7 +4,7 @@ clock and stepped in another (rules: hdl/turbo/cartridge.py's text, read, not
 imported). `Search` is the engine; its `clocks` counts the clocks of the last move's
 thinking, for the tests and the budget."""
 
-from .. import perfect, turns
+from .. import turns
 from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
 
 __all__ = ["ORDER", "Inputs", "Probe", "Look", "Search", "Model", "games", "look", "pick"]
@@ -127,7 +127,7 @@ class Model(turns.Model):
     blunder_lamp = True
 
     def __init__(self):
-        super().__init__(Search(), blunders=perfect.blunders(Search))
+        super().__init__(Search())
 
 
 def games(limit=256):

@@ -60,6 +60,7 @@ class Greedy(wiring.Component):
 
 class BaumG(Turns):
     code = "G"
+    blunder_lamp = True
     title = "Baum's G (1975): the move where F summed over the lines is best"
 
     def engine(self):

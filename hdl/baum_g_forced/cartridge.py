@@ -104,6 +104,7 @@ class Forced(wiring.Component):
 
 class BaumGForced(Turns):
     code = "P"
+    blunder_lamp = True
     title = "Baum's G with forced moves played through (1975)"
 
     def engine(self):

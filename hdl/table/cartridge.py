@@ -33,7 +33,6 @@ class Table(Turns):
 
     code = "L"
     title = "the table (every board's best move from block RAM in one clock)"
-
     blunder_lamp = True
 
     def __init__(self, moves, blunders=()):
