@@ -14,7 +14,8 @@ from sim import cartridges
 
 
 def test_every_game_folder_is_a_cartridge():
-    assert cartridges.names() == ["eth", "firstfree"]
+    assert cartridges.names() == ["bawer_hawkins", "eth", "firstfree", "hendrix_purcell",
+                                  "hendrix_purcell_defended"]
     for name in cartridges.names():
         core = cartridges.cartridge(name)()
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members

@@ -16,7 +16,7 @@ from .. import perfect
 from ..hendrix_purcell.model import Looks
 from ..turns import EMPTY, GREEN, RED, full, line
 
-__all__ = ["move", "lost_games", "search"]
+__all__ = ["move", "lost_games", "alternatives", "candidates", "bound", "search", "draw"]
 
 
 @lru_cache(maxsize=None)
@@ -57,36 +57,59 @@ def lost_games(exceptions):
         yield from walk((EMPTY,) * 9, first, [])
 
 
-def search(most=4):
-    """Every smallest set of exceptions ({position: place}) with which no game is lost,
-    trying up to `most` exceptions; None if there is none so small."""
+def alternatives(places, k):
+    """The places other than `k` where the machine keeps at least a draw."""
+    return [place for place, value in sorted(perfect.values(places, RED).items())
+            if place != k and value >= perfect.DRAW]
+
+
+def candidates(game, exceptions):
+    """The positions of a lost `game` where a new exception could change it: the order
+    chose the move there, and another move keeps at least a draw."""
+    return {places for places, k, ordered in game
+            if ordered and places not in exceptions and alternatives(places, k)}
+
+
+def bound(exceptions):
+    """A lower bound of the exceptions still needed: lost games whose candidates share no
+    position need one each (a greedy packing)."""
+    taken, count = set(), 0
+    for game in lost_games(exceptions):
+        mine = candidates(game, exceptions)
+        if not mine & taken:
+            taken |= mine
+            count += 1
+    return count
+
+
+def search(most=8):
+    """The first smallest set of exceptions ({position: place}) found with which no game
+    is lost, trying up to `most`; None if there is none so small."""
     tried = set()
 
     def deepen(exceptions, left):
         key = frozenset(exceptions.items())
         if key in tried:
-            return
+            return None
         tried.add(key)
         game = next(lost_games(exceptions), None)
         if game is None:
-            yield dict(exceptions)
-            return
-        if not left:
-            return
+            return dict(exceptions)
+        if bound(exceptions) > left:
+            return None
         for places, k, ordered in game:
-            if not ordered or places in exceptions:
+            if places not in candidates([(places, k, ordered)], exceptions):
                 continue
-            for place, value in sorted(perfect.values(places, RED).items()):
-                if place != k and value >= perfect.DRAW:
-                    yield from deepen({**exceptions, places: place}, left - 1)
+            for place in alternatives(places, k):
+                found = deepen({**exceptions, places: place}, left - 1)
+                if found is not None:
+                    return found
+        return None
 
-    for size in range(most + 1):
+    for size in range(bound({}), most + 1):
         tried.clear()
-        found = []
-        for solution in deepen({}, size):
-            if solution not in found:
-                found.append(solution)
-        if found:
+        found = deepen({}, size)
+        if found is not None:
             return found
     return None
 
@@ -101,9 +124,8 @@ def draw(places):
 if __name__ == "__main__":
     undefended = list(lost_games({}))
     print(f"without a defence the machine loses {len(undefended)} games")
-    solutions = search()
-    print(f"{len(solutions)} smallest defences of {len(solutions[0])} exceptions")
-    for n, solution in enumerate(solutions):
-        print(f"defence {n}:")
-        for places, place in solution.items():
-            print(draw(places), f"-> cell {place + 1}\n")
+    print(f"it needs at least {bound({})} exceptions")
+    defence = search()
+    print(f"the first smallest defence found has {len(defence)}:")
+    for places, place in defence.items():
+        print(draw(places), f"-> cell {place + 1}\n")
