@@ -268,8 +268,8 @@ class HostLink(wiring.Component):
         m.d.comb += [class_port.addr.eq(Cat(rx.data, self.hold)),
                      step_port.addr.eq(Cat(class_port.data, state))]
         valid = Signal(2)           # the byte's step is read when valid[1] is high
-        broken = Signal(2)
-        m.d.sync += [valid.eq(Cat(rx.valid, valid[0])), broken.eq(Cat(rx.error, broken[0]))]
+        broken = rx.error           # held with the byte, so it needs no delay of its own
+        m.d.sync += valid.eq(Cat(rx.valid, valid[0]))
         now = step_port.data
         last_digit = Signal(4)                      # the low nibbles of the last two bytes
         first_digit = Signal(4)
@@ -282,7 +282,7 @@ class HostLink(wiring.Component):
         # the byte, the text's payload, for clocks yet).
         m.d.sync += [self.shift.eq(0), self.clear.eq(0), self.text_in.valid.eq(0)]
         m.d.comb += self.text_in.payload.eq(rx.data)
-        with m.If(valid[1] & broken[1]):
+        with m.If(valid[1] & broken):
             # A broken byte ends its frame too: the host resends a whole line.
             m.d.sync += [state.eq(STATES.index(START)), rejected.eq(1)]
         with m.Elif(valid[1]):
