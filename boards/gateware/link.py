@@ -1,5 +1,8 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
+import operator
+from functools import reduce
+
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
@@ -89,7 +92,7 @@ def step(state, byte, *, hold, games):
 # into the base's low bits to address the second ROM, whose regions of 16 map a nibble
 # to a character: text to itself (ASCII), the low or the high place of a slot to its
 # mark, bit n to "0"/"1", a hex digit, a cartridge's letter. So the only multiplexer in
-# logic is 12 slots of 4 bits.
+# logic is 12 slots of 4 bits, an and-or with the slot one hot in the first ROM.
 PLACE_LO, PLACE_HI, BIT, HEX, CODE = 0x80, 0x90, 0xA0, 0xE0, 0xF0   # BIT + 16 n: bit n
 LAMP_SLOT, SWITCH_SLOT, CYCLES_SLOT, CODE_SLOT, NO_SLOT = 5, 6, 7, 11, 15
 HEX_DIGITS = "0123456789ABCDEF"
@@ -309,9 +312,13 @@ class HostLink(wiring.Component):
         # transmitter: no path from the desk or the cartridge runs into the transmitter.
         status, error, mark = self.lines()
         words = status + error + mark
-        # One word more: the address moves past the last line's last character.
-        lines_rom = Memory(shape=16, depth=len(words) + 1, attrs={"rom_style": "block"},
-                           init=[base | slot << 8 | last << 12 for base, slot, last in words])
+        # One word more: the address moves past the last line's last character. A word
+        # names its slot one hot, so picking the slot's value is an and-or (a pair of
+        # slots per LUT), not a 12-way multiplexer.
+        lines_rom = Memory(shape=9 + NO_SLOT, depth=len(words) + 1,
+                           attrs={"rom_style": "block"},
+                           init=[base | last << 8 | (slot != NO_SLOT) << 9 + slot
+                                 for base, slot, last in words])
         chars_rom = Memory(shape=8, depth=256, attrs={"rom_style": "block"},
                            init=self.characters())
         m.submodules.lines_rom = lines_rom
@@ -321,18 +328,16 @@ class HostLink(wiring.Component):
         address = Signal(range(len(words) + 1))
         value = Signal(4)
         m.d.comb += word.addr.eq(address)
-        base, last = word.data[:8], word.data[12]     # held while the address is
-        board = self.board.as_value()
+        base, last, chosen = word.data[:8], word.data[8], word.data[9:]   # held while
+        board = self.board.as_value()                                      # the address is
         slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [self.lamps, self.switches]
                  + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
         assert len(slots) == CODE_SLOT + 1 and BIT + 16 * max(LAMPS, SWITCHES) <= HEX
-        with m.Switch(word.data[8:12]):
-            for n, slot in enumerate(slots):
-                with m.Case(n):
-                    m.d.sync += value.eq(slot)
-            with m.Default():
-                m.d.sync += value.eq(0)
-        m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
+        # The base's low bits are one more term of the or: the address needs no LUTs.
+        m.d.sync += value.eq(reduce(operator.or_, [slot & chosen[n].replicate(4)
+                                                   for n, slot in enumerate(slots)],
+                                    base[:4]))
+        m.d.comb += char.addr.eq(Cat(value, base[4:]))
 
         wait = Signal(5)            # clocks until `char` is that of `address`, as ones
         m.d.sync += wait.eq(wait >> 1)
