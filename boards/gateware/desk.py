@@ -149,7 +149,7 @@ class Desk(wiring.Component):
                                                  | row[1] & row[2]))]
         m.d.sync += alone.eq(Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
                                  for r in range(3)).any())
-        event = Mux(link.press, Cat(link.key == k for k in range(9)), closing)
+        event = Mux(link.press, link.place_key, closing)
         any_event = link.press | contacts.agree & alone
 
         # The switches: toggled by their buttons, set by the host.

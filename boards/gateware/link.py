@@ -141,6 +141,8 @@ class HostLink(wiring.Component):
     key : Out(4)
         With ``press``: the place of a key pressed by the host; with ``select``: the
         cartridge. (The frame's last digit.)
+    place_key : Out(9)
+        With ``press``: ``key`` as a place, one hot (bit k = place k).
     press : Out(1)
         High for one clock: the host pressed ``key``.
     number : Out(4)
@@ -176,6 +178,7 @@ class HostLink(wiring.Component):
     ready: In(1)
     hold: In(1)
     key: Out(4)
+    place_key: Out(9)
     press: Out(1)
     number: Out(4)
     switch: Out(1)
@@ -266,7 +269,13 @@ class HostLink(wiring.Component):
             shape=CLASS_BITS, depth=len(classes), init=classes, attrs={"rom_style": "block"})
         m.submodules.steps = step_rom = Memory(
             shape=STEP, depth=len(steps), init=steps, attrs={"rom_style": "block"})
+        # A third ROM gives a digit as a place, one hot, so the desk decodes no key.
+        m.submodules.places = places_rom = Memory(
+            shape=9, depth=256, init=[1 << b - ord("0") if ord("0") <= b <= ord("8") else 0
+                                      for b in range(256)], attrs={"rom_style": "block"})
         class_port, step_port = class_rom.read_port(), step_rom.read_port()
+        places_port = places_rom.read_port()
+        m.d.comb += places_port.addr.eq(rx.data)
         state = Signal(range(len(STATES)))
         m.d.comb += [class_port.addr.eq(Cat(rx.data, self.hold)),
                      step_port.addr.eq(Cat(class_port.data, state))]
@@ -300,12 +309,14 @@ class HostLink(wiring.Component):
                 rejected.eq(now.reject),
             ]
             with m.If(now.digit):
-                m.d.sync += [first_digit.eq(last_digit), last_digit.eq(rx.data[:4])]
+                m.d.sync += [first_digit.eq(last_digit), last_digit.eq(rx.data[:4]),
+                             self.place_key.eq(places_port.data)]
 
         # The frame's meaning goes out as the parser holds it: it is used only with the
         # strobe of the command, and no byte arrives between a terminator and its strobe.
+        # The grammar takes only switches below SWITCHES: the number's high bits are 0.
         m.d.comb += [self.key.eq(last_digit), self.switch.eq(last_digit[0]),
-                     self.number.eq(first_digit)]
+                     self.number.eq(first_digit[:(SWITCHES - 1).bit_length()])]
 
         # Answering: a ROM word (registered in the block RAM), then the slot's value
         # (registered), then the character (registered in the block RAM), then the
