@@ -137,18 +137,18 @@ class Desk(wiring.Component):
 
         # A key event, one hot: the host's, else a panel key pressed alone (a chord is
         # none), on the clock the debouncer agrees. Alone: exactly one of the nine,
-        # counted per row, then over the rows, each step registered: the closing keys
-        # change only on the debouncer's strobes, a panel frame apart.
+        # counted per row (some, two or more), then over the rows, each step registered:
+        # the closing keys change only on the debouncer's strobes, a panel frame apart.
         closing = contacts.sampled[:9] & ~contacts.held[:9]
-        some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
+        some, many = Signal(3), Signal(3)       # a key of row r closes; two or more do
         alone = Signal()
         for r in range(3):
             row = closing[3 * r:3 * r + 3]
             m.d.sync += [some[r].eq(row.any()),
-                         one[r].eq(row.any() & ~(row[0] & row[1] | row[0] & row[2]
-                                                 | row[1] & row[2]))]
-        m.d.sync += alone.eq(Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
-                                 for r in range(3)).any())
+                         many[r].eq(row[0] & row[1] | row[0] & row[2] | row[1] & row[2])]
+        one_row = Cat(some[r] & ~Cat(some[q] for q in range(3) if q != r).any()
+                      for r in range(3)).any()
+        m.d.sync += alone.eq(one_row & ~many.any())
         event = Mux(link.press, link.place_key, closing)
         any_event = link.press | contacts.agree & alone
 

@@ -350,7 +350,9 @@ class HostLink(wiring.Component):
                                     base[:4]))
         m.d.comb += char.addr.eq(Cat(value, base[4:]))
 
-        wait = Signal(5)            # clocks until `char` is that of `address`, as ones
+        # Clocks until `char` is that of `address` (three), or until the desk's ready
+        # shows a command's effect (four), as ones.
+        wait = Signal(4)
         m.d.sync += wait.eq(wait >> 1)
         waited = ~wait[0]           # (the ones shift out: bit 0 is the last)
 
@@ -375,10 +377,10 @@ class HostLink(wiring.Component):
         ]
 
         def begin(at):
-            m.d.sync += [address.eq(at), wait.eq(0b11111)]
+            m.d.sync += [address.eq(at), wait.eq(0b1111)]
 
         with m.If(listen & accepted):
-            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b11111)]
+            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b1111)]
             with m.Switch(command):
                 with m.Case(Command.KEY):
                     m.d.sync += self.press.eq(1)
@@ -401,7 +403,7 @@ class HostLink(wiring.Component):
             begin(0)
         with m.If((send | mark) & took):
             # One character per byte the transmitter takes.
-            m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
+            m.d.sync += [address.eq(address + 1), wait.eq(0b1111)]
         with m.If(send & took & last):
             m.d.sync += [send.eq(0), listen.eq(1)]
         with m.If(mark & took):
