@@ -2,8 +2,8 @@
 
 The desk's tests (test_boards.py) play games through the panel with a model of the
 wiring; here the block's timing is pinned clock by clock: which row is active when, what
-the columns show, on which clock each row's sense lines are read, and when ``keys`` and
-``frame`` change.
+the columns show, on which clock each row's sense lines are read, and what ``keys``
+shows while ``frame`` is high.
 
 ``scan()`` records what the panel drives in each cycle ``n`` (after ``n`` clock edges)
 and sets the sense lines for that cycle, which edge ``n + 1`` samples.
@@ -101,8 +101,8 @@ def test_keys_are_read_at_the_end_of_their_slot_through_two_flip_flops(slot_cycl
         for j in range(slot):
             at = r * slot + j
             seen = scan(slot, 3 * slot + 1, sense=lambda n, row: 0b111 if n == at else 0)
-            read = seen[3 * slot]["keys"]
-            assert seen[3 * slot]["frame"] == 1
+            read = seen[3 * slot - 1]["keys"]           # the frame's last clock
+            assert seen[3 * slot - 1]["frame"] == 1
             assert read == (0b111 << 3 * r if j == slot - 3 else 0), (r, j, f"{read:09b}")
 
 
@@ -113,7 +113,7 @@ def test_a_key_closed_only_in_another_rows_slot_is_not_read(slot_cycles):
         seen = scan(slot_cycles, 2 * 3 * slot_cycles + 1,
                     sense=lambda n, row: 0 if row == r else 0b111)
         for frame in (1, 2):
-            assert seen[frame * 3 * slot_cycles]["keys"] == 0o777 & ~(0o7 << 3 * r), r
+            assert seen[frame * 3 * slot_cycles - 1]["keys"] == 0o777 & ~(0o7 << 3 * r), r
 
 
 def test_the_keys_through_a_key_matrix():
@@ -126,24 +126,26 @@ def test_the_keys_through_a_key_matrix():
     seen = scan(slot, 2 * frame * len(chords) + 1,
                 sense=lambda n, row: matrix((chords + [set()])[n // (2 * frame)])(n, row))
     for i, chord in enumerate(chords):
-        assert seen[(2 * i + 2) * frame]["keys"] == sum(1 << k for k in chord), chord
+        assert seen[(2 * i + 2) * frame - 1]["keys"] == sum(1 << k for k in chord), chord
 
 
 @pytest.mark.parametrize("slot_cycles", [4, 5])
-def test_frame_pulses_once_per_three_slots_and_only_then_keys_change(slot_cycles):
-    # Noise on the sense lines: keys must take, at each frame pulse, the lines as they
-    # were on each row's read clock of that frame, and hold them until the next pulse.
+def test_frame_pulses_on_the_last_clock_of_every_third_slot_with_the_frames_keys(slot_cycles):
+    # Noise on the sense lines: while frame is high, keys shows the lines as they were on
+    # each row's read clock of that frame; on the clock before, the first two rows the
+    # same and the last row's lines a clock earlier (what a reader comparing a clock
+    # ahead sees).
     slot = slot_cycles
     frame = 3 * slot
     rng = random.Random(slot)
     noise = [rng.randrange(8) for _ in range(12 * frame + 1)]
     seen = scan(slot, len(noise), sense=lambda n, row: noise[n])
     pulses = [n for n, s in enumerate(seen) if s["frame"]]
-    assert pulses == list(range(frame, len(seen), frame))
-    keys = 0
-    for n, s in enumerate(seen):
-        if n in pulses:
-            start = n - frame
-            keys = sum(noise[start + r * slot + slot - 3] << 3 * r for r in range(3))
-        assert s["keys"] == keys, (n, f"{s['keys']:09b} != {keys:09b}")
-    assert len({s["keys"] for s in seen}) > 6          # the noise did change keys
+    assert pulses == list(range(frame - 1, len(seen), frame))
+    for n in pulses:
+        start = n + 1 - frame
+        keys = sum(noise[start + r * slot + slot - 3] << 3 * r for r in range(3))
+        assert seen[n]["keys"] == keys, (n, f"{seen[n]['keys']:09b} != {keys:09b}")
+        ahead = keys & 0o77 | noise[start + 3 * slot - 4] << 6
+        assert seen[n - 1]["keys"] == ahead, n
+    assert len({seen[n]["keys"] for n in pulses}) > 6      # the noise did change keys

@@ -2,6 +2,7 @@
 
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
+from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import BOARD, LAMPS, SETTLE, SETUP, SWITCHES, Signature
@@ -99,22 +100,16 @@ class Desk(wiring.Component):
         m.submodules.link = link = HostLink(
             bit_cycles=self.bit_cycles, codes="".join(c.code for c in self.cartridges))
 
-        # The buttons pass two flip-flops, the second loaded with the panel's keys, so
-        # all contacts hold from a frame to the next; the debouncer looks a clock later
-        # (it compares a clock ahead).
-        button_meta = Signal(1 + BUTTONS)
-        button_raw = Signal(1 + BUTTONS)
-        sample = Signal()
-        m.d.sync += [button_meta.eq(Cat(self.reset_button, self.buttons)),
-                     sample.eq(panel.frame)]
-        with m.If(panel.frame):
-            m.d.sync += button_raw.eq(button_meta)
+        # The buttons pass a synchroniser; the debouncer samples them with the keys, at
+        # the end of each panel frame, and keeps the sample (the panel keeps none).
+        buttons = Signal(1 + BUTTONS)
+        m.submodules.button_sync = FFSynchronizer(Cat(self.reset_button, self.buttons),
+                                                  buttons)
         m.d.comb += [
             self.row.eq(panel.row), self.red.eq(panel.red), self.green.eq(panel.green),
             panel.sense.eq(self.sense),
-            contacts.raw.eq(Cat(panel.keys, button_raw)), contacts.sample.eq(sample),
+            contacts.raw.eq(Cat(panel.keys, buttons)), contacts.sample.eq(panel.frame),
         ]
-        keys_pressed = contacts.pressed[:9]
         reset_pressed, reset_released = contacts.pressed[9], contacts.released[9]
         buttons_pressed = contacts.pressed[10:]
 
@@ -141,21 +136,21 @@ class Desk(wiring.Component):
                          cartridge.switches.eq(self.switches)]
 
         # A key event, one hot: the host's, else a panel key pressed alone (a chord is
-        # none). Alone: exactly one of the nine, counted per row, each row's count
-        # registered a clock ahead from what `pressed` will be (the debouncer's raw holds
-        # the clock before its strobe, and held changes only then).
-        closing = panel.keys & ~contacts.held[:9]
-        some, one = Signal(3), Signal(3)        # a key of row r closes; exactly one does
+        # none), on the clock the debouncer agrees. Alone: exactly one of the nine,
+        # counted per row (some, two or more), then over the rows, each step registered:
+        # the closing keys change only on the debouncer's strobes, a panel frame apart.
+        closing = contacts.sampled[:9] & ~contacts.held[:9]
+        some, many = Signal(3), Signal(3)       # a key of row r closes; two or more do
+        alone = Signal()
         for r in range(3):
             row = closing[3 * r:3 * r + 3]
             m.d.sync += [some[r].eq(row.any()),
-                         one[r].eq(row.any() & ~(row[0] & row[1] | row[0] & row[2]
-                                                 | row[1] & row[2]))]
-        alone = Cat(one[r] & ~Cat(some[q] for q in range(3) if q != r).any()
-                    for r in range(3)).any()
-        event = Mux(link.press, Cat(link.key == k for k in range(9)),
-                    Mux(alone, keys_pressed, 0))
-        any_event = link.press | alone
+                         many[r].eq(row[0] & row[1] | row[0] & row[2] | row[1] & row[2])]
+        one_row = Cat(some[r] & ~Cat(some[q] for q in range(3) if q != r).any()
+                      for r in range(3)).any()
+        m.d.sync += alone.eq(one_row & ~many.any())
+        event = Mux(link.press, link.place_key, closing)
+        any_event = link.press | contacts.agree & alone
 
         # The switches: toggled by their buttons, set by the host.
         with m.If(link.set_switch):

@@ -1,5 +1,8 @@
 """The host link: a line protocol on the board's USB serial port (docs/boards.md)."""
 
+import operator
+from functools import reduce
+
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
@@ -89,7 +92,7 @@ def step(state, byte, *, hold, games):
 # into the base's low bits to address the second ROM, whose regions of 16 map a nibble
 # to a character: text to itself (ASCII), the low or the high place of a slot to its
 # mark, bit n to "0"/"1", a hex digit, a cartridge's letter. So the only multiplexer in
-# logic is 12 slots of 4 bits.
+# logic is 12 slots of 4 bits, an and-or with the slot one hot in the first ROM.
 PLACE_LO, PLACE_HI, BIT, HEX, CODE = 0x80, 0x90, 0xA0, 0xE0, 0xF0   # BIT + 16 n: bit n
 LAMP_SLOT, SWITCH_SLOT, CYCLES_SLOT, CODE_SLOT, NO_SLOT = 5, 6, 7, 11, 15
 HEX_DIGITS = "0123456789ABCDEF"
@@ -138,6 +141,8 @@ class HostLink(wiring.Component):
     key : Out(4)
         With ``press``: the place of a key pressed by the host; with ``select``: the
         cartridge. (The frame's last digit.)
+    place_key : Out(9)
+        With ``press``: ``key`` as a place, one hot (bit k = place k).
     press : Out(1)
         High for one clock: the host pressed ``key``.
     number : Out(4)
@@ -173,6 +178,7 @@ class HostLink(wiring.Component):
     ready: In(1)
     hold: In(1)
     key: Out(4)
+    place_key: Out(9)
     press: Out(1)
     number: Out(4)
     switch: Out(1)
@@ -263,13 +269,19 @@ class HostLink(wiring.Component):
             shape=CLASS_BITS, depth=len(classes), init=classes, attrs={"rom_style": "block"})
         m.submodules.steps = step_rom = Memory(
             shape=STEP, depth=len(steps), init=steps, attrs={"rom_style": "block"})
+        # A third ROM gives a digit as a place, one hot, so the desk decodes no key.
+        m.submodules.places = places_rom = Memory(
+            shape=9, depth=256, init=[1 << b - ord("0") if ord("0") <= b <= ord("8") else 0
+                                      for b in range(256)], attrs={"rom_style": "block"})
         class_port, step_port = class_rom.read_port(), step_rom.read_port()
+        places_port = places_rom.read_port()
+        m.d.comb += places_port.addr.eq(rx.data)
         state = Signal(range(len(STATES)))
         m.d.comb += [class_port.addr.eq(Cat(rx.data, self.hold)),
                      step_port.addr.eq(Cat(class_port.data, state))]
         valid = Signal(2)           # the byte's step is read when valid[1] is high
-        broken = Signal(2)
-        m.d.sync += [valid.eq(Cat(rx.valid, valid[0])), broken.eq(Cat(rx.error, broken[0]))]
+        broken = rx.error           # held with the byte, so it needs no delay of its own
+        m.d.sync += valid.eq(Cat(rx.valid, valid[0]))
         now = step_port.data
         last_digit = Signal(4)                      # the low nibbles of the last two bytes
         first_digit = Signal(4)
@@ -282,7 +294,7 @@ class HostLink(wiring.Component):
         # the byte, the text's payload, for clocks yet).
         m.d.sync += [self.shift.eq(0), self.clear.eq(0), self.text_in.valid.eq(0)]
         m.d.comb += self.text_in.payload.eq(rx.data)
-        with m.If(valid[1] & broken[1]):
+        with m.If(valid[1] & broken):
             # A broken byte ends its frame too: the host resends a whole line.
             m.d.sync += [state.eq(STATES.index(START)), rejected.eq(1)]
         with m.Elif(valid[1]):
@@ -297,21 +309,27 @@ class HostLink(wiring.Component):
                 rejected.eq(now.reject),
             ]
             with m.If(now.digit):
-                m.d.sync += [first_digit.eq(last_digit), last_digit.eq(rx.data[:4])]
+                m.d.sync += [first_digit.eq(last_digit), last_digit.eq(rx.data[:4]),
+                             self.place_key.eq(places_port.data)]
 
         # The frame's meaning goes out as the parser holds it: it is used only with the
         # strobe of the command, and no byte arrives between a terminator and its strobe.
+        # The grammar takes only switches below SWITCHES: the number's high bits are 0.
         m.d.comb += [self.key.eq(last_digit), self.switch.eq(last_digit[0]),
-                     self.number.eq(first_digit)]
+                     self.number.eq(first_digit[:(SWITCHES - 1).bit_length()])]
 
         # Answering: a ROM word (registered in the block RAM), then the slot's value
         # (registered), then the character (registered in the block RAM), then the
         # transmitter: no path from the desk or the cartridge runs into the transmitter.
         status, error, mark = self.lines()
         words = status + error + mark
-        # One word more: the address moves past the last line's last character.
-        lines_rom = Memory(shape=16, depth=len(words) + 1, attrs={"rom_style": "block"},
-                           init=[base | slot << 8 | last << 12 for base, slot, last in words])
+        # One word more: the address moves past the last line's last character. A word
+        # names its slot one hot, so picking the slot's value is an and-or (a pair of
+        # slots per LUT), not a 12-way multiplexer.
+        lines_rom = Memory(shape=9 + NO_SLOT, depth=len(words) + 1,
+                           attrs={"rom_style": "block"},
+                           init=[base | last << 8 | (slot != NO_SLOT) << 9 + slot
+                                 for base, slot, last in words])
         chars_rom = Memory(shape=8, depth=256, attrs={"rom_style": "block"},
                            init=self.characters())
         m.submodules.lines_rom = lines_rom
@@ -321,20 +339,20 @@ class HostLink(wiring.Component):
         address = Signal(range(len(words) + 1))
         value = Signal(4)
         m.d.comb += word.addr.eq(address)
-        base, last = word.data[:8], word.data[12]     # held while the address is
-        board = self.board.as_value()
+        base, last, chosen = word.data[:8], word.data[8], word.data[9:]   # held while
+        board = self.board.as_value()                                      # the address is
         slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [self.lamps, self.switches]
                  + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
         assert len(slots) == CODE_SLOT + 1 and BIT + 16 * max(LAMPS, SWITCHES) <= HEX
-        with m.Switch(word.data[8:12]):
-            for n, slot in enumerate(slots):
-                with m.Case(n):
-                    m.d.sync += value.eq(slot)
-            with m.Default():
-                m.d.sync += value.eq(0)
-        m.d.comb += char.addr.eq(Cat(base[:4] | value, base[4:]))
+        # The base's low bits are one more term of the or: the address needs no LUTs.
+        m.d.sync += value.eq(reduce(operator.or_, [slot & chosen[n].replicate(4)
+                                                   for n, slot in enumerate(slots)],
+                                    base[:4]))
+        m.d.comb += char.addr.eq(Cat(value, base[4:]))
 
-        wait = Signal(5)            # clocks until `char` is that of `address`, as ones
+        # Clocks until `char` is that of `address` (three), or until the desk's ready
+        # shows a command's effect (four), as ones.
+        wait = Signal(4)
         m.d.sync += wait.eq(wait >> 1)
         waited = ~wait[0]           # (the ones shift out: bit 0 is the last)
 
@@ -359,10 +377,10 @@ class HostLink(wiring.Component):
         ]
 
         def begin(at):
-            m.d.sync += [address.eq(at), wait.eq(0b11111)]
+            m.d.sync += [address.eq(at), wait.eq(0b1111)]
 
         with m.If(listen & accepted):
-            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b11111)]
+            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b1111)]
             with m.Switch(command):
                 with m.Case(Command.KEY):
                     m.d.sync += self.press.eq(1)
@@ -385,7 +403,7 @@ class HostLink(wiring.Component):
             begin(0)
         with m.If((send | mark) & took):
             # One character per byte the transmitter takes.
-            m.d.sync += [address.eq(address + 1), wait.eq(0b11111)]
+            m.d.sync += [address.eq(address + 1), wait.eq(0b1111)]
         with m.If(send & took & last):
             m.d.sync += [send.eq(0), listen.eq(1)]
         with m.If(mark & took):

@@ -15,7 +15,9 @@ class FrontPanel(wiring.Component):
     Row ``r`` holds places ``3r``, ``3r + 1`` and ``3r + 2``, as in the paper's board
     (place 0 top left). Each row is active for ``slot_cycles`` clocks: its LEDs light and
     its keys can pull the sense lines. A row's keys are read at the end of its slot, so
-    the sense lines have had the whole slot to settle.
+    the sense lines have had the whole slot to settle. The last row's are not stored:
+    ``keys`` shows them as they come, so a reader samples ``keys`` while ``frame`` is
+    high (the debouncer keeps the sample).
 
     Members
     -------
@@ -32,9 +34,10 @@ class FrontPanel(wiring.Component):
         The key matrix's return lines, 1 = the key in the active row and this column is
         closed. Asynchronous: synchronised here.
     keys : Out(9)
-        The nine keys as last read, bit ``k`` = place ``k``, 1 = closed.
+        The nine keys of this frame, bit ``k`` = place ``k``, 1 = closed, while
+        ``frame`` is high (on the clock before, the last row's lines a clock earlier).
     frame : Out(1)
-        High for one clock each time all three rows have been read into ``keys``.
+        High for one clock, the last of each frame: all three rows are read.
     """
 
     stones: In(18)
@@ -58,7 +61,12 @@ class FrontPanel(wiring.Component):
         m.submodules.sense_sync = FFSynchronizer(self.sense, sense)
 
         row = Signal(3, init=1)     # the active row, one hot
-        timer = Signal(range(self._slot_cycles))    # counts up: the slot ends at its last
+        # Counts up to its top bit: the slot's last clock is the one where that bit is
+        # set, a flip-flop, so there is no comparator.
+        width = (self._slot_cycles - 1).bit_length()
+        reload = (1 << width) - (self._slot_cycles - 1)
+        timer = Signal(width + 1, init=reload)
+        last = timer[width]
         read = Signal(6)            # rows 0 and 1 as read in this frame
 
         # Each place's two LED bits, chip then user.
@@ -71,12 +79,14 @@ class FrontPanel(wiring.Component):
                               for c in range(3))),
         ]
 
-        m.d.sync += [timer.eq(timer + 1), self.frame.eq(0)]
-        with m.If(timer == self._slot_cycles - 1):
-            m.d.sync += [timer.eq(0), row.eq(row.rotate_left(1))]
+        # frame is a flip-flop too, set from the counter's carry out, so the debouncer's
+        # decisions start at one.
+        more = timer + 1
+        m.d.comb += self.keys.eq(Cat(read, sense))
+        m.d.sync += [timer.eq(more), self.frame.eq(~last & more[width] & row[2])]
+        with m.If(last):
+            m.d.sync += [timer.eq(reload), row.eq(row.rotate_left(1))]
             for r in range(2):
                 with m.If(row[r]):
                     m.d.sync += read[3 * r:3 * r + 3].eq(sense)
-            with m.If(row[2]):
-                m.d.sync += [self.keys.eq(Cat(read[:6], sense)), self.frame.eq(1)]
         return m

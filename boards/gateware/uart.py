@@ -43,16 +43,23 @@ class UartRx(wiring.Component):
         rx = Signal(init=1)
         m.submodules.rx_sync = FFSynchronizer(self.rx, rx, init=1)
 
-        timer = Signal(range(self._bit_cycles))
         # The data bits shift in from the top behind a marker bit: when the marker
         # reaches bit 0, the next bit is the last (no bit counter).
         shift = Signal(8)
         m.d.comb += self.data.eq(shift)
         m.d.sync += self.valid.eq(0)
-        # The timer runs down every clock; `zero` is "it is 0", a register (from 1), so
-        # the state machine's decisions start at a flip-flop. Loads are never 0.
-        zero = Signal()
-        m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1)]
+        # The timer counts up every clock; `zero` (the time is up) is its top bit, a
+        # flip-flop, so the state machine's decisions start at one and no comparator is
+        # needed. `wait(n)` loads it to reach its top bit n clocks later. While idle it
+        # is held at half a bit (a synchronous reset), so a start bit needs no load of
+        # its own: each bit is one LUT.
+        width = (self._bit_cycles - 1).bit_length()
+        timer = Signal(width + 1)
+        zero = timer[width]
+
+        def wait(n):
+            return timer.eq((1 << width) - n)
+        m.d.sync += timer.eq(timer + 1)
 
         # The states, one hot (each a flip-flop: every decision is a LUT or two).
         idle = Signal(init=1)
@@ -60,21 +67,20 @@ class UartRx(wiring.Component):
         data = Signal()
         stop = Signal()
         broken = Signal()           # a low stop bit: wait for the line to go idle
+        with m.If((start | data) & zero):
+            m.d.sync += wait(self._bit_cycles - 1)
+        with m.If(idle):
+            m.d.sync += wait(self._bit_cycles // 2 - 1)
         with m.If(idle & ~rx):
-            m.d.sync += [idle.eq(0), start.eq(1),
-                         timer.eq(self._bit_cycles // 2 - 1), zero.eq(0)]
+            m.d.sync += [idle.eq(0), start.eq(1)]
         with m.If(start & zero):
             m.d.sync += start.eq(0)
             with m.If(rx):
                 m.d.sync += idle.eq(1)      # a glitch, not a start bit
             with m.Else():
-                m.d.sync += [data.eq(1), timer.eq(self._bit_cycles - 1), zero.eq(0),
-                             shift.eq(0x80)]
+                m.d.sync += [data.eq(1), shift.eq(0x80)]
         with m.If(data & zero):
-            m.d.sync += [
-                timer.eq(self._bit_cycles - 1), zero.eq(0),
-                shift.eq(shift >> 1 | rx << 7),   # least significant bit first
-            ]
+            m.d.sync += shift.eq(shift >> 1 | rx << 7)     # least significant bit first
             with m.If(shift[0]):
                 m.d.sync += [data.eq(0), stop.eq(1)]
         with m.If(stop & zero):
@@ -113,7 +119,6 @@ class UartTx(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        timer = Signal(range(self._bit_cycles))
         # Stop bit, 8 data bits, start bit, shifted out LSB first with zeros behind:
         # the bits still to send are those of a frame not yet all zero (no bit counter).
         # `empty` says so, a register set from the bits the shift leaves.
@@ -122,19 +127,22 @@ class UartTx(wiring.Component):
 
         # ready is "timer and frame are zero", registered: computed from the values
         # they are given, so no path runs from the frame's wide or out of the block.
+        # The timer counts up to its top bit, `zero` (the bit time is up), a flip-flop
+        # and no comparator; its carry out says it will be up next clock.
+        width = (self._bit_cycles - 1).bit_length()
+        timer = Signal(width + 1, init=1 << width)
+        zero = timer[width]
+        more = timer + 1
         idle = Signal(init=1)
-        zero = Signal(init=1)       # timer is 0, a register too
         m.d.comb += self.ready.eq(idle)
         with m.If(~zero):
-            m.d.sync += [timer.eq(timer - 1), zero.eq(timer == 1),
-                         idle.eq((timer == 1) & empty)]
+            m.d.sync += [timer.eq(more), idle.eq(more[width] & empty)]
         with m.Elif(~empty):
             m.d.sync += [
                 self.tx.eq(frame[0]),
                 frame.eq(frame >> 1),
                 empty.eq(frame[1:] == 0),
-                timer.eq(self._bit_cycles - 1),
-                zero.eq(self._bit_cycles == 1),
+                timer.eq((1 << width) - (self._bit_cycles - 1)),
                 idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
         with m.Elif(self.start):
