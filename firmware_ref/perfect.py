@@ -74,9 +74,9 @@ def positions():
 
 @lru_cache(maxsize=None)
 def blunders(engine, can_begin=True):
-    """The boards (as `board_bits`) from which the machine that `engine` makes moves
-    so as to lower the position's value for itself, over every game a person can play
-    against it (turns.replies); found once per engine."""
-    return frozenset(board_bits(places)
-                     for places, (move, _) in replies(engine, can_begin).items()
+    """The moves by which the machine that `engine` makes lowers the position's value
+    for itself, over every game a person can play against it (turns.replies): pairs of
+    the board moved from (as `board_bits`) and the place; found once per engine."""
+    return frozenset((board_bits(places), move)
+                     for places, move in replies(engine, can_begin)
                      if values(places, RED)[move] < value(places, RED))

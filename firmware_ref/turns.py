@@ -61,9 +61,10 @@ def board_bits(places):
 class Model:
     """The game around `engine` (an engine model, see the module's text); a machine
     that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says.
-    With `blunder_lamp`, lamp 3 lights from a move made from one of `blunders` (boards
-    as `board_bits`; by default those perfect play finds for the engine, perfect.py's
-    `blunders`) until the machine's next move or a new game; else it is "you won".
+    With `blunder_lamp`, lamp 3 lights from a move that is one of `blunders` (pairs of
+    the board moved from, as `board_bits`, and the place; by default those perfect play
+    finds for the engine, perfect.py's `blunders`) until the machine's next move or a
+    new game; else it is "you won".
     """
 
     can_begin = True
@@ -124,7 +125,7 @@ class Model:
                 if places[move] != EMPTY:
                     raise AssertionError(f"the engine moved to taken place {move} "
                                          f"of {places}")
-                self.blundered = board_bits(places) in self.blunders
+                self.blundered = (board_bits(places), move) in self.blunders
                 places[move] = RED
                 self.said, self.saying = move, 2
                 self.state = "JUDGE_MACHINE"
@@ -173,32 +174,32 @@ def games(model, limit=64, first=True, second=True):
 
 
 def replies(engine, can_begin=True):
-    """The machine's move from every position it meets in a game, the person trying
-    every empty place at each turn: {places (a tuple): (move, think clocks)}. `engine`
-    makes a fresh engine model."""
+    """Every move the machine makes in a game, the person trying every empty place at
+    each turn: {(places, move): think clocks}, places a tuple. `engine` makes a fresh
+    engine model; each branch of the walk goes on with its own copy, so an engine that
+    remembers the game (the cigarette box) answers as it would in that game, and one
+    position may get different moves in different games."""
     found = {}
-    machine = engine()
 
-    def answer(places):
-        if places not in found:
-            machine.tick(list(places), False)
-            clocks, move = 1, machine.tick(list(places), True)
-            while move is None:
-                clocks, move = clocks + 1, machine.tick(list(places), True)
-            found[places] = (move, clocks)
-        move = found[places][0]
+    def answer(places, machine):
+        machine = copy.deepcopy(machine)
+        machine.tick(list(places), False)
+        clocks, move = 1, machine.tick(list(places), True)
+        while move is None:
+            clocks, move = clocks + 1, machine.tick(list(places), True)
+        found[places, move] = clocks
         after = places[:move] + (RED,) + places[move + 1:]
         if not (line(after, RED) or full(after)):
-            person(after)
+            person(after, machine)
 
-    def person(places):
+    def person(places, machine):
         for k in range(9):
             if places[k] == EMPTY:
                 after = places[:k] + (GREEN,) + places[k + 1:]
                 if not (line(after, GREEN) or full(after)):
-                    answer(after)
+                    answer(after, machine)
 
-    person((EMPTY,) * 9)
+    person((EMPTY,) * 9, engine())
     if can_begin:
-        answer((EMPTY,) * 9)
+        answer((EMPTY,) * 9, engine())
     return found

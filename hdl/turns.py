@@ -19,9 +19,10 @@ clock (firmware_ref/turns.py is the golden model written from this text):
 - ``busy`` is high while judging and thinking: the console's think time of a move is
   the engine's clocks plus two.
 - Lamps: your move (``ready``), over, the machine won, and the person won, or for a
-  machine with ``blunder_lamp`` "blunder": lit from a move made from one of its
-  ``blunders`` (the boards from which its move throws away a draw or a win, which its
-  golden model finds by perfect play) until the machine's next move or a new game.
+  machine with ``blunder_lamp`` "blunder": lit from a move that is one of its
+  ``blunders`` (a board and the place played on it that throw away a draw or a win,
+  which its golden model finds by perfect play) until the machine's next move or a new
+  game.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal
@@ -67,8 +68,9 @@ class Turns(Cartridge):
     ``can_begin = False`` for a machine that only answers, ``blunder_lamp = True`` for
     lamp 3 to be the blunder lamp.
 
-    blunders : iterable of int
-        Boards (18 bits, as ``board``) from which the machine's move is a blunder.
+    blunders : iterable of (int, int)
+        The machine's moves that are blunders: the board moved from (18 bits, as
+        ``board``) and the place.
     """
 
     lamp_names = ("your move", "over", "machine won", "you won")
@@ -101,9 +103,10 @@ class Turns(Cartridge):
         full = (red | green).all()
         red_line, green_line = lines(red).any(), lines(green).any()
 
-        # The blunder lamp: whether the board the machine moves from is one of them.
+        # The blunder lamp: whether the machine's move is one of them.
         blundered = Signal()
-        blundering = Cat(board.as_value() == b for b in self.blunders).any()
+        blundering = Cat((board.as_value() == b) & (engine.move == k)
+                         for b, k in self.blunders).any()
         with m.If(engine.think & engine.done):
             m.d.sync += blundered.eq(blundering)
         with m.If(self.start):

@@ -44,21 +44,30 @@ def test_the_papers_search_plays_perfectly_wherever_the_chip_moves():
     assert checked > 3800      # 3887 with red to move
 
 
-def test_the_blunders_of_first_free_are_the_positions_it_throws_away():
+def test_the_blunders_of_first_free_are_the_moves_it_throws_away():
     from firmware_ref.firstfree.model import Scan
     from firmware_ref.turns import board_bits, replies
-    moves = replies(Scan)
-    # Its opening (place 0) is not a blunder: every first move draws.
-    assert moves[(EMPTY,) * 9] == (0, 1)
+    moves = dict(replies(Scan))
+    # Its opening (place 0, in one clock) is not a blunder: every first move draws.
+    assert moves[(EMPTY,) * 9, 0] == 1
     found = perfect.blunders(Scan)
-    assert board_bits([EMPTY] * 9) not in found
-    # Every blunder is a position where a better move existed, and there are many.
-    bad = [p for p, (move, _) in moves.items()
-           if perfect.values(p, RED)[move] < perfect.value(p, RED)]
+    assert (board_bits([EMPTY] * 9), 0) not in found
+    # Every blunder is a move where a better one existed, and there are many.
+    bad = [(p, k) for p, k in moves if perfect.values(p, RED)[k] < perfect.value(p, RED)]
     assert len(found) == len(bad) == 92
     # A corner must be answered in the centre: first free's top left loses; the centre
     # is answered in a corner, which draws.
     corner = (EMPTY,) * 8 + (GREEN,)
     centre = (EMPTY,) * 4 + (GREEN,) + (EMPTY,) * 4
-    assert moves[corner][0] == moves[centre][0] == 0
-    assert board_bits(corner) in found and board_bits(centre) not in found
+    assert (corner, 0) in moves and (centre, 0) in moves
+    assert (board_bits(corner), 0) in found and (board_bits(centre), 0) not in found
+
+
+def test_a_machine_that_remembers_the_game_is_walked_game_by_game():
+    # The cigarette box turns with the person's first corner: the same board reached
+    # from two first corners gets two answers, and each is judged.
+    from firmware_ref.bawer_hawkins.model import Box
+    from firmware_ref.turns import replies
+    moves = replies(Box, can_begin=False)
+    places = {p for p, _ in moves}
+    assert len(moves) > len(places)

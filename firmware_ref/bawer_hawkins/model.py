@@ -52,6 +52,7 @@ class Box:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
     can_begin = False
 
     def __init__(self):

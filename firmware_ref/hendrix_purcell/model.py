@@ -52,6 +52,7 @@ class Looks:
 
 
 class Model(turns.Model):
+    blunder_lamp = True
     engine_class = Looks
 
     def __init__(self):

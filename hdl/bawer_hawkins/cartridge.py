@@ -33,6 +33,7 @@ __all__ = ["BawerHawkins", "CARTRIDGE"]
 
 class BawerHawkins(Turns):
     code = "B"
+    blunder_lamp = True
     title = "Bawer and Hawkins's tick-tack-toe in a cigarette box (1970)"
     can_begin = False
 

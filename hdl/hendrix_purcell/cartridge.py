@@ -29,6 +29,7 @@ __all__ = ["HendrixPurcell", "CARTRIDGE"]
 
 class HendrixPurcell(Turns):
     code = "H"
+    blunder_lamp = True
     title = "Hendrix and Purcell's neon-lamp machine (1958)"
 
     def engine(self):

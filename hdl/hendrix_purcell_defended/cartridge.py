@@ -27,6 +27,7 @@ __all__ = ["HendrixPurcellDefended", "CARTRIDGE"]
 
 class HendrixPurcellDefended(Turns):
     code = "D"
+    blunder_lamp = True
     title = "Hendrix and Purcell's machine, with the smallest defence that never loses"
 
     def engine(self):
