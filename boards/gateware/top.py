@@ -117,10 +117,11 @@ class BoardTop(Elaboratable):
             desk.buttons.eq(Cat(self._input("button", 2), self._input("button", 3))),
         ]
         # Main board: red = entering a position, green = lamp 0. Break-off: the red LED
-        # (2) = lamp 2, the green ones (3 to 6) = lamps 0 and 1, switches 0 and 1 (for
-        # the ETH chip: prompt; win; prompt, fin, userbegins, piN).
+        # (2) = lamp 2, the green ones (3 to 6) = lamps 3 and 1, switches 0 and 1 (for
+        # the ETH chip: prompt; win; dark, fin, userbegins, piN; for a museum machine
+        # LED3 is its blunder lamp).
         for number, signal in {0: desk.setup, 1: desk.lamps[0], 2: desk.lamps[2],
-                               3: desk.lamps[0], 4: desk.lamps[1], 5: desk.switches[0],
+                               3: desk.lamps[3], 4: desk.lamps[1], 5: desk.switches[0],
                                6: desk.switches[1]}.items():
             m.d.comb += self._output("led", number).eq(signal)
 
