@@ -41,7 +41,8 @@ def _games(text):
     unknown = [name for name in games if name not in cartridges.names()]
     if unknown or len(set(games)) != len(games):
         raise argparse.ArgumentTypeError(
-            f"{text!r}: name each game once, from: {', '.join(cartridges.names())}")
+            f"{text!r}: name each game once, from: {', '.join(cartridges.names())}; "
+            "or museum")
     return games
 
 

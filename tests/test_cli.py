@@ -143,3 +143,14 @@ def test_a_refusal_after_parsing_shows_its_own_subcommands_usage(argv, capsys):
         main(argv)
     assert refused.value.code == cli.USAGE
     assert f"usage: ttt {argv[0]} " in capsys.readouterr().err
+
+
+def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys):
+    from boards import ttt
+    from sim import museum
+    args = ttt.parser().parse_args(["bitstream", "--game", "museum"])
+    assert args.game == tuple(museum.MACHINES.values())
+    with pytest.raises(SystemExit):
+        ttt.parser().parse_args(["bitstream", "--game", "nope"])
+    error = capsys.readouterr().err
+    assert "'nope': name each game once, from: baum_g," in error and "or museum" in error
