@@ -76,15 +76,15 @@ def cartridge(name):
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(names())}")
     core = importlib.import_module(f"hdl.{name}.cartridge").CARTRIDGE
     package = golden(name)
-    parameters = {}
-    if package is not None and hasattr(package, "parameters"):
-        parameters.update(package.parameters())
-    if package is not None and getattr(core, "blunder_lamp", False):
-        parameters["blunders"] = package.Model().blunders
-    if not parameters:
+    lamp = getattr(core, "blunder_lamp", False)
+    if package is None or not (lamp or hasattr(package, "parameters")):
         return core
 
     def __init__(self):
+        # Computed when a core is built, not when its class is asked for its names.
+        parameters = dict(package.parameters()) if hasattr(package, "parameters") else {}
+        if lamp:
+            parameters["blunders"] = package.Model().blunders
         core.__init__(self, **parameters)
     return type(core.__name__, (core,), {"__init__": __init__,
                                          "__module__": core.__module__})
