@@ -1,4 +1,4 @@
-"""Hendrix and Purcell's machine (late 1950s), one clock edge at a time: a game of turns
+"""Hendrix and Purcell's machine (1958), one clock edge at a time: a game of turns
 (firmware_ref/turns.py) whose engine looks three times, one look per clock: its own two
 in a row with the third place empty, then the person's, then the first empty cell of
 5, 1, 6, 7, 2, 9, 4, 3, 8 (rules: hdl/hendrix_purcell/cartridge.py's text, read, not

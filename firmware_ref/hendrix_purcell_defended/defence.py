@@ -10,9 +10,10 @@ least a draw by perfect play (firmware_ref/perfect.py), and go on from the next 
 game. The first depth with a solution is the smallest; every solution of that depth is
 returned, in the order found."""
 
+import sys
 from functools import lru_cache
 
-from .. import perfect
+from .. import cli, perfect
 from ..hendrix_purcell.model import Looks
 from ..turns import EMPTY, GREEN, RED, full, line
 
@@ -121,7 +122,7 @@ def draw(places):
                      for row in range(3))
 
 
-if __name__ == "__main__":
+def main(argv=None):
     undefended = list(lost_games({}))
     print(f"without a defence the machine loses {len(undefended)} games")
     print(f"it needs at least {bound({})} exceptions")
@@ -129,3 +130,7 @@ if __name__ == "__main__":
     print(f"the first smallest defence found has {len(defence)}:")
     for places, place in defence.items():
         print(draw(places), f"-> cell {place + 1}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))
