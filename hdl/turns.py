@@ -32,7 +32,7 @@ from amaranth.lib.wiring import In, Out
 from .cartridge import BOARD, Cartridge
 
 
-__all__ = ["LINES", "EngineSignature", "lines", "Turns"]
+__all__ = ["LINES", "EngineSignature", "lines", "completes", "Turns"]
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
          (0, 4, 8), (2, 4, 6))
@@ -60,6 +60,13 @@ class EngineSignature(wiring.Signature):
 def lines(stones):
     """One bit per line of `LINES`: all three of `stones` (9 bits) are set."""
     return Cat(Cat(stones[k] for k in three).all() for three in LINES)
+
+
+def completes(stones, empty):
+    """One bit per place: it is `empty` and a stone of `stones` there completes a line."""
+    return Cat(empty[k] & Cat(Cat(stones[j] for j in three if j != k).all()
+                              for three in LINES if k in three).any()
+               for k in range(9))
 
 
 class Turns(Cartridge):

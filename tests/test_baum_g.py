@@ -14,8 +14,8 @@ from firmware_ref.baum_g import model as plain
 from firmware_ref.baum_g.walk import walk
 from firmware_ref.baum_g_forced import model as forced
 from firmware_ref.turns import EMPTY, GREEN, RED
+from hdl import turns as turns_core
 from hdl.baum_g import g as g_core
-from hdl.baum_g_forced import cartridge as forced_core
 from sim import cartridges
 
 FIG_10 = {(0, 0, 0): 0, (1, 0, 0): 1, (-1, 0, 0): -1, (-1, -1, 0): -8, (1, 1, 0): 8,
@@ -153,8 +153,8 @@ def test_a_core_whose_f_lacks_the_product_term_is_caught(monkeypatch):
         cartridges.lockstep("baum_g")
 
 
-def test_a_forced_core_blind_to_a_diagonal_threat_is_caught(monkeypatch):
-    monkeypatch.setattr(forced_core, "LINES", forced_core.LINES[:-1])
+def test_a_forced_core_blind_to_the_rising_diagonal_is_caught(monkeypatch):
+    monkeypatch.setattr(turns_core, "LINES", turns_core.LINES[:-1])
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: \w+ is "):
         cartridges.lockstep("baum_g_forced")
 

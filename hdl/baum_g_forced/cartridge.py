@@ -30,19 +30,12 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 
 from ..baum_g.g import G, G_MAX, G_SHAPE
-from ..turns import LINES, EngineSignature, Turns, lines
+from ..turns import EngineSignature, Turns, completes, lines
 
 
-__all__ = ["WIN", "LOSS", "completes", "Forced", "BaumGForced", "CARTRIDGE"]
+__all__ = ["WIN", "LOSS", "Forced", "BaumGForced", "CARTRIDGE"]
 
 WIN, LOSS = G_MAX + 1, -(G_MAX + 1)
-
-
-def completes(stones, empty):
-    """One bit per place: it is empty and a stone of `stones` there completes a line."""
-    return Cat(empty[k] & Cat(Cat(stones[j] for j in three if j != k).all()
-                              for three in LINES if k in three).any()
-               for k in range(9))
 
 
 class Forced(wiring.Component):

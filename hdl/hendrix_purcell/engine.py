@@ -4,19 +4,12 @@ hdl/hendrix_purcell/cartridge.py's text)."""
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 
-from ..turns import LINES, EngineSignature
+from ..turns import EngineSignature, completes
 
 
 __all__ = ["ORDER", "Looks"]
 
 ORDER = tuple(cell - 1 for cell in (5, 1, 6, 7, 2, 9, 4, 3, 8))    # cells 1..9: places 0..8
-
-
-def completes(stones, empty):
-    """Per place: empty, and the two other places of one of its lines hold `stones`."""
-    return Cat(empty[k] & Cat(Cat(stones[j] for j in three if j != k).all()
-                              for three in LINES if k in three).any()
-               for k in range(9))
 
 
 def first(candidates):
