@@ -12,7 +12,6 @@ netlist, the seeds and this recipe, so a core measured before is not measured ag
 import hashlib
 import json
 import re
-import statistics
 from pathlib import Path
 
 from firmware_ref.cli import replacing
@@ -20,12 +19,11 @@ from firmware_ref.cli import replacing
 from sim import BUILD, cartridges
 
 from . import build
-from .cost import _run_tool
+from .cost import SEEDS, median, run_tool
 
 __all__ = ["DEVICE", "SEEDS", "CACHE", "RESULT", "parse_log", "measure"]
 
 DEVICE = ("--hx1k", "--package", "tq144")
-SEEDS = (1, 2, 3, 4, 5)
 CACHE = BUILD / "museum" / "cost"
 RESULT = "cost.json"
 CLOCK = cartridges.CLOCK
@@ -70,13 +68,13 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
     where.mkdir(parents=True, exist_ok=True)
     (where / "core.il").write_text(netlist)
     log(f"  {name}: synthesising its core alone for the iCE40 HX1K")
-    _run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], where,
+    run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], where,
               where / "yosys.out")
     per_seed = {}
     for seed in seeds:                  # one at a time: the machine's cores are shared
         log(f"  {name}: placing and routing, seed {seed}")
         seed_log = where / f"nextpnr-seed{seed}.log"
-        _run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
+        run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
                    "--pcf-allow-unconstrained", "--seed", str(seed),
                    "--log", seed_log.name],
                   where, where / f"nextpnr-seed{seed}.out")
@@ -84,14 +82,9 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
         per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}
     result = {
         "game": name, "device": "iCE40 HX1K TQ144", "seeds": per_seed,
-        "logic_cells": _median([s["logic_cells"] for s in per_seed.values()]),
-        "fmax_mhz": _median([s["fmax_mhz"] for s in per_seed.values()]),
+        "logic_cells": median([s["logic_cells"] for s in per_seed.values()]),
+        "fmax_mhz": median([s["fmax_mhz"] for s in per_seed.values()]),
     }
     with replacing(where / RESULT) as file:
         json.dump(result, file, indent=1)
     return result
-
-
-def _median(values):
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None

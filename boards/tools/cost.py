@@ -76,7 +76,8 @@ from sim import BUILD, ROOT
 from ..gateware.top import target
 from . import build
 
-__all__ = ["BLOCKS", "SPLIT", "REST", "SEEDS", "MARKDOWN", "RESULT", "cost_dir", "measure",
+__all__ = ["BLOCKS", "SPLIT", "REST", "SEEDS", "MARKDOWN", "RESULT", "run_tool", "median",
+           "cost_dir", "measure",
            "markdown", "run", "flatten", "driver_scopes", "attribute_cells", "Blocks",
            "lc_owners", "split_clock_netlist"]
 
@@ -97,7 +98,9 @@ FF_CLOCK_PORTS = {"SB_DFF": ("C",), "SB_RAM40_4K": ("RCLK", "WCLK"),
 
 # ---------------------------------------------------------------- tools and the plan
 
-def _run_tool(cmd, cwd, log):
+def run_tool(cmd, cwd, log):
+    """Run `cmd` in `cwd`, its output to the file `log`; BuildFailed with the log's
+    last lines if it fails."""
     with open(log, "w") as out:
         status = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
     if status:
@@ -511,7 +514,7 @@ def _synthesize(synth_dir, board, games, yosys):
     synth_dir.mkdir(parents=True, exist_ok=True)
     device, argv = _extract_plan(board, games, synth_dir)
     name = build.NAME
-    _run_tool([yosys, "-q", "-l", f"{name}.rpt", f"{name}.ys"], synth_dir,
+    run_tool([yosys, "-q", "-l", f"{name}.rpt", f"{name}.ys"], synth_dir,
               synth_dir / "yosys.log")
     # The same script, stopped right after flatten: every signal's RTL driver.
     script = (synth_dir / f"{name}.ys").read_text()
@@ -523,7 +526,7 @@ def _synthesize(synth_dir, board, games, yosys):
             break
         lines.append(line)
     (synth_dir / "flat.ys").write_text("\n".join(lines) + "\n")
-    _run_tool([yosys, "-q", "-l", "flat.rpt", "flat.ys"], synth_dir, synth_dir / "yosys_flat.log")
+    run_tool([yosys, "-q", "-l", "flat.rpt", "flat.ys"], synth_dir, synth_dir / "yosys_flat.log")
     return device, argv
 
 
@@ -534,7 +537,7 @@ def _pnr(nextpnr, argv, json_path, pcf, rundir, seed):
                                    asc=rundir / "out.asc", seed=seed, report=report,
                                    write=rundir / "routed.json")
     (rundir / "command.txt").write_text(shlex.join(cmd) + "\n")
-    _run_tool(cmd, rundir, rundir / "stdout.log")
+    run_tool(cmd, rundir, rundir / "stdout.log")
 
 
 def cost_dir(board, games=build.DEFAULT_GAMES):
@@ -542,7 +545,8 @@ def cost_dir(board, games=build.DEFAULT_GAMES):
     return BUILD / "cost" / build.build_dir(board, games).name
 
 
-def _median(values):
+def median(values):
+    """The median of `values` that are not None; None if there are none."""
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
 
@@ -656,17 +660,17 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
 
     runs = per_seed.values()
     lc_names = list(per_seed[seeds[0]]["lc"])
-    median = {
-        "lc_total": _median([s["lc_total"] for s in runs]),
-        "lc": {b: _median([s["lc"].get(b, 0) for s in runs]) for b in lc_names},
-        "fmax_mhz": _median([s["fmax_mhz"] for s in runs]),
-        "split_fmax_mhz": _median([s["timing_build"]["split_fmax_mhz"] for s in runs]),
-        "rest_fmax_mhz": _median([s["timing_build"]["rest_fmax_mhz"] for s in runs]),
-        "split_to_rest_mhz": _median([(s["timing_build"]["split_to_rest"] or {}).get("mhz")
+    medians = {
+        "lc_total": median([s["lc_total"] for s in runs]),
+        "lc": {b: median([s["lc"].get(b, 0) for s in runs]) for b in lc_names},
+        "fmax_mhz": median([s["fmax_mhz"] for s in runs]),
+        "split_fmax_mhz": median([s["timing_build"]["split_fmax_mhz"] for s in runs]),
+        "rest_fmax_mhz": median([s["timing_build"]["rest_fmax_mhz"] for s in runs]),
+        "split_to_rest_mhz": median([(s["timing_build"]["split_to_rest"] or {}).get("mhz")
                                       for s in runs]),
-        "rest_to_split_mhz": _median([(s["timing_build"]["rest_to_split"] or {}).get("mhz")
+        "rest_to_split_mhz": median([(s["timing_build"]["rest_to_split"] or {}).get("mhz")
                                       for s in runs]),
-        "timing_whole_mhz": _median([s["timing_build"]["whole_mhz"] for s in runs]),
+        "timing_whole_mhz": median([s["timing_build"]["whole_mhz"] for s in runs]),
         "critical_path_blocks": dict(Counter(
             f"{s['critical_path']['from_block']} -> {s['critical_path']['to_block']}"
             for s in runs)),
@@ -681,7 +685,7 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
         "split_ffs_moved": moved,
         "yosys_cells": {b: dict(c) for b, c in yosys_cells.items()},
         "yosys_cells_total": dict(sum(yosys_cells.values(), Counter())),
-        "seeds": per_seed, "median": median,
+        "seeds": per_seed, "median": medians,
     }
 
 

@@ -40,12 +40,14 @@ VALUES = {WIN: "won", DRAW: "drawn"}
 
 def chosen(names=None):
     """[(key, game folder)]: the museum's machines that are built, or `names` (keys of
-    `MACHINES` or game folders); UserError for a name that is neither."""
+    `MACHINES` or game folders, a museum machine's folder under its key, each once);
+    UserError for a name that is neither."""
     built = cartridges.names()
     if names is None:
         return [(key, game) for key, game in museum.MACHINES.items() if game in built]
+    keys = {game: key for key, game in museum.MACHINES.items()}
     picked = []
-    for name in names:
+    for name in dict.fromkeys(keys.get(name, name) for name in names):
         game = museum.MACHINES.get(name, name)
         if game not in built:
             keys = [k for k, folder in museum.MACHINES.items() if folder in built]
@@ -183,8 +185,13 @@ def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
     """The museum (see the module's text) of `names` (default: every built machine);
     returns the entries written to museum.json."""
     machines = chosen(names)
+    try:                # before minutes of work, not after
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot write to {out}: {error.strerror}") from None
+    built = cartridges.names()
     missing = [key for key, game in museum.MACHINES.items()
-               if names is None and game not in cartridges.names()]
+               if names is None and game not in built]
     if missing:
         log(f"not built yet: {', '.join(missing)}")
     if not machines:
