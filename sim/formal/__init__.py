@@ -1,0 +1,1 @@
+"""Formal proofs of the chip with SBY: ``make formal`` (docs/formal.md)."""

@@ -1,0 +1,283 @@
+"""The chip under proof: its properties, the input assumptions and the helper invariants.
+
+`Harness` wraps an unchanged `hdl.eth.Chip` with free inputs and adds, by name, the
+statements one SBY job needs: the properties of docs/formal.md (``PROPERTIES``), the
+assumptions on the inputs (``ASSUMPTIONS``), the invariants that make the properties
+inductive (``INVARIANTS``, proven in every job that proves something), and covers
+(``COVERS``). Every statement reads the chip's own registers and wires; the harness
+drives nothing of the chip but its pins.
+
+The chip's registers start from any value (the harness's own start from their init): the
+1990 chip powers up undefined and only a reset defines it, so every claim here is about
+the chip after power-up and a reset, whatever it held before.
+"""
+
+from amaranth.hdl import Assert, Assume, Cat, Cover, Elaboratable, Module, Signal
+
+from hdl.eth.board import PLACES
+from hdl.eth.chip import Chip
+from hdl.eth.controller import State
+from hdl.eth.stack import DEPTH
+
+__all__ = ["PROPERTIES", "ASSUMPTIONS", "INVARIANTS", "COVERS", "SEARCH", "Harness",
+           "key_bound"]
+
+# The states of the recursive search: a stone is tried, rated, or its subtree has returned.
+SEARCH = (State.setboardi, State.rating, State.returned)
+# The ranking key's phase of the deepest level (see `Harness._key`): the order of a
+# level's clocks, with "a deeper level is searching" between rating and returned.
+PHASE = {State.setboardi: 0, State.rating: 1, State.returned: 3}
+IN_CHILD = 2
+DIGIT = 6                       # bits per level of the key: (place * 4 + phase) + 1 < 64
+LEVELS = DEPTH                  # sp is 0..7: levels 0..sp-1 are stacked, sp is the deepest
+
+# name: what it says, in the words of docs/formal.md.
+PROPERTIES = {
+    "no_overflow": "no call while sp = 7 (the stack has 8 entries)",
+    "no_underflow": "no pop while sp = 0",
+    "no_place_11": "no place ever holds both stones (board bits 11)",
+    "nexti_on_empty": "nexti only loads i with an empty place",
+    "toggle_on_place": "a toggle's address always names one of the nine places",
+    "copyboard_states": "copyboard only in waiting, userjustmoved and finished "
+                        "(appendix C)",
+    "search_ends": "every search ends: each clock of it raises a ranking key, so it "
+                   "leaves within key_bound() clocks to doingbestmove or finished",
+    "reset_to_justreset": "a clock with resetN low always leads to justreset, the board "
+                          "empty, sp = 0 and p the chip's",
+}
+
+ASSUMPTIONS = {
+    "scan_low": "scan is low: the scan path (a test mode) is not used",
+    "reset_first": "resetN is low in the first clock after power-up",
+    "no_setup": "no key is pressed while resetN is low nor in the clock after: the "
+                "chip is not set up with keys at reset (seed 002 §4)",
+    "never_lost": "the chip never moves in a lost position: a search reaches "
+                  "doingbestmove only after it has assigned m (alg.c's NoMoveFound "
+                  "never happens; the enumeration of every game checks it)",
+}
+
+INVARIANTS = {
+    "p_is_level": "p = sp mod 2: the chip (0) moves at even levels",
+    "ground_outside": "sp = 0 outside the search states",
+    "justreset_clean": "in justreset the board is empty and the keyboard register holds "
+                       "no key",
+    "i_place": "i names a place while searching",
+    "stack_places": "the stacked i are places, all different and different from i",
+    "stack_stones": "each stacked i holds its level's stone",
+    "i_stone": "i holds the stone of player p in rating and returned, and is empty in "
+               "setboardi",
+    "stones": "the board holds more stones than the search has placed (the user's move "
+              "came first)",
+    "m_free": "once assigned in a search, m names a place that is empty but for the "
+              "search's own stones",
+}
+
+COVERS = {
+    **{f"state_{state.name}": f"the controller in {state.name}" for state in State},
+    **{f"returned_case_{case}": f"returned, case {case} of seed 002 §3.5"
+       for case in range(1, 10)},
+    "sp_7": "sp = 7, the deepest call",
+    "chip_wins": "a finished game won by the chip",
+}
+
+
+def key_bound(empty=PLACES - 1):
+    """The number of ranking keys a search from a board with `empty` free places can
+    take: its levels hold different places, the upper ones in their "deeper level
+    searching" phase, the deepest in one of three. At most the user's move has been
+    made (8 free places), which gives 328,800."""
+    paths, count = 0, 1
+    for length in range(1, empty + 1):
+        count *= empty - length + 1
+        paths += count
+    return len(PHASE) * paths
+
+
+def _empty(board, place):
+    return ~(board.bit_select(2 * place, 1) | board.bit_select(2 * place + 1, 1))
+
+
+def _has(board, place, player):
+    return board.bit_select(2 * place + player, 1)
+
+
+class Harness(Elaboratable):
+    """The chip with the named statements of one job.
+
+    Parameters
+    ----------
+    asserts, assumes, covers : iterable of str
+        Names from PROPERTIES or INVARIANTS, ASSUMPTIONS, COVERS. An assumption named
+        in `asserts` is checked rather than assumed.
+    chip : Chip, optional
+        The chip to check (a mutant, say); a new ``Chip()`` by default.
+    """
+
+    def __init__(self, asserts=(), assumes=(), covers=(), *, chip=None):
+        self.asserts = set(asserts)
+        self.assumes = set(assumes)
+        self.covers = set(covers)
+        unknown = ((self.asserts - set(PROPERTIES) - set(INVARIANTS) - set(ASSUMPTIONS))
+                   | (self.assumes - set(ASSUMPTIONS)) | (self.covers - set(COVERS)))
+        if unknown:
+            raise ValueError(f"unknown statements: {', '.join(sorted(unknown))}")
+        self.chip = Chip() if chip is None else chip
+        # The chip's pins, free: the top module's inputs, a new value at every clock.
+        self.inputs = {name: Signal(len(getattr(self.chip, name)), name=name)
+                       for name in ("keyboardN", "userbegins", "piN", "resetN", "scan",
+                                    "scanin")}
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.chip = chip = self.chip
+        ctl, board, move, stack, value = (chip.controller, chip.board.board, chip.move,
+                                          chip.stack, chip.value)
+        state, sp, i = ctl.state, stack.sp, move.i
+
+        for name, signal in self.inputs.items():
+            m.d.comb += getattr(chip, name).eq(signal)
+
+        # started: at least one clock has passed (the chip's registers were free before).
+        started = Signal()
+        m.d.sync += started.eq(1)
+        last_resetN = Signal(init=1)
+        m.d.sync += last_resetN.eq(chip.resetN)
+        # assigned: m has been set since the user's move began the current search.
+        assigned = Signal()
+        with m.If(~chip.resetN | (state == State.userjustmoved)):
+            m.d.sync += assigned.eq(0)
+        with m.Elif(ctl.assignmove):
+            m.d.sync += assigned.eq(1)
+
+        searching = Signal()
+        m.d.comb += searching.eq(Cat(*(state == s for s in SEARCH)).any())
+        placed = Signal()       # the stone of the deepest level is on the board at i
+        m.d.comb += placed.eq((state == State.rating) | (state == State.returned))
+        entries = [stack.stackregs[k].i for k in range(DEPTH)]
+        below = [Signal(name=f"below_{k}") for k in range(DEPTH)]   # entry k is in use
+        for k in range(DEPTH):
+            m.d.comb += below[k].eq(searching & (sp > k))
+
+        def check(name, test):
+            # An assumption can be asserted instead, to show where it fails.
+            if name in self.covers:
+                m.d.comb += Cover(test, name)
+            elif name in self.asserts:
+                m.d.comb += Assert(test, name)
+            elif name in self.assumes:
+                m.d.comb += Assume(test, name)
+
+        # -- assumptions --------------------------------------------------------------
+        check("scan_low", ~chip.scan)
+        check("reset_first", started | ~chip.resetN)
+        check("no_setup",
+              (chip.keyboardN == (1 << len(chip.keyboardN)) - 1) | (chip.resetN & last_resetN))
+        check("never_lost", ~started | (state != State.doingbestmove) | assigned)
+
+        # -- properties ---------------------------------------------------------------
+        # The properties hold from the first clock after power-up on.
+        def holds(name, test):
+            check(name, ~started | test)
+
+        holds("no_overflow", ~(ctl.call & (sp == DEPTH - 1)))
+        holds("no_underflow", ~(ctl.pop & (sp == 0)))
+        holds("no_place_11",
+              Cat(*(_has(board, k, 0) & _has(board, k, 1) for k in range(PLACES))) == 0)
+        nextfree = chip.board.nextfree
+        holds("nexti_on_empty",
+              ~ctl.nexti | ((nextfree < PLACES) & _empty(board, nextfree)))
+        holds("toggle_on_place", ctl.toggleN | (move.index < PLACES))
+        holds("copyboard_states",
+              ~ctl.copyboard | (state == State.waiting) | (state == State.userjustmoved)
+              | (state == State.finished))
+
+        key, last_key = Signal(DIGIT * LEVELS), Signal(DIGIT * LEVELS)
+        last_state = Signal(State)
+        m.d.comb += key.eq(self._key(m, state, sp, i, entries))
+        m.d.sync += [last_key.eq(key), last_state.eq(state)]
+        was_searching = Signal()
+        m.d.comb += was_searching.eq(Cat(*(last_state == s for s in SEARCH)).any())
+        after = {State.userjustmoved: (State.setboardi, State.finished),
+                 State.doingbestmove: (State.waiting,)}
+        for s in SEARCH:
+            after[s] = (*SEARCH, State.doingbestmove, State.finished)
+        leads = Cat(*((last_state == s) & Cat(*(state == t for t in targets)).any()
+                      for s, targets in after.items())).any()
+        known = Cat(*(last_state == s for s in after)).any()
+        holds("search_ends",
+              ~started | ~last_resetN | ~known
+              | (leads & (~(was_searching & searching) | (key > last_key))))
+
+        holds("reset_to_justreset",
+              last_resetN | ((state == State.justreset) & (board == 0) & (sp == 0)
+                             & ~chip.board.p))
+
+        # -- helper invariants --------------------------------------------------------
+        p = chip.board.p
+        holds("p_is_level", p == sp[0])
+        holds("ground_outside", searching | (sp == 0))
+        keyboard = chip.keyboard.keyboard
+        holds("justreset_clean", (state != State.justreset)
+              | ((board == 0) & (keyboard == (1 << len(keyboard)) - 1)))
+        holds("i_place", ~searching | (i < PLACES))
+        distinct = []
+        for k in range(DEPTH):
+            distinct.append(~below[k] | ((entries[k] < PLACES) & (entries[k] != i)))
+            for j in range(k):
+                distinct.append(~below[k] | (entries[j] != entries[k]))
+        holds("stack_places", Cat(*distinct).all())
+        holds("stack_stones",
+              Cat(*(~below[k] | _has(board, entries[k], k % 2)
+                    for k in range(DEPTH))).all())
+        holds("i_stone",
+              ~searching | (placed & _has(board, i, p))
+              | ((state == State.setboardi) & _empty(board, i)))
+        stones = Signal(range(PLACES + 1))
+        m.d.comb += stones.eq(sum(~_empty(board, k) for k in range(PLACES)))
+        holds("stones",
+              ~(searching | (state == State.userjustmoved)) | (stones > sp + placed))
+        on_search = [below[k] & (entries[k] == move.m) for k in range(DEPTH)]
+        on_search.append(placed & (i == move.m))
+        holds("m_free",
+              ~assigned | ~(searching | (state == State.doingbestmove))
+              | ((move.m < PLACES) & (_empty(board, move.m) | Cat(*on_search).any())))
+
+        # -- covers -------------------------------------------------------------------
+        for s in State:
+            check(f"state_{s.name}", started & (state == s))
+        ground, lasti = stack.ground, chip.board.lasti
+        rgea, rgbestr = value.rgea, value.rgbestr
+        cases = [rgea & ground, rgea & ~ground,
+                 ~rgea & rgbestr & lasti & ground, ~rgea & rgbestr & lasti & ~ground,
+                 ~rgea & rgbestr & ~lasti & ground, ~rgea & rgbestr & ~lasti & ~ground,
+                 ~rgea & ~rgbestr & lasti & ground, ~rgea & ~rgbestr & lasti & ~ground,
+                 ~rgea & ~rgbestr & ~lasti]
+        for case, test in enumerate(cases, 1):
+            check(f"returned_case_{case}",
+                  started & chip.resetN & (state == State.returned) & test)
+        check("sp_7", started & (sp == DEPTH - 1))
+        check("chip_wins", started & chip.fin & chip.win)
+        return m
+
+    @staticmethod
+    def _key(m, state, sp, i, entries):
+        """The search's ranking key: one digit per level, level 0 most significant.
+        A level above the deepest holds its stacked i, in the phase "a deeper level is
+        searching"; the deepest holds i and its state's phase; deeper levels are 0. Each
+        clock of a search makes the key larger: a call appends a digit, the next move
+        raises the deepest digit's place, a clock inside a level its phase, and a return
+        drops the deepest digit and raises its parent's phase (docs/formal.md)."""
+        phase = Signal(2)
+        with m.Switch(state):
+            for s, code in PHASE.items():
+                with m.Case(s):
+                    m.d.comb += phase.eq(code)
+        digits = []
+        for level in range(LEVELS):
+            digit = Signal(DIGIT, name=f"key_{level}")
+            with m.If(sp > level):
+                m.d.comb += digit.eq(entries[level] * 4 + IN_CHILD + 1)
+            with m.If(sp == level):
+                m.d.comb += digit.eq(i * 4 + phase + 1)
+            digits.append(digit)
+        return Cat(*reversed(digits))

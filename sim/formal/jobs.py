@@ -1,0 +1,155 @@
+"""The formal jobs of ``make formal`` and their report (docs/formal.md).
+
+- Proofs: each property of `harness.PROPERTIES`, with the helper invariants, by
+  k-induction (SBY's prove mode, smtbmc with Yices). Unbounded when it passes. Then each
+  assumption is left out in turn; the ones the proof still needs are the property's
+  assumptions in the table.
+- Why each assumption is needed: a bounded check without it, whose failing trace is
+  kept as a VCD (``build/formal/needs_<assumption>/trace.vcd``).
+- Covers: each cover in its own job, so that the shortest trace to it is found.
+- Mutants: every mutant controller of tests/test_mutants.py, proven and checked.
+"""
+
+import dataclasses
+from unittest import mock
+
+import hdl.eth.chip
+
+from ..mutants import controller_from
+
+from .harness import ASSUMPTIONS, COVERS, INVARIANTS, PROPERTIES, key_bound
+from .sby import WORK, Job, run
+
+__all__ = ["PROVE_DEPTH", "NEEDS", "COVER_DEPTH", "proof", "needs", "cover", "Row",
+           "prove_property", "report"]
+
+PROVE_DEPTH = 1                 # k of the k-induction: the invariants make k = 1 enough
+ALL = tuple(ASSUMPTIONS)
+# assumption left out: (the statement that then fails, the assumptions kept, BMC depth)
+NEEDS = {
+    "scan_low": ("no_place_11", ("reset_first", "no_setup", "never_lost"), 4),
+    "reset_first": ("no_place_11", ("scan_low", "no_setup", "never_lost"), 4),
+    "no_setup": ("no_place_11", ("scan_low", "reset_first", "never_lost"), 8),
+    # Only a set-up reaches a lost position in a few clocks, so no_setup is left out
+    # too; the trace shows the chip about to play an m it never assigned.
+    "never_lost": ("never_lost", ("scan_low", "reset_first"), 30),
+}
+COVER_DEPTH = 60
+
+
+def proof(names, assumes=ALL, *, work=WORK):
+    """Prove the properties `names` (with the invariants) under `assumes`."""
+    names = (names,) if isinstance(names, str) else tuple(names)
+    job = Job(f"prove_{'_'.join(names) if len(names) == 1 else 'all'}", "prove",
+              PROVE_DEPTH, (*names, *INVARIANTS), tuple(assumes))
+    return run(job, work=work)
+
+
+def needs(assumption, *, work=WORK):
+    """The bounded check without `assumption` that fails."""
+    statement, kept, depth = NEEDS[assumption]
+    return run(Job(f"needs_{assumption}", "bmc", depth, (statement,), kept), work=work)
+
+
+def cover(name, depth=COVER_DEPTH, *, timeout=None, work=WORK):
+    """The shortest trace to cover `name` (within `depth` clocks)."""
+    return run(Job(f"cover_{name}", "cover", depth, (), ALL, (name,)), timeout=timeout,
+               work=work)
+
+
+@dataclasses.dataclass
+class Row:
+    """A property's line of the report."""
+    name: str
+    outcome: object                 # the proof under every assumption
+    needed: tuple                   # the assumptions without which it is not proven
+    seconds: float                  # every run for this row
+
+
+def prove_property(name, log=print):
+    """Prove `name` under every assumption, then find which it needs."""
+    full = proof(name)
+    spent = full.seconds
+    needed = []
+    if full.status == "pass":
+        for assumption in ALL:
+            without = proof(name, [a for a in ALL if a != assumption])
+            spent += without.seconds
+            if without.status != "pass":
+                needed.append(assumption)
+    log(f"{name}: {full.status} ({spent:.1f} s)")
+    return Row(name, full, tuple(needed), spent)
+
+
+def result_text(outcome):
+    if outcome.status == "pass":
+        mode = outcome.job.mode
+        if mode == "prove":
+            return f"proven unbounded (k-induction, k = {outcome.job.depth})"
+        return f"no failure in {outcome.job.depth} clocks"
+    if outcome.status == "fail":
+        trace = outcome.traces[0] if outcome.traces else "no trace"
+        return f"failed at clock {outcome.step}: {outcome.failed} ({trace})"
+    if outcome.status == "unknown":
+        return f"not proven: induction fails at {outcome.failed}"
+    return f"{outcome.status} (log: {outcome.log})"
+
+
+def report(rows, needs_outcomes, covers, mutants=()):
+    """The markdown report of a make formal run."""
+    out = ["# Formal proofs of the chip", "",
+           f"Engine: `{rows[0].outcome.job.engine if rows else 'smtbmc yices'}` (SBY). "
+           f"Every proof includes the {len(INVARIANTS)} helper invariants of "
+           "sim/formal/harness.py, which are proven with it.", "",
+           "## Properties", "",
+           "| property | what it says | assumptions it needs | result | time |",
+           "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        needed = ", ".join(row.needed) or "none"
+        out.append(f"| `{row.name}` | {PROPERTIES[row.name]} | {needed} | "
+                   f"{result_text(row.outcome)} | {row.seconds:.1f} s |")
+    out += ["", f"`search_ends` bounds a search (userjustmoved to doingbestmove or "
+            f"finished) by {key_bound():,} clocks; the enumeration of every game "
+            "finds 15,007 at worst (BENCHMARKS.md).", "",
+            "## Why each assumption is needed", "",
+            "| assumption | what it says | left out, this fails | clocks | trace |",
+            "| --- | --- | --- | --- | --- |"]
+    for name, outcome in needs_outcomes.items():
+        trace = outcome.traces[0] if outcome.traces else "-"
+        failed = outcome.failed if outcome.status == "fail" else f"({outcome.status})"
+        out.append(f"| `{name}` | {ASSUMPTIONS[name]} | `{failed}` | {outcome.step} | "
+                   f"{trace} |")
+    out += ["", "## Covers (every assumption kept)", "",
+            "| cover | what | shortest trace | time |", "| --- | --- | --- | --- |"]
+    for name, outcome in covers.items():
+        step = outcome.reached.get(name)
+        found = (f"{step} clocks ({outcome.traces[0]})" if step is not None
+                 else f"not reached in {outcome.job.depth} clocks ({outcome.status})")
+        out.append(f"| `{name}` | {COVERS[name]} | {found} | {outcome.seconds:.1f} s |")
+    if mutants:
+        out += ["", "## Mutants of tests/test_mutants.py", "",
+                "| mutant | caught by |", "| --- | --- |"]
+        for name, caught in mutants:
+            out.append(f"| {name} | {caught or 'not caught'} |")
+    return "\n".join(out) + "\n"
+
+
+def mutant(source, depth=20, *, work=WORK):
+    """What the properties say of the mutant controller `source`: None when they are
+    still proven; else the property a bounded check finds failing, or, with no failure
+    within `depth` clocks, the invariant where the proof breaks."""
+    def chip():
+        # Chip() builds its controller from the name in its module, as the test does.
+        with mock.patch.object(hdl.eth.chip, "Controller", controller_from(source)):
+            return hdl.eth.chip.Chip()
+
+    proved = run(Job("mutant_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
+                     ALL), chip=chip(), work=work)
+    if proved.status == "pass":
+        return None
+    found = run(Job("mutant_bmc", "bmc", depth, tuple(PROPERTIES), ALL), chip=chip(),
+                work=work)
+    if found.status == "fail":
+        return f"caught: `{found.failed}` fails at clock {found.step}"
+    return (f"flagged: the proof breaks at `{proved.failed or proved.status}`; no "
+            f"failure within {depth} clocks")

@@ -1,0 +1,85 @@
+"""The fast formal jobs (seconds each): the proofs, the assumptions' failing traces,
+the shallow covers and a mutant. make formal runs these and the slow ones (docs/formal.md).
+"""
+
+import dataclasses
+import itertools
+from math import perm
+
+import pytest
+
+from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
+from firmware_ref.eth.cycle import CycleModel, places
+from firmware_ref.eth.pins import press, start
+from sim import games
+from sim.formal import jobs
+from sim.formal.harness import ASSUMPTIONS, PROPERTIES, key_bound
+from sim.mutants import mutants
+
+def test_every_property_is_proven_unbounded(tmp_path):
+    outcome = jobs.proof(PROPERTIES, work=tmp_path)
+    assert outcome.status == "pass", outcome.failed
+
+
+@pytest.mark.parametrize("assumption", list(ASSUMPTIONS))
+def test_without_an_assumption_a_trace_fails(tmp_path, assumption):
+    outcome = jobs.needs(assumption, work=tmp_path)
+    assert outcome.status == "fail"
+    assert outcome.failed == jobs.NEEDS[assumption][0]
+    assert outcome.traces and outcome.traces[0].stat().st_size > 0
+
+
+def test_without_its_assumptions_a_property_is_not_proven(tmp_path):
+    kept = [a for a in ASSUMPTIONS if a != "no_setup"]
+    assert jobs.proof("no_place_11", kept, work=tmp_path).status != "pass"
+
+
+# name: the clock of its shortest trace, as make formal found it
+SHALLOW = {"state_justreset": 1, "state_waiting": 2, "state_userjustmoved": 4,
+           "state_setboardi": 5, "state_rating": 6, "chip_wins": 7}
+
+
+@pytest.mark.parametrize("name", list(SHALLOW))
+def test_a_shallow_cover_is_reached_at_its_shortest(tmp_path, name):
+    outcome = jobs.cover(name, depth=SHALLOW[name] + 2, work=tmp_path)
+    assert outcome.reached == {name: SHALLOW[name]}
+
+
+def test_a_mutant_is_caught(tmp_path):
+    source = next(source for name, source in mutants() if "goto justreset -> " in name)
+    assert "`reset_to_justreset` fails at clock 1" in jobs.mutant(source, work=tmp_path)
+
+
+def test_the_key_bound_counts_the_search_paths():
+    # Sequences of different places from 8 free ones, each in 3 phases at its end.
+    paths = sum(perm(8, length) for length in range(1, 9))
+    assert key_bound() == 3 * paths == 328_800
+    assert key_bound(2) == 3 * len([p for n in (1, 2)
+                                    for p in itertools.permutations(range(2), n)])
+
+
+def _plays_an_assigned_move(registers, key):
+    """The chip answers `key` with a stone even when m starts at 15, a value no
+    assignment gives: it then played an m of this search (never_lost)."""
+    chip = CycleModel.from_registers(dataclasses.replace(registers, m=15))
+    before = places(registers.board)
+    press(chip, key)
+    after = places(chip.board)
+    return after.count(EMPTY) in (0, before.count(EMPTY) - 2)
+
+
+def test_never_lost_holds_in_every_game():
+    presses = set()
+    for _ in games.all_games(on_press=lambda opening, registers, key:
+                             presses.add((registers, key))):
+        pass
+    assert len(presses) > 2000
+    assert all(_plays_an_assigned_move(registers, key) for registers, key in presses)
+
+
+def test_a_lost_chip_plays_an_unassigned_move():
+    # The user holds 0 and 1, and 3 makes a second threat; the chip (5, 7) cannot win.
+    chip = CycleModel()
+    board = [HUMAN, HUMAN, EMPTY, EMPTY, EMPTY, COMPUTER, EMPTY, COMPUTER, EMPTY]
+    start(chip, userbegins=True, position=board)
+    assert not _plays_an_assigned_move(chip.registers(), 3)
