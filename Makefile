@@ -21,7 +21,7 @@ PLAY ?= 0
 NETLIST ?=
 
 .PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board museum clean
+	compare bitstream prog load cost play-board museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -85,6 +85,9 @@ verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=s
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark
+
+formal: $(STAMP)      ## prove the chip's properties (SBY): build/formal/report.md
+	$(TTT) formal
 
 museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect play, think, cost: build/museum.*
 	$(TTT) museum

@@ -174,6 +174,11 @@ def _museum(args):
     museum.run(args.machines, seeds=args.seeds, cost=not args.no_cost, out=args.out)
 
 
+def _formal(args):
+    from .tools import formal
+    return formal.run(covers=not args.no_covers, mutated=not args.no_mutants)
+
+
 # -- the boards -----------------------------------------------------------------------
 
 def _target(args):
@@ -365,6 +370,14 @@ def parser():
                      help="leave out the cost (no Yosys or nextpnr run)")
     sub.add_argument("--out", type=Path, default=BUILD,
                      help="where to write museum.json, .md and .png (default: build/)")
+
+    sub = command("formal", _formal, "prove the chip's properties with SBY; "
+                  "build/formal/report.md (make formal)",
+                  "boards.tools.formal")
+    sub.add_argument("--no-covers", action="store_true",
+                     help="leave out the covers (the deep ones take minutes)")
+    sub.add_argument("--no-mutants", action="store_true",
+                     help="leave out the mutant controllers")
 
     for name, run, summary in (
             ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report "

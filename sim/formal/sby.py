@@ -10,6 +10,7 @@ import dataclasses
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -49,9 +50,11 @@ class Job:
 
 @dataclasses.dataclass
 class Outcome:
-    """What SBY said: ``status`` is pass, fail, unknown (induction did not close) or
-    error; ``failed`` names the assertion that failed, ``step`` the clock of the
-    failure; ``reached`` gives each cover's first clock; ``traces`` the VCDs kept."""
+    """What SBY said: ``status`` is pass, fail, unknown (induction did not close),
+    unreached (a cover, within the depth), timeout or error; ``failed`` names the
+    assertion that failed, ``step`` the clock of the failure (after a timeout: the
+    deepest clock checked); ``reached`` gives each cover's first clock; ``traces`` the
+    VCDs kept."""
     job: Job
     status: str
     seconds: float
@@ -111,14 +114,19 @@ def run(job, *, chip=None, work=WORK, timeout=None):
     (directory / "job.sby").write_text(_sby_text(job))
     env = dict(os.environ, PATH=_path(), **TOOLS)
     start = time.monotonic()
+    # SBY runs Yosys, smtbmc and the solver as its children: its own process group, so
+    # that a time limit or Ctrl-C stops all of them.
+    process = subprocess.Popen(["yowasp-sby", "-f", "-d", "out", "job.sby"],
+                               cwd=directory, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        done = subprocess.run(["yowasp-sby", "-f", "-d", "out", "job.sby"], cwd=directory,
-                              env=env, capture_output=True, text=True, timeout=timeout)
-        output = done.stdout + done.stderr
-    except subprocess.TimeoutExpired as expired:
-        output = (expired.stdout or b"").decode(errors="replace") if isinstance(
-            expired.stdout, bytes) else (expired.stdout or "")
-        output += "\ntimeout"
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output = process.communicate()[0] + "\ntimeout"
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
     seconds = time.monotonic() - start
     log = directory / "sby.log"
     log.write_text(output)
@@ -138,7 +146,12 @@ def _outcome(job, output, seconds, directory, log):
     status = {"pass": "pass", "fail": "fail", "unknown": "unknown"}.get(verdict, "error")
     if job.mode == "cover" and verdict == "fail":
         status = "unreached"        # at least one cover was not reached within depth
+    checked = re.findall(r"reachability in step (\d+)|assertions in step (\d+)", output)
+    if output.endswith("\ntimeout"):
+        status = "timeout"
     outcome = Outcome(job, status, seconds, log=log)
+    if status == "timeout" and checked:
+        outcome.step = max(int(a or b) for a, b in checked)   # the deepest clock checked
     failed = _FAILED.findall(output)
     if failed and status in ("fail", "unknown"):
         outcome.failed = _statement(failed[-1], directory)

@@ -1,0 +1,67 @@
+"""Proofs of the chip and of its netlists: ``make formal`` (docs/formal.md).
+
+``ttt formal`` runs, with SBY, Yosys and Yices from PyPI:
+
+1. the properties of sim.formal.harness by k-induction, and for each a bounded check
+   without each input assumption, to show the ones it needs;
+2. a bounded check without each assumption, whose failing trace is kept as a VCD;
+3. each cover, for its shortest trace (``--no-covers`` leaves them out: the deep ones
+   take minutes);
+4. every mutant controller of sim.mutants, to see which the properties catch
+   (``--no-mutants``),
+
+and writes build/formal/report.md and report.json, each whole or not at all. The exit
+status is 1 when the properties are not proven.
+"""
+
+import json
+
+from firmware_ref.cli import replacing
+
+from sim.formal import jobs
+from sim.formal.harness import ASSUMPTIONS, COVERS
+from sim.formal.sby import WORK
+from sim.mutants import mutants
+
+__all__ = ["REPORT", "run"]
+
+REPORT = WORK / "report"
+# Covers whose shortest trace is deeper than the others': a job each, with a time limit.
+COVER_TIMEOUT = 240
+
+
+def run(*, covers=True, mutated=True, log=print):
+    rows = jobs.rows(log=log)
+    needs = {}
+    for name in ASSUMPTIONS:
+        needs[name] = outcome = jobs.needs(name)
+        log(f"without {name}: {outcome.failed or outcome.status} at clock {outcome.step}")
+    reached = {}
+    if covers:
+        for name in COVERS:
+            reached[name] = outcome = jobs.cover(name, timeout=COVER_TIMEOUT)
+            log(f"cover {name}: {outcome.reached.get(name, outcome.status)} "
+                f"({outcome.seconds:.1f} s)")
+    caught = []
+    if mutated:
+        for name, source in mutants():
+            caught.append((name, jobs.mutant(source)))
+            log(f"mutant {name}: {caught[-1][1] or 'not caught'}")
+    text = jobs.report(rows, needs, reached, caught)
+    summary = {
+        "properties": {row.name: {"status": row.outcome.status,
+                                  "needs": {a: o.step for a, o in row.needed.items()}}
+                       for row in rows},
+        "needs": {name: {"fails": o.failed, "clock": o.step,
+                         "trace": str(o.traces[0]) if o.traces else None}
+                  for name, o in needs.items()},
+        "covers": {name: o.reached.get(name) for name, o in reached.items()},
+        "mutants": dict(caught),
+    }
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(REPORT.with_suffix(".md")) as out:
+        out.write(text)
+    with replacing(REPORT.with_suffix(".json")) as out:
+        json.dump(summary, out, indent=1)
+    print(text)
+    return 0 if all(row.outcome.status == "pass" for row in rows) else 1
