@@ -86,7 +86,7 @@ verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=s
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark
 
-formal: $(STAMP)      ## prove the chip's properties (SBY): build/formal/report.md
+formal: $(STAMP)      ## prove the chip's properties and its netlists' equivalence: build/formal/report.md
 	$(TTT) formal
 
 museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect play, think, cost: build/museum.*

@@ -176,7 +176,8 @@ def _museum(args):
 
 def _formal(args):
     from .tools import formal
-    return formal.run(covers=not args.no_covers, mutated=not args.no_mutants)
+    return formal.run(covers=not args.no_covers, mutated=not args.no_mutants,
+                      equivalence=not args.no_equiv)
 
 
 # -- the boards -----------------------------------------------------------------------
@@ -371,13 +372,15 @@ def parser():
     sub.add_argument("--out", type=Path, default=BUILD,
                      help="where to write museum.json, .md and .png (default: build/)")
 
-    sub = command("formal", _formal, "prove the chip's properties with SBY; "
-                  "build/formal/report.md (make formal)",
+    sub = command("formal", _formal, "prove the chip's properties and the equivalence of "
+                  "its netlists with SBY and Yosys; build/formal/report.md (make formal)",
                   "boards.tools.formal")
     sub.add_argument("--no-covers", action="store_true",
                      help="leave out the covers (the deep ones take minutes)")
     sub.add_argument("--no-mutants", action="store_true",
                      help="leave out the mutant controllers")
+    sub.add_argument("--no-equiv", action="store_true",
+                     help="leave out the equivalence of the netlists")
 
     for name, run, summary in (
             ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report "

@@ -9,20 +9,27 @@
    again with a position set up at reset (``--no-covers`` leaves them out: the deep
    ones take minutes each);
 4. every mutant controller of sim.mutants, to see which the properties catch
-   (``--no-mutants``),
+   (``--no-mutants``);
+5. the equivalence of the RTL with the exported Verilog, synth_ice40's netlist and the
+   chip of each board build, synthesised and routed (boards.tools.equiv, which
+   docs/equivalence.md explains; ``--no-equiv``). A board whose bitstream is missing or
+   older than the sources is built first, as ``make bitstream`` does,
 
 and writes build/formal/report.md and report.json, each whole or not at all. The exit
-status is 1 when the properties are not proven.
+status is 1 when the properties are not proven or a netlist is not equivalent.
 """
 
 import json
 
-from firmware_ref.cli import replacing
+from firmware_ref.cli import UserError, replacing
 
 from sim.formal import jobs
 from sim.formal.harness import ASSUMPTIONS, COVERS
 from sim.formal.sby import WORK
 from sim.mutants import mutants
+
+from ..gateware.top import target
+from . import build, equiv, gatelevel
 
 __all__ = ["REPORT", "run"]
 
@@ -31,7 +38,17 @@ REPORT = WORK / "report"
 COVER_TIMEOUT = 360
 
 
-def run(*, covers=True, mutated=True, log=print):
+def _routed(log):
+    """Make sure each board's routed netlist is there, from the sources as they are."""
+    for board in equiv.BOARDS:
+        try:
+            gatelevel.routed(board)
+        except UserError:
+            log(f"building the {board}'s bitstream for its routed netlist")
+            build.bitstream(target(board), build.build_dir(board), build.DEFAULT_GAMES)
+
+
+def run(*, covers=True, mutated=True, equivalence=True, log=print):
     rows = jobs.rows(log=log)
     needs = {}
     for name in ASSUMPTIONS:
@@ -52,7 +69,14 @@ def run(*, covers=True, mutated=True, log=print):
         for name, source in mutants():
             caught.append((name, jobs.mutant(source)))
             log(f"mutant {name}: {caught[-1][1] or 'not caught'}")
+    equal = []
+    if equivalence:
+        _routed(log)
+        equal = equiv.check(log=log)
     text = jobs.report(rows, needs, reached, caught)
+    if equal:
+        text += "\n## Equivalence of the netlists (docs/equivalence.md)\n\n" + \
+            equiv.report(equal)
     summary = {
         "properties": {row.name: {"status": row.outcome.status,
                                   "needs": {a: o.step for a, o in row.needed.items()}}
@@ -64,6 +88,7 @@ def run(*, covers=True, mutated=True, log=print):
                           "set_up": setup.reached.get(name) if setup else None}
                    for name, (kept, setup) in reached.items()},
         "mutants": dict(caught),
+        "equivalence": {result.pair: result.summary() for result in equal},
     }
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     with replacing(REPORT.with_suffix(".md")) as out:
@@ -71,4 +96,5 @@ def run(*, covers=True, mutated=True, log=print):
     with replacing(REPORT.with_suffix(".json")) as out:
         json.dump(summary, out, indent=1)
     print(text)
-    return 0 if all(row.outcome.status == "pass" for row in rows) else 1
+    proven = all(row.outcome.status == "pass" for row in rows)
+    return 0 if proven and all(result.equivalent for result in equal) else 1

@@ -170,8 +170,8 @@ class Harness(Elaboratable):
         # -- assumptions --------------------------------------------------------------
         check("scan_low", ~chip.scan)
         check("reset_first", started | ~chip.resetN)
-        check("no_setup",
-              (chip.keyboardN == (1 << len(chip.keyboardN)) - 1) | (chip.resetN & last_resetN))
+        no_key = chip.keyboardN == (1 << len(chip.keyboardN)) - 1
+        check("no_setup", no_key | (chip.resetN & last_resetN))
         check("never_lost", ~started | (state != State.doingbestmove) | assigned)
 
         # -- properties ---------------------------------------------------------------

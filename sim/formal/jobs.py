@@ -157,15 +157,16 @@ def report(rows, needs_outcomes, covers, mutants=()):
         failed = outcome.failed if outcome.status == "fail" else f"({outcome.status})"
         out.append(f"| `{name}` | {ASSUMPTIONS[name]} | `{failed}` | {outcome.step} | "
                    f"{trace} |")
-    out += ["", "## Covers", "",
-            "Shortest traces, under every assumption; where the solver stops first, again "
-            "with a position set up at reset (no_setup left out).", "",
-            "| cover | what | every assumption | with a set-up | time |",
-            "| --- | --- | --- | --- | --- |"]
-    for name, (kept, setup) in covers.items():
-        spent = kept.seconds + (setup.seconds if setup else 0)
-        out.append(f"| `{name}` | {COVERS[name]} | {_reached(kept)} | {_reached(setup)} "
-                   f"| {spent:.1f} s |")
+    if covers:
+        out += ["", "## Covers", "",
+                "Shortest traces, under every assumption; where the solver stops first, "
+                "again with a position set up at reset (no_setup left out).", "",
+                "| cover | what | every assumption | with a set-up | time |",
+                "| --- | --- | --- | --- | --- |"]
+        for name, (kept, setup) in covers.items():
+            spent = kept.seconds + (setup.seconds if setup else 0)
+            out.append(f"| `{name}` | {COVERS[name]} | {_reached(kept)} | "
+                       f"{_reached(setup)} | {spent:.1f} s |")
     if mutants:
         out += ["", "## Mutants of tests/test_mutants.py", "",
                 "| mutant | caught by |", "| --- | --- |"]

@@ -173,8 +173,8 @@ def _statement(where, directory):
     cell = re.search(r"check[_$](\d+)", where)
     if cell:
         text = (directory / "harness.il").read_text()
-        found = re.search(rf"cell \$check \${cell.group(1)}\n\s*parameter \\FORMAT \"(\w+)\"",
-                          text)
+        found = re.search(
+            rf"cell \$check \${cell.group(1)}\n\s*parameter \\FORMAT \"(\w+)\"", text)
         if found:
             return found.group(1)
     return where.strip()
