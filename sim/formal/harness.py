@@ -84,8 +84,8 @@ COVERS = {
 def key_bound(empty=PLACES - 1):
     """The number of ranking keys a search from a board with `empty` free places can
     take: its levels hold different places, the upper ones in their "deeper level
-    searching" phase, the deepest in one of three. At most the user's move has been
-    made (8 free places), which gives 328,800."""
+    searching" phase, the deepest in one of three. A search begins after a key has placed
+    a stone, so at most 8 places are free: 328,800 keys."""
     paths, count = 0, 1
     for length in range(1, empty + 1):
         count *= empty - length + 1
