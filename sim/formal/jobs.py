@@ -6,7 +6,8 @@
 - Why each assumption is needed: a bounded check without it, whose failing trace is
   kept as a VCD (``build/formal/needs_<assumption>/trace.vcd``).
 - Covers: each cover in its own job, so that the shortest trace to it is found.
-- Mutants: every mutant controller of tests/test_mutants.py, proven and checked.
+- Mutants: every mutant controller of sim.mutants (those of tests/test_mutants.py),
+  proven and checked.
 """
 
 import dataclasses
@@ -19,8 +20,8 @@ from ..mutants import controller_from
 from .harness import ASSUMPTIONS, COVERS, INVARIANTS, PROPERTIES, key_bound
 from .sby import ENGINE, WORK, Job, run
 
-__all__ = ["PROVE_DEPTH", "NEEDS", "COVER_DEPTH", "FALSIFY", "proof", "needs", "cover",
-           "Row", "falsify", "rows", "mutant", "result_text", "report"]
+__all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "FALSIFY", "proof",
+           "needs", "cover", "Row", "falsify", "rows", "mutant", "result_text", "report"]
 
 PROVE_DEPTH = 1                 # k of the k-induction: the invariants make k = 1 enough
 ALL = tuple(ASSUMPTIONS)
