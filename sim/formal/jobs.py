@@ -138,8 +138,9 @@ def report(rows, needs_outcomes, covers, mutants=()):
            "under every assumption: " + (result_text(rows[0].outcome) if rows else "-")
            + (f", {rows[0].outcome.seconds:.1f} s." if rows else "."), "",
            f"Needs: the assumptions without which a bounded check ({FALSIFY_DEPTH} clocks) "
-           "finds the property failing, and the clock of the failure. `never_lost` is "
-           "needed by the toggle in doingbestmove (see below).", "",
+           "finds the property failing, and the clock of the failure. Without `never_lost` "
+           "the induction breaks at `no_place_11`: doingbestmove would toggle an m "
+           "never assigned (next table).", "",
            "| property | what it says | needs (failing clock) | checks |",
            "| --- | --- | --- | --- |"]
     for row in rows:

@@ -126,6 +126,7 @@ def run(job, *, chip=None, work=WORK, timeout=None):
         output = process.communicate()[0] + "\ntimeout"
     except BaseException:
         os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
         raise
     seconds = time.monotonic() - start
     log = directory / "sby.log"
