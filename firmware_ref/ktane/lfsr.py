@@ -2,7 +2,7 @@
 stepped four times a clock, so that each clock's low nibble is new. The core has its
 own (hdl/ktane/lfsr.py); both start at `SEED` at power-up and never stop."""
 
-__all__ = ["SEED", "STEPS", "step", "words"]
+__all__ = ["SEED", "STEPS", "step", "Words"]
 
 SEED = 0xACE1
 STEPS = 4
@@ -16,8 +16,16 @@ def step(state):
     return state
 
 
-def words(state=SEED):
-    """The state on each clock from power-up, forever."""
-    while True:
-        yield state
-        state = step(state)
+class Words:
+    """The state on each clock from power-up, forever: an iterator that can be copied
+    (a model's copy goes on drawing what the original would)."""
+
+    def __init__(self, state=SEED):
+        self.state = state
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        word, self.state = self.state, step(self.state)
+        return word

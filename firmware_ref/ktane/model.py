@@ -60,7 +60,7 @@ class Edgework:
 
 class Model:
     def __init__(self, source=None):
-        self.source = lfsr.words() if source is None else source
+        self.source = lfsr.Words() if source is None else source
         self.word = next(self.source)
         self.inputs = Inputs()
         self.state = "BEGIN"
