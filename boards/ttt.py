@@ -98,6 +98,9 @@ def _games_report(args):
 
 
 def _play(args):
+    if args.game == "ktane":
+        from .host import bomb, terminal
+        return bomb.play_golden(terminal.typed, print, seed=args.seed)
     from firmware_ref.eth import ttmain
     ttmain.play(clock=args.clock, seed=args.seed)
 
@@ -292,7 +295,10 @@ def parser():
     sub = command("play", _play, "play against the chip's golden model in the terminal "
                   "(make play)", "firmware_ref.eth.ttmain")
     clock(sub)
-    sub.add_argument("--seed", type=int, help="seed for the chip's random counter")
+    sub.add_argument("--seed", type=int, help="seed for the chip's random counter (ktane: "
+                     "for the pauses between presses, which the module's LFSR sees)")
+    sub.add_argument("--game", choices=("eth", "ktane"), default="eth",
+                     help="ktane: defuse the bomb module of seed 000 (default eth)")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
                   "firmware_ref.eth.alg")

@@ -139,8 +139,11 @@ class Session:
         self.link, self.read, self.write = link, read, write
 
     def run(self):
-        self.write(HELP)
         status = self.command(protocol.STATUS)
+        if status.game == cartridges.cartridge("ktane").code:
+            from .bomb import play_board        # the bomb module has its own client
+            return play_board(self.link, self.read, self.write)
+        self.write(HELP)
         try:
             while True:
                 self.write(show(status))

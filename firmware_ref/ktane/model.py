@@ -241,7 +241,7 @@ class Player:
         self.model, self.game, self.limit = model, [], limit
 
     def clock(self, **pins):
-        if len(self.game) >= self.limit:
+        if self.limit is not None and len(self.game) >= self.limit:
             raise RuntimeError(f"the module did not finish within {self.limit} clocks")
         self.model.set(**pins)
         self.game.append(self.model.inputs)

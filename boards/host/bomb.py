@@ -1,0 +1,263 @@
+"""Defuse the bomb module (hdl/ktane) from a terminal, as the bomb shows it: the
+edgework, the keypad with its labels, Up Next, the strikes and PASS.
+
+Two bombs behave alike behind one `Session`: `GoldenBomb`, the cartridge's golden
+model (`make play GAME=ktane`), and `BoardBomb`, a board or the board in a box over the
+host link (`make play-board GAME=ktane`). The terminal shows labels shuffled, as the
+original module does; the front panel keeps reading order (docs/ktane.md).
+"""
+
+import random
+import re
+from dataclasses import dataclass
+
+from firmware_ref.ktane import model as golden
+from firmware_ref.cli import UserError
+
+from . import protocol
+
+__all__ = ["View", "parse_line", "GoldenBomb", "BoardBomb", "Session", "show", "HELP"]
+
+LINE = re.compile(r"E(\d)([01])(\d)(\d) L([1-9]{9}) S(\d)$")
+YOUR_MOVE, SOLVED, STRIKE, UP_X = range(4)     # the cartridge's lamps
+PASS_SWITCH = golden.PASS_SWITCH
+MARKS = {1: "X", 2: "O"}                        # red X, green O, as the status line's
+
+
+@dataclass(frozen=True)
+class View:
+    """What the defuser sees."""
+    board: list             # per place: "X", "O" or None
+    labels: list            # per place: its label 1-9
+    up: str                 # "X" or "O"
+    strikes: int
+    struck: bool            # the last press was a strike
+    solved: bool
+    edge: golden.Edgework
+
+    def keypad(self):
+        return [self.board[k] or self.labels[k] for k in range(9)]
+
+
+def parse_line(text):
+    """The module's line (``E7021 L123456789 S0``): edgework, labels, strikes."""
+    found = LINE.match(text.strip())
+    if not found:
+        raise protocol.ProtocolError(f"the module sent {text!r}, not its line")
+    digit, port, lit, unlit, labels, strikes = found.groups()
+    return (golden.Edgework(int(digit), int(port), int(lit), int(unlit)),
+            [int(c) for c in labels], int(strikes))
+
+
+class GoldenBomb:
+    """The cartridge's golden model, clock by clock; a person's pause between presses
+    is some hundreds of clocks, drawn from `seed`, so the module's draws vary."""
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+        self.player = golden.Player(golden.Model(), limit=None)
+
+    def new(self, edge=None):
+        player = self.player
+        player.send("E?" if edge is None else
+                    f"E{edge.digit}{edge.port}{edge.lit}{edge.unlit}")
+        player.send("L1")
+        player.clock(start=1)
+        player.clock(start=0)
+        player.settle()
+        return self.view()
+
+    def press(self, label):
+        self._pause()
+        self.player.key(self.view().labels.index(label))
+        return self.view()
+
+    def pass_(self):
+        self._pause()
+        self.player.pass_()
+        return self.view()
+
+    def _pause(self):
+        self.player.idle(self.rng.randrange(64, 1024))
+
+    def view(self):
+        m = self.player.model
+        edge, labels, strikes = parse_line(m.line())
+        probe = m.probe
+        return View(board=[MARKS.get(v) for v in m.board], labels=labels,
+                    up="X" if probe.lamps >> UP_X & 1 else "O", strikes=strikes,
+                    struck=bool(probe.lamps >> STRIKE & 1), solved=bool(probe.over),
+                    edge=edge)
+
+
+class BoardBomb:
+    """The module on a board (or the board in a box) over the host link: `link` is a
+    boards.host.terminal.Link. The module's line follows the answer to a new module
+    and to a strike; the client reads it before it sends more."""
+
+    def __init__(self, link):
+        self.link = link
+        self.line = None
+        self.status = None
+        self.switch = False
+        try:
+            self._command(protocol.STATUS)
+        except protocol.Rejected:
+            # The module's line of its power-up was on its way as the frame ended (a
+            # board in a box just started); the link refused the frame and did nothing.
+            self._command(protocol.STATUS)
+
+    def _command(self, frame):
+        self.status = self.link.command(frame)
+        if self.link.texts:
+            self.line = parse_line(self.link.texts[-1])
+            self.link.texts.clear()
+        return self.status
+
+    def _await_line(self):
+        raw = self.link.stream.readline()
+        if not raw.startswith(protocol.TEXT_MARK) or not raw.endswith(b"\n"):
+            raise protocol.ProtocolError(f"the module's line did not come (got {raw!r})")
+        self.line = parse_line(raw[1:].decode("ascii", "replace"))
+
+    def new(self, edge=None):
+        self._command(protocol.text(b"E?" if edge is None else
+                                    f"E{edge.digit}{edge.port}{edge.lit}{edge.unlit}"
+                                    .encode()))
+        self._command(protocol.text(b"L1"))
+        self.switch = self._command(protocol.STATUS).switches[PASS_SWITCH]
+        self._command(protocol.reset())
+        self._await_line()
+        return self.view()
+
+    def press(self, label):
+        self._command(protocol.key(self.line[1].index(label)))
+        if self.status.lamps[STRIKE]:
+            self._await_line()
+        return self.view()
+
+    def pass_(self):
+        self.switch = not self.switch
+        self._command(protocol.switch(PASS_SWITCH, self.switch))
+        status = self._command(protocol.STATUS)     # the PASS has been judged by now
+        if status.lamps[STRIKE]:
+            self._await_line()
+        return self.view()
+
+    def view(self):
+        edge, labels, strikes = self.line
+        status = self.status
+        return View(board=[MARKS.get(v) for v in status.board], labels=labels,
+                    up="X" if status.lamps[UP_X] else "O", strikes=strikes,
+                    struck=status.lamps[STRIKE], solved=status.lamps[SOLVED], edge=edge)
+
+
+RULE = "   +---+---+---+"
+
+
+def show(view):
+    e = view.edge
+    lines = [f" serial number ...{e.digit}   parallel port: {'yes' if e.port else 'no'}   "
+             f"indicators: {e.lit} lit, {e.unlit} unlit", RULE]
+    aside = [f"Up Next: {view.up}" if not view.solved else "SOLVED",
+             f"strikes: {view.strikes}", "[ PASS ]"]
+    keypad = view.keypad()
+    for row in range(3):
+        cells = " | ".join(str(keypad[3 * row + c]) for c in range(3))
+        lines += [f"   | {cells} |    {aside[row]}", RULE]
+    return "\n".join(lines)
+
+
+HELP = """Press a key by its label, 1-9 (a key under a piece keeps its label), or PASS.
+new: a new module, its edgework drawn;  new D P L U: the serial number's last digit,
+a parallel port (yes/no), lit and unlit indicators, e.g. new 7 no 1 2;  help;  quit.
+The manual: seed 000's page, or python -m firmware_ref.ktane."""
+QUIT = ("QUIT", "Q")
+YES_NO = {"YES": 1, "Y": 1, "NO": 0, "N": 0}
+
+
+class Session:
+    """One defuser at one bomb; `read(prompt)` (EOFError at the end) and `write(text)`
+    are the terminal."""
+
+    def __init__(self, bomb, read, write):
+        self.bomb, self.read, self.write = bomb, read, write
+
+    def run(self):
+        self.write(HELP)
+        view = self.bomb.new()
+        while True:
+            self.write(show(view))
+            if view.solved:
+                self.write(f"The module is solved, with {view.strikes} strike"
+                           f"{'s' if view.strikes != 1 else ''}. Type new for another.")
+            try:
+                line = self.read("> ")
+            except EOFError:
+                self.write("")
+                return 0
+            words = line.split()
+            if not words:
+                continue
+            if words[0].upper() in QUIT:
+                return 0
+            view = self.act(words, view)
+
+    def act(self, words, view):
+        word = words[0].upper()
+        if word == "NEW":
+            try:
+                edge = self.edgework(words[1:]) if len(words) > 1 else None
+            except ValueError as error:
+                self.write(f"That edgework won't do: {error}.")
+                return view
+            return self.bomb.new(edge)
+        if view.solved and (word == "PASS" or word.isdigit()):
+            self.write("The module is solved: nothing more to press.")
+            return view
+        if word == "PASS":
+            return self.judged(view, self.bomb.pass_(), None)
+        if word in [str(n) for n in range(1, 10)]:
+            return self.judged(view, self.bomb.press(int(word)), int(word))
+        if word != "HELP":
+            self.write(f"{words[0]!r} is neither a key 1-9, PASS nor a command.")
+        self.write(HELP)
+        return view
+
+    def judged(self, before, after, label):
+        if after.strikes > before.strikes or (after.struck and not before.struck):
+            self.write("STRIKE!")
+        placed = [k for k in range(9) if after.board[k] and not before.board[k]]
+        pressed = None if label is None else before.labels.index(label)
+        for k in placed:
+            if k != pressed:
+                self.write(f"Two passes: the module placed {after.board[k]} on key "
+                           f"{after.labels[k]}.")
+        return after
+
+    @staticmethod
+    def edgework(words):
+        if len(words) != 4:
+            raise ValueError("give four: digit, parallel port, lit, unlit, e.g. 7 no 1 2")
+        digit, port, lit, unlit = words
+        if len(digit) != 1 or not digit.isdigit():
+            raise ValueError(f"{digit!r} is not a digit 0-9")
+        if port.upper() not in YES_NO:
+            raise ValueError(f"{port!r}: a parallel port is yes or no")
+        for count in (lit, unlit):
+            if len(count) != 1 or not count.isdigit():
+                raise ValueError(f"{count!r} is not a count of indicators 0-9")
+        return golden.Edgework(int(digit), YES_NO[port.upper()], int(lit), int(unlit))
+
+
+def play_golden(read, write, seed=None):
+    """`make play GAME=ktane`: the golden model in the terminal."""
+    return Session(GoldenBomb(seed), read, write).run()
+
+
+def play_board(link, read, write):
+    """The module on a board over `link` (boards.host.terminal.Link)."""
+    try:
+        return Session(BoardBomb(link), read, write).run()
+    except protocol.ProtocolError as error:
+        raise UserError(str(error)) from None
