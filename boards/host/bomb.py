@@ -100,21 +100,29 @@ class BoardBomb:
         self.line = None
         self.status = None
         self.switch = False
-        try:
-            self._command(protocol.STATUS)
-        except protocol.Rejected:
-            # The module's line of its power-up was on its way as the frame ended (a
-            # board in a box just started); the link refused the frame and did nothing.
-            self._command(protocol.STATUS)
+        self.heard = False          # the module's line came since the last press
+        self._command(protocol.STATUS, again=True)     # a box just started: its line
 
-    def _command(self, frame):
-        self.status = self.link.command(frame)
+    def _command(self, frame, again=False):
+        """The status after `frame`; `again`: once more if the link refused it, which
+        it does when the frame ends while the module's line is on its way (the frame
+        is then not acted on)."""
+        try:
+            self.status = self.link.command(frame)
+        except protocol.Rejected:
+            if not again:
+                raise
+            self.status = self.link.command(frame)
         if self.link.texts:
             self.line = parse_line(self.link.texts[-1])
             self.link.texts.clear()
+            self.heard = True
         return self.status
 
     def _await_line(self):
+        """The module's line that follows an answer, unless it came before one."""
+        if self.heard:
+            return
         raw = self.link.stream.readline()
         if not raw.startswith(protocol.TEXT_MARK) or not raw.endswith(b"\n"):
             raise protocol.ProtocolError(f"the module's line did not come (got {raw!r})")
@@ -126,20 +134,24 @@ class BoardBomb:
                                     .encode()))
         self._command(protocol.text(b"L1"))
         self.switch = self._command(protocol.STATUS).switches[PASS_SWITCH]
+        self.heard = False
         self._command(protocol.reset())
         self._await_line()
         return self.view()
 
     def press(self, label):
+        self.heard = False
         self._command(protocol.key(self.line[1].index(label)))
         if self.status.lamps[STRIKE]:
             self._await_line()
         return self.view()
 
     def pass_(self):
-        self.switch = not self.switch
+        self.switch, self.heard = not self.switch, False
         self._command(protocol.switch(PASS_SWITCH, self.switch))
-        status = self._command(protocol.STATUS)     # the PASS has been judged by now
+        # The answer to W may come before the PASS is judged, and a strike's line
+        # after it; the status is asked for once the PASS has been judged.
+        status = self._command(protocol.STATUS, again=True)
         if status.lamps[STRIKE]:
             self._await_line()
         return self.view()

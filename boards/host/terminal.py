@@ -139,7 +139,9 @@ class Session:
         self.link, self.read, self.write = link, read, write
 
     def run(self):
-        status = self.command(protocol.STATUS)
+        # A line of the cartridge's may be on its way as this first frame ends (a board
+        # in a box that has just started): the link refuses the frame and does nothing.
+        status = self.command(protocol.STATUS, again=True)
         if status.game == cartridges.cartridge("ktane").code:
             from .bomb import play_board        # the bomb module has its own client
             return play_board(self.link, self.read, self.write)
@@ -223,7 +225,8 @@ class Session:
     def chips_moves(before, status):
         return [k for k in range(9) if status.board[k] in CHIPS and before[k] not in CHIPS]
 
-    def command(self, frame):
+    def command(self, frame, again=False):
+        """Send `frame`; the status after it. `again`: once more if it is refused."""
         try:
             status = self.link.command(frame)
             for line in self.link.texts:
@@ -231,6 +234,8 @@ class Session:
             self.link.texts.clear()
             return status
         except protocol.Rejected as error:
+            if again:
+                return self.command(frame)
             raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
         except protocol.ProtocolError as error:
             raise UserError(str(error)) from None

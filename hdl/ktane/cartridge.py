@@ -102,9 +102,12 @@ class Ktane(Cartridge):
                 with m.Else():
                     m.d.comb += start_row.eq(rows[1])
 
-        # The walk's key: the chart at this row, through the labels.
-        m.d.comb += [chart.row.eq(row),
-                     chart.column.eq(Mux(more_x, 0, Mux(same, 2, 4)) + ~up),
+        # The walk's key: the chart at this row, through the labels. The column is
+        # registered (a short path): the board and Up Next change only on the way to
+        # READY, and a walk begins a clock after READY at the soonest.
+        column = Signal(range(6))
+        m.d.sync += column.eq(Mux(more_x, 0, Mux(same, 2, 4)) + ~up)
+        m.d.comb += [chart.row.eq(row), chart.column.eq(column),
                      labels.label.eq(chart.label)]
         place = labels.place
         taken = ~empty.bit_select(place, 1)

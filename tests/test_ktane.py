@@ -1,0 +1,320 @@
+"""The bomb module of seed 000 (hdl/ktane, firmware_ref/ktane, boards/host/bomb.py):
+the expert against the manual page and against the module in every reachable state,
+thousands of modules defused, every wrong press a strike, the core in lockstep with
+its golden model, and the terminal client on the golden model and the board in a box."""
+
+import copy
+import random
+import subprocess
+import sys
+
+import pytest
+
+from boards.host import bomb
+from boards.host.terminal import Link, open_port, play
+from boards.tools.box import Box
+from firmware_ref.ktane import lfsr, manual, model, module, states
+from firmware_ref.ktane.manual import Defuser, expect, start_row
+from firmware_ref.ktane.model import Edgework, Model, Player
+from sim import cartridges
+
+
+# -- the expert: the manual page ----------------------------------------------------
+
+@pytest.mark.parametrize("digit, port, lit, unlit, row", [
+    (7, False, 1, 2, 1), (7, False, 2, 1, 3), (7, False, 1, 1, 2),   # odd, no port
+    (3, True, 0, 3, 2), (3, True, 3, 0, 4), (3, True, 0, 0, 3),      # odd, a port
+    (4, False, 1, 2, 5), (4, False, 2, 1, 9), (4, False, 2, 2, 7),   # even, no port
+    (0, True, 0, 1, 6), (0, True, 1, 0, 8), (0, True, 1, 1, 7),      # even, a port
+])
+def test_the_starting_row_follows_rules_1_to_5(digit, port, lit, unlit, row):
+    assert start_row(digit, port, lit, unlit) == row
+
+
+def test_every_column_of_the_chart_names_each_key_once():
+    from hdl.ktane.chart import TABLE       # the core's own copy of the page's table
+    assert TABLE == manual.CHART
+    for column in range(6):
+        assert sorted(row[column] for row in manual.CHART) == list(range(1, 10))
+
+
+def ktane(*arguments):
+    return subprocess.run([sys.executable, "-m", "firmware_ref.ktane", *arguments],
+                          capture_output=True, text=True)
+
+
+def test_the_expert_command_line():
+    done = ktane("start-row", "--digit", "4", "--parallel-port", "yes", "--lit", "2",
+                 "--unlit", "2")
+    assert (done.returncode, done.stdout) == (0, "7\n")
+    # X O . / X . . / O . . : as many Xs as Os, O up next, row 4: key 8, then row 5.
+    assert ktane("expect", "XO.X..O..", "O", "4").stdout == "PRESS 8 5\n"
+    # X X . / O O . / . . . : X on key 3 would make a line.
+    assert ktane("expect", "XX./OO./...", "x", "1").stdout == "PASS 1\n"
+    # From row 9 the walk goes on at row 1.
+    assert ktane("expect", "XXOOOX.XO", "X", "9").stdout == "PRESS 7 5\n"
+
+
+@pytest.mark.parametrize("arguments", [
+    ("expect", "XO.X..O", "O", "4"), ("expect", "XO.X..O.Q", "O", "4"),
+    ("expect", "XOXOXOOXO", "X", "1"), ("expect", "XO.X..O..", "Y", "4"),
+    ("expect", "XO.X..O..", "X", "10"),
+    ("start-row", "--digit", "12", "--parallel-port", "no", "--lit", "0", "--unlit", "0"),
+    ("start-row", "--digit", "1", "--parallel-port", "maybe", "--lit", "0", "--unlit", "0"),
+])
+def test_bad_input_to_the_expert_is_one_line(arguments):
+    done = ktane(*arguments)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].count("error") == 1
+
+
+def test_the_expert_agrees_with_the_module_in_every_reachable_state():
+    counts = states.check()
+    # Every board, Up Next and pass flag the modules reach, at each of the nine rows.
+    assert (counts.states, len(counts.boards)) == (368_226, 12_718)
+    assert counts.states == counts.presses + counts.passes + counts.double_passes
+    assert min(counts.presses, counts.passes, counts.double_passes) > 30_000
+
+
+def test_a_wrong_expert_is_caught(monkeypatch):
+    # An expert who, after PASS, moves on a row as after a key.
+    right = manual.expect
+
+    def hasty(keypad, up, row):
+        answer = right(keypad, up, row)
+        return ("PASS", answer[1] % 9 + 1) if answer[0] == "PASS" else answer
+    monkeypatch.setattr(manual, "expect", hasty)
+    with pytest.raises(AssertionError, match="the expert presses PASS"):
+        states.check()
+
+
+def test_the_start_boards_are_every_five_pieces_without_a_line():
+    boards = set(states.starts())
+    assert len(boards) == 3116
+    assert all(board.count(module.EMPTY) == 4 for board in boards)
+
+
+# -- the module, clock by clock ------------------------------------------------------
+
+def test_the_lfsr_visits_every_state_but_zero():
+    state, seen = lfsr.SEED, 0
+    while True:
+        state, seen = lfsr.step(state), seen + 1
+        if state == lfsr.SEED:
+            break
+    assert seen == 2 ** 16 - 1
+
+
+def test_thousands_of_modules_are_defused_by_the_expert_with_no_strike():
+    rng = random.Random(16)
+    solved = 0
+    for n in range(2000):
+        edge = Edgework(rng.randrange(10), rng.randrange(2), rng.randrange(4),
+                        rng.randrange(4)) if n % 2 else None
+        player, _ = model.play(rng, edge=edge, shuffle=n % 4 < 2)
+        m = player.model
+        assert m.probe.over and module.EMPTY not in m.board and m.strikes == 0
+        solved += 1
+    assert solved == 2000
+
+
+def test_modules_begin_with_five_pieces_and_no_line():
+    rng = random.Random(5)
+    for _ in range(300):
+        player = Player(Model())
+        player.idle(rng.randrange(500))
+        player.clock(start=1)
+        player.clock(start=0)
+        player.settle()
+        board = player.model.board
+        assert board.count(module.EMPTY) == 4 and not states._line(board)
+
+
+def ready_states(count, seed):
+    """Copies of models waiting for a press, from modules the expert defuses, and
+    the expert's right press there."""
+    rng = random.Random(seed)
+    for n in range(count):
+        player = Player(Model())
+        player.send("L1")
+        player.clock(start=1)
+        player.clock(start=0)
+        player.settle()
+        e = player.model.edge
+        defuser = Defuser(e.digit, e.port, e.lit, e.unlit)
+        while not player.model.probe.over:
+            m = player.model
+            seen, up = model.keypad(m), "X" if m.up == module.X else "O"
+            before = copy.deepcopy(defuser)
+            press = defuser.press(seen, up)
+            yield m.copy(), press, before
+            if press == "PASS":
+                player.pass_()
+            else:
+                player.key(m.place_of[press - 1])
+            player.idle(rng.randrange(8))
+
+
+def test_every_wrong_press_is_one_strike_and_resets_the_row():
+    tried = 0
+    for m, right, defuser in ready_states(60, 3):
+        for press in ["PASS", *range(1, 10)]:
+            if press == right:
+                continue
+            wrong = Player(m.copy())
+            board, up, passed = list(m.board), m.up, m.passed
+            if press == "PASS":
+                wrong.pass_()
+            else:
+                wrong.key(m.place_of[press - 1])
+            after = wrong.model
+            assert (after.strikes, after.row) == (m.strikes + 1, m.edge.start)
+            assert (after.board, after.up, after.passed) == (board, up, passed)
+            assert after.probe.lamps >> 2 & 1      # the strike lamp
+            tried += 1
+    assert tried >= 2700
+
+
+def test_the_host_sets_the_edgework_and_the_labels():
+    player = Player(Model())
+    player.send("E7121")
+    player.send("L1")
+    player.clock(start=1)
+    player.clock(start=0)
+    player.settle()
+    m = player.model
+    assert m.edge == Edgework(7, 1, 2, 1) and m.row == 3    # odd, a port, more lit: 4
+    assert m.place_of != list(range(9)) and sorted(m.place_of) == list(range(9))
+    assert m.line().startswith("E7121 L") and bomb.parse_line(m.line())[0] == m.edge
+    # An E with anything but four digits leaves the edgework to be drawn.
+    for text in ("E?", "E71x"):
+        player.send(text)
+        player.send("L0")
+        player.clock(start=1)
+        player.clock(start=0)
+        player.settle()
+        assert not player.model.host_set and player.model.place_of == list(range(9))
+
+
+def test_a_solved_module_ignores_every_press():
+    player, _ = model.play(random.Random(1))
+    m = player.model
+    board = list(m.board)
+    player.clock(key=1)
+    player.clock(key=0, switches=m.inputs.switches ^ 2)
+    player.idle(4)
+    assert m.probe.over and m.board == board and m.strikes == 0
+
+
+# -- the core against the golden model ----------------------------------------------
+
+GAMES = list(model.games())
+
+
+def test_the_golden_games_cover_strikes_passes_and_double_passes():
+    kinds = set()
+    for game in GAMES:
+        m = Model()
+        for pins in game:
+            m.set(pins)
+            state = m.state
+            m.tick()
+            if state == "JUDGE":
+                kinds.add("strike" if m.struck else m.state)
+    assert kinds == {"strike", "NEXT", "READY", "RANDOM"}
+
+
+@pytest.mark.parametrize("backend, games", [("amaranth", GAMES), ("compiled", GAMES),
+                                            ("cocotb", GAMES[:4])])
+def test_the_core_agrees_with_its_golden_model(backend, games):
+    assert cartridges.lockstep("ktane", games, backend=backend) == \
+        (len(games), sum(map(len, games)))
+
+
+@pytest.mark.parametrize("name, value", [
+    ("PIECES", 4),
+    ("ROWS", {**__import__("hdl.ktane.cartridge", fromlist=["ROWS"]).ROWS,
+              (1, 1): (5, 7, 7)}),
+])
+def test_a_wrong_core_is_caught(monkeypatch, name, value):
+    import hdl.ktane.cartridge as core
+    monkeypatch.setattr(core, name, value)
+    with pytest.raises(cartridges.Mismatch):
+        cartridges.lockstep("ktane", GAMES)
+
+
+def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
+    import hdl.ktane.chart as chart
+    table = [list(row) for row in chart.TABLE]
+    table[0][2], table[1][2] = table[1][2], table[0][2]
+    monkeypatch.setattr(chart, "TABLE", tuple(map(tuple, table)))
+    with pytest.raises(cartridges.Mismatch):
+        cartridges.lockstep("ktane", GAMES)
+
+
+# -- the terminal ----------------------------------------------------------------------
+
+def defuse(session_bomb, said, extra=()):
+    """Typed lines: the expert's presses on the bomb as it shows itself, then `extra`."""
+    state = {}
+
+    def read(prompt):
+        said.append(prompt)
+        view = session_bomb.view() if session_bomb.line or isinstance(
+            session_bomb, bomb.GoldenBomb) else None
+        if view is None or view.solved:
+            return next(extra)
+        if state.get("module") != view.edge:
+            e = view.edge
+            state["module"], state["defuser"] = view.edge, Defuser(e.digit, e.port, e.lit,
+                                                                   e.unlit)
+        press = state["defuser"].press(view.keypad(), view.up)
+        return str(press)
+    return read
+
+
+def test_the_terminal_defuses_the_golden_module():
+    said = []
+    golden = bomb.GoldenBomb(seed=4)
+    golden.line = True
+    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "quit"])
+    session = bomb.Session(golden, defuse(golden, said, typed), said.append)
+    assert session.run() == 0
+    text = "\n".join(said)
+    assert "The module is solved, with 0 strikes." in text
+    assert "nothing more to press" in text
+    assert "'12' is not a digit 0-9" in text and "a parallel port is yes or no" in text
+    assert "'boom' is neither a key 1-9, PASS nor a command." in text
+    assert "serial number ..." in text and "Up Next:" in text and "[ PASS ]" in text
+
+
+def test_a_module_is_defused_through_the_board_in_a_box():
+    with Box(("ktane",)) as box, open_port(box.port) as port:
+        board = bomb.BoardBomb(Link(port))
+        for edge in (None, Edgework(8, 0, 1, 1)):
+            view = board.new(edge)
+            assert edge is None or view.edge == edge
+            assert sum(v is not None for v in view.board) == 5 and view.strikes == 0
+            e = view.edge
+            defuser = Defuser(e.digit, e.port, e.lit, e.unlit)
+            while not view.solved:
+                press = defuser.press(view.keypad(), view.up)
+                view = board.pass_() if press == "PASS" else board.press(press)
+            assert view.strikes == 0 and None not in view.board
+        # A wrong press: one strike, seen on the lamp and in the module's line.
+        view = board.new()
+        e = view.edge
+        answer = expect(view.keypad(), view.up, start_row(e.digit, e.port, e.lit, e.unlit))
+        wrong = next(k for k in range(1, 10) if answer != ("PRESS", k) and
+                     answer[:2] != ("PRESS", k))
+        view = board.press(wrong)
+        assert view.struck and view.strikes == 1
+
+
+def test_play_board_hands_the_bomb_to_its_own_client():
+    said, typed = [], iter(["pass", "quit"])
+    with Box(("ktane",)) as box, open_port(box.port) as port:
+        assert play(None, stream=port, read=lambda prompt: next(typed),
+                    write=said.append) == 0
+    text = "\n".join(said)
+    assert "Press a key by its label" in text and "strikes: " in text
