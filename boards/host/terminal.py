@@ -141,7 +141,8 @@ class Session:
     def run(self):
         # A line of the cartridge's may be on its way as this first frame ends (a board
         # in a box that has just started): the link refuses the frame and does nothing.
-        status = self.command(protocol.STATUS, again=True)
+        # Lines sent before the session began are old news.
+        status = self.command(protocol.STATUS, again=True, quiet=True)
         if status.game == cartridges.cartridge("ktane").code:
             from .bomb import play_board        # the bomb module has its own client
             return play_board(self.link, self.read, self.write)
@@ -225,17 +226,18 @@ class Session:
     def chips_moves(before, status):
         return [k for k in range(9) if status.board[k] in CHIPS and before[k] not in CHIPS]
 
-    def command(self, frame, again=False):
-        """Send `frame`; the status after it. `again`: once more if it is refused."""
+    def command(self, frame, again=False, quiet=False):
+        """Send `frame`; the status after it. `again`: once more if it is refused.
+        `quiet`: the cartridge's lines that came meanwhile are dropped, not shown."""
         try:
             status = self.link.command(frame)
-            for line in self.link.texts:
+            for line in [] if quiet else self.link.texts:
                 self.write(f"{machine(status).capitalize()} says: {line}")
             self.link.texts.clear()
             return status
         except protocol.Rejected as error:
             if again:
-                return self.command(frame)
+                return self.command(frame, quiet=quiet)
             raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
         except protocol.ProtocolError as error:
             raise UserError(str(error)) from None
