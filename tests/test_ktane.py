@@ -224,11 +224,10 @@ def test_the_golden_games_cover_strikes_passes_and_double_passes():
     assert kinds == {"strike", "NEXT", "READY", "RANDOM"}
 
 
-@pytest.mark.parametrize("backend, games", [("amaranth", GAMES), ("compiled", GAMES),
-                                            ("cocotb", GAMES[:4])])
-def test_the_core_agrees_with_its_golden_model(backend, games):
-    assert cartridges.lockstep("ktane", games, backend=backend) == \
-        (len(games), sum(map(len, games)))
+def test_the_core_agrees_with_its_golden_model():
+    # On Amaranth's simulator; `make verify GAME=ktane` plays the same games compiled
+    # (CXXRTL), `--backend verilator` on cocotb: their builds take minutes from cold.
+    assert cartridges.lockstep("ktane", GAMES) == (len(GAMES), sum(map(len, GAMES)))
 
 
 @pytest.mark.parametrize("name, value", [
