@@ -5,6 +5,7 @@ Places are 1-9 as the seed's master grid, row by row; a board is nine of `EMPTY`
 `X` (player A) and `O` (player B); a plan is three places, the first move first.
 """
 
+from functools import lru_cache
 from itertools import product
 
 __all__ = ["EMPTY", "X", "O", "LINES", "ROUNDS", "IllegalPlan", "check", "plans",
@@ -47,8 +48,9 @@ def check(plan, round, history=None):
         raise IllegalPlan(f"there is no round {round}: rounds are 1-3")
 
 
+@lru_cache(maxsize=None)
 def plans(round, history=None):
-    """Every legal plan of `round`, in lexicographic order."""
+    """Every legal plan of `round`, in lexicographic order (a tuple)."""
     found = []
     for plan in product(range(1, 10), repeat=3):
         try:
@@ -56,7 +58,7 @@ def plans(round, history=None):
         except IllegalPlan:
             continue
         found.append(plan)
-    return found
+    return tuple(found)
 
 
 def winner(board):
