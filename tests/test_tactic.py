@@ -142,7 +142,7 @@ def test_the_command_line():
     for arguments, reason in [
             (("resolve", ".........", "1", "555", "123"), "player A's plan is illegal"),
             (("resolve", ".........", "2", "137", "248", "--history-a", "134"),
-             "not a place written in round 1 (1, 3)"),
+             "not a place written in round 1 (1)"),
             (("resolve", "........", "1", "237", "271"), "is not a board"),
             (("plan", ".........", "2", "X", "-"), "round 2: give SIDE's round-1 plan")]:
         done = tactic(*arguments)

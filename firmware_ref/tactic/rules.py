@@ -8,7 +8,7 @@ Places are 1-9 as the seed's master grid, row by row; a board is nine of `EMPTY`
 from functools import lru_cache
 from itertools import product
 
-__all__ = ["EMPTY", "X", "O", "LINES", "ROUNDS", "IllegalPlan", "check", "plans",
+__all__ = ["EMPTY", "X", "O", "LINES", "ROUNDS", "IllegalPlan", "refusal", "check", "plans",
            "Step", "resolve", "winner", "parse_board", "parse_plan", "show_board"]
 
 EMPTY, X, O = 0, 1, 2
@@ -19,8 +19,32 @@ LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5
          (3, 5, 7))
 
 
+_LINE_SETS = {tuple(sorted(line)) for line in LINES}
+
+
 class IllegalPlan(ValueError):
     """A plan its round's rule refuses; the text is the reason."""
+
+
+def refusal(round, history, earlier, key):
+    """Why `key` may not follow the places `earlier` in a plan of `round`, or None.
+    Round 1: not the centre, no place twice, the three not a line. Round 2: not a
+    place of `history` (the player's round-1 plan), no place twice. Round 3: any."""
+    if round == 1:
+        if key in earlier:
+            return "round 1: three different places"
+        if key == CENTRE:
+            return "round 1: not the centre, 5"
+        if len(earlier) == 2 and tuple(sorted((*earlier, key))) in _LINE_SETS:
+            return "round 1: not three places in a row"
+    elif round == 2:
+        if key in history:
+            return f"round 2: not a place written in round 1 ({key})"
+        if key in earlier:
+            return "round 2: three different places"
+    elif round != 3:
+        return f"there is no round {round}: rounds are 1-3"
+    return None
 
 
 def check(plan, round, history=None):
@@ -28,24 +52,12 @@ def check(plan, round, history=None):
     player's round-1 plan (needed in round 2)."""
     if len(plan) != 3 or any(p not in range(1, 10) for p in plan):
         raise IllegalPlan("a plan is three places 1-9")
-    if round == 1:
-        if len(set(plan)) != 3:
-            raise IllegalPlan("round 1: three different places")
-        if CENTRE in plan:
-            raise IllegalPlan("round 1: not the centre, 5")
-        if tuple(sorted(plan)) in {tuple(sorted(line)) for line in LINES}:
-            raise IllegalPlan("round 1: not three places in a row")
-    elif round == 2:
-        if history is None:
-            raise IllegalPlan("round 2 needs the player's round-1 plan")
-        if len(set(plan)) != 3:
-            raise IllegalPlan("round 2: three different places")
-        again = sorted(set(plan) & set(history))
-        if again:
-            raise IllegalPlan(f"round 2: not a place written in round 1 "
-                              f"({', '.join(map(str, again))})")
-    elif round != 3:
-        raise IllegalPlan(f"there is no round {round}: rounds are 1-3")
+    if round == 2 and history is None:
+        raise IllegalPlan("round 2 needs the player's round-1 plan")
+    for i, key in enumerate(plan):
+        reason = refusal(round, history or (), plan[:i], key)
+        if reason:
+            raise IllegalPlan(reason)
 
 
 @lru_cache(maxsize=None)
