@@ -101,6 +101,9 @@ def _play(args):
     if args.game == "ktane":
         from .host import bomb, terminal
         return bomb.play_golden(terminal.typed, print, seed=args.seed)
+    if args.game == "tactic":
+        from .host import tactic, terminal
+        return tactic.play_golden(terminal.typed, print)
     from firmware_ref.eth import ttmain
     ttmain.play(clock=args.clock, seed=args.seed)
 
@@ -297,8 +300,9 @@ def parser():
     clock(sub)
     sub.add_argument("--seed", type=int, help="seed for the chip's random counter (ktane: "
                      "for the pauses between presses, which the module's LFSR sees)")
-    sub.add_argument("--game", choices=("eth", "ktane"), default="eth",
-                     help="ktane: defuse the bomb module of seed 000 (default eth)")
+    sub.add_argument("--game", choices=("eth", "ktane", "tactic"), default="eth",
+                     help="ktane: defuse the bomb module of seed 000; tactic: Tactic-Toe "
+                     "of seed 004 against the planner or for two people (default eth)")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
                   "firmware_ref.eth.alg")

@@ -146,6 +146,9 @@ class Session:
         if status.game == cartridges.cartridge("ktane").code:
             from .bomb import play_board        # the bomb module has its own client
             return play_board(self.link, self.read, self.write)
+        if status.game == cartridges.cartridge("tactic").code:
+            from .tactic import play_board      # and so has Tactic-Toe
+            return play_board(self.link, self.read, self.write)
         self.write(HELP)
         try:
             while True:

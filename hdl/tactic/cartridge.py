@@ -51,7 +51,7 @@ class Tactic(Cartridge):
     def elaborate(self, platform):
         m = Module()
         m.submodules.planner = planner = Planner()
-        board = Signal(BOARD)
+        stones = Signal(BOARD)              # the game's board (the port shows more)
         round = Signal(range(1, 4), init=1)
         plan_a = [Signal(4, name=f"plan_a{i}") for i in range(3)]
         plan_b = [Signal(4, name=f"plan_b{i}") for i in range(3)]
@@ -67,8 +67,9 @@ class Tactic(Cartridge):
         saying = Signal(range(5))           # 4..1: three places and a newline to send
         m.d.sync += flash.eq(flash + 1)
 
-        xs = Cat(place.green for place in board)      # A
-        os = Cat(place.red for place in board)        # B
+        xs, os = Signal(9), Signal(9)                  # A's places, B's
+        m.d.comb += [xs.eq(Cat(place.green for place in stones)),
+                     os.eq(Cat(place.red for place in stones))]
         key = Signal(4)
         for k in range(9):
             with m.If(self.key[k]):
@@ -98,7 +99,7 @@ class Tactic(Cartridge):
                          entering[6 + i].red.eq(round > i),
                          entering[6 + i].green.eq(round > i)]
         shown = Signal(BOARD)
-        m.d.comb += shown.eq(board)
+        m.d.comb += shown.eq(stones)
         with m.If(bounce & flash[-1]):
             m.d.comb += [shown[bounce_at].red.eq(1), shown[bounce_at].green.eq(1)]
 
@@ -122,7 +123,7 @@ class Tactic(Cartridge):
         def restart():
             # From any state, last so that it wins.
             with m.If(self.start):
-                m.d.sync += board.eq(self.position)
+                m.d.sync += stones.eq(self.position)
                 m.next = "BEGIN"
 
         def goto(state):
@@ -132,8 +133,8 @@ class Tactic(Cartridge):
 
         with m.FSM(init="BEGIN"):
             with m.State("BEGIN"):
-                m.d.comb += self.board.eq(board)
-                m.d.sync += [board.eq(0), round.eq(1), taken.eq(0), refused.eq(0),
+                m.d.comb += self.board.eq(stones)
+                m.d.sync += [stones.eq(0), round.eq(1), taken.eq(0), refused.eq(0),
                              at.eq(0), bounce.eq(0), result.eq(OPEN)]
                 m.next = "ENTER_A"
                 restart()
@@ -163,8 +164,8 @@ class Tactic(Cartridge):
                 a = Mux(at == 0, plan_a[0], Mux(at == 1, plan_a[1], plan_a[2]))
                 b = Mux(at == 0, plan_b[0], Mux(at == 1, plan_b[1], plan_b[2]))
                 new_xs, new_os = step(m, xs, os, a, b)
-                m.d.sync += [Cat(place.green for place in board).eq(new_xs),
-                             Cat(place.red for place in board).eq(new_os),
+                m.d.sync += [Cat(place.green for place in stones).eq(new_xs),
+                             Cat(place.red for place in stones).eq(new_os),
                              bounce.eq((a == b) & ~((xs | os).bit_select(a, 1))),
                              bounce_at.eq(a)]
                 m.next = "JUDGE"

@@ -16,12 +16,14 @@ OPEN, CATS, TIE, X_WINS, O_WINS = range(5)
 def step(m, xs, os, a, b):
     """The masks after one step: A on `a`, B on `b` (places 0-8); a move onto a
     taken place fails, two onto one empty place bounce."""
+    # Each a signal of its own: a simulator then computes it once, not in every
+    # expression that reads it (three steps would otherwise nest them many times).
+    bit_a, bit_b, new_xs, new_os = Signal(9), Signal(9), Signal(9), Signal(9)
     taken = xs | os
-    bit_a, bit_b = Signal(9), Signal(9)
-    m.d.comb += [bit_a.eq(1 << a), bit_b.eq(1 << b)]
     clash = a == b
-    new_xs = xs | Mux(clash | (taken & bit_a).any(), 0, bit_a)
-    new_os = os | Mux(clash | (taken & bit_b).any(), 0, bit_b)
+    m.d.comb += [bit_a.eq(1 << a), bit_b.eq(1 << b),
+                 new_xs.eq(xs | Mux(clash | (taken & bit_a).any(), 0, bit_a)),
+                 new_os.eq(os | Mux(clash | (taken & bit_b).any(), 0, bit_b))]
     return new_xs, new_os
 
 
@@ -47,8 +49,8 @@ class Resolver(wiring.Component):
         decided = []
         for i in range(3):
             xs, os = step(m, xs, os, self.plan_a[i], self.plan_b[i])
-            x_line, o_line = lines(xs), lines(os)
-            full = (xs | os).all()
+            x_line, o_line, full = Signal(), Signal(), Signal()
+            m.d.comb += [x_line.eq(lines(xs)), o_line.eq(lines(os)), full.eq((xs | os).all())]
             now = Mux(x_line & o_line, TIE, Mux(x_line, X_WINS, Mux(o_line, O_WINS, CATS)))
             decided.append((x_line | o_line | full, now, xs, os))
         # The first step that decides wins: walk them from the last back.

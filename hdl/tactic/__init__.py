@@ -1,0 +1,1 @@
+"""Tactic-Toe of seed 004 as a cartridge (cartridge.py)."""
