@@ -148,3 +148,72 @@ def test_the_command_line():
         done = tactic(*arguments)
         assert done.returncode == 2 and reason in done.stderr
         assert "Traceback" not in done.stderr
+
+
+# -- the cartridge: core and golden model ---------------------------------------------
+
+from firmware_ref.tactic import model  # noqa: E402  (the cartridge's tests below)
+from sim import cartridges  # noqa: E402
+
+PEOPLE = list(model.two_person_games())
+
+
+def test_the_golden_games_cover_refused_keys_bounces_and_every_result():
+    refused, bounced, results = 0, 0, set()
+    for game in PEOPLE:
+        m = model.Model()
+        for pins in game:
+            m.set(pins)
+            before = m.refused
+            m.tick()
+            refused += m.refused and not before
+            bounced += m.state == "JUDGE" and m.bounce
+        results.add(m.result)
+    assert refused > 20 and bounced > 5 and results == {"X", "O", "tie", "cats"}
+
+
+def test_the_core_agrees_with_its_golden_model_in_two_person_games():
+    assert cartridges.lockstep("tactic", PEOPLE) == (len(PEOPLE), sum(map(len, PEOPLE)))
+
+
+def test_the_core_plans_as_the_golden_model_in_a_game_against_the_machine():
+    # The seed's A plan 2, 3, 7 in round 1; the planner's choice and its clocks.
+    game = next(model.machine_games(1))
+    assert cartridges.lockstep("tactic", [game], backend="compiled") == (1, len(game))
+    m = model.Model()
+    thinks = []
+    for pins in game:
+        m.set(pins)
+        m.tick()
+        if m.state == "THINK" and m.thought == 1:
+            thinks.append((m.round, m.needed))
+    assert thinks[0] == (1, 227_865) and all(n in (227_865, 88_089, 531_441)
+                                            for _, n in thinks)
+
+
+def test_a_core_that_lets_the_centre_into_round_1_is_caught(monkeypatch):
+    import hdl.tactic.rules as core_rules
+    monkeypatch.setattr(core_rules, "CENTRE", 9)        # no place is the centre
+    with pytest.raises(cartridges.Mismatch):
+        cartridges.lockstep("tactic", PEOPLE)
+
+
+def test_the_planner_clocks_per_round():
+    assert [model.think_clocks(1, ()), model.think_clocks(2, (1, 2, 4)),
+            model.think_clocks(3, ())] == [312 * 729 + 417, 120 * 729 + 609, 729 * 729]
+
+
+def test_a_game_against_the_machine_through_the_board_in_a_box():
+    from boards.host import tactic as client
+    from boards.host.terminal import Link, open_port
+    from boards.tools.box import Box
+    said = []
+    typed = iter(["555", "237", "146", "999", "quit", "quit"])
+    with Box(("tactic",)) as box, open_port(box.port) as port:
+        session = client.Session(client.BoardGame(Link(port)),
+                                 lambda prompt: next(typed), said.append)
+        assert session.run() == 0
+    text = "\n".join(said)
+    assert "That plan won't do: round 1: not the centre, 5." in text
+    assert "The machine planned 1 9 3." in text        # the golden planner's, above
+    assert "Round 1, move 1: X 2 placed, O 1 placed." in text

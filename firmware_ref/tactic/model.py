@@ -14,6 +14,7 @@ __all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "PLANS", "think_clocks", "P
 
 FLASH_BITS = 22
 PLANS = 9 ** 3
+PIPELINE = 2                    # the planner's stages after the walk: score, sum
 MACHINE_SWITCH = 1
 RED, GREEN = 1, 2               # B's stones, A's
 OPEN, CATS, TIE, X_WINS, O_WINS = "open", "cats", "tie", "X", "O"
@@ -128,7 +129,7 @@ class Model:
                     tuple(X if v == GREEN else O if v == RED else 0 for v in self.places),
                     self.round, O, self.history["B"] or None, self.history["A"] or None)
             self.thought += 1
-            if self.thought == self.needed + 1:
+            if self.thought == self.needed + 1 + PIPELINE:
                 self.plan["B"] = list(self.machine_plan)
                 self.saying = 4
                 self.state = "APPLY"
@@ -203,9 +204,10 @@ class Player:
             self.key(1)
 
 
-def play(rng, machine, wrong=0.2, first=None):
+def play(rng, machine, wrong=0.2, first=None, script=None):
     """One game from power-up: A plays random legal plans (`first` for round 1, if
-    given); B too, or the machine (switch 1)."""
+    given); B too, or the machine (switch 1). `script`: the (A, B) plans of each
+    round instead."""
     player = Player()
     player.clock(start=1, switches=MACHINE_SWITCH << 1 if machine else 0)
     player.clock(start=0)
@@ -214,19 +216,28 @@ def play(rng, machine, wrong=0.2, first=None):
     while not m.probe.over:
         history = m.history["A"] or None
         plan_a = first if m.round == 1 and first else rng.choice(plans(m.round, history))
+        plan_b = rng.choice(plans(m.round, m.history["B"] or None))
+        if script:
+            plan_a, plan_b = script[m.round - 1]
         player.enter("A", plan_a, rng, wrong)
         if not machine:
-            player.enter("B", rng.choice(plans(m.round, m.history["B"] or None)), rng, wrong)
+            player.enter("B", plan_b, rng, wrong)
         player.settle()
         player.reveal()
     player.clock()
     return player
 
 
+# Two people who tie: both lines at the second step of round 2.
+TIE_GAME = (((3, 8, 9), (7, 4, 8)), ((6, 5, 1), (1, 2, 9)))
+
+
 def two_person_games(count=30, seed=4):
+    """Random legal plans, with refused keys between; then a tie."""
     rng = random.Random(seed)
     for _ in range(count):
         yield play(rng, machine=False).game
+    yield play(rng, machine=False, script=TIE_GAME).game
 
 
 def machine_games(count=2, seed=4):
