@@ -59,3 +59,32 @@ def self_play():
     while not referee.over:
         referee.play(machine(referee, "A"), machine(referee, "B"))
     return referee
+
+
+def main(argv=None):
+    """`python -m firmware_ref.tactic.match [--games N] [--seed S]`: the rates."""
+    import argparse
+    import time
+    parser = argparse.ArgumentParser(prog="python -m firmware_ref.tactic.match",
+                                     description="The machine against a random legal "
+                                     "opponent, and against itself.")
+    parser.add_argument("--games", type=int, default=100, help="games as each side")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games: at least 1")
+    began = time.perf_counter()
+    for side, counts in against_random(args.games, args.seed).items():
+        rates = ", ".join(f"{counts[k]} {k}s ({100 * counts[k] / args.games:.0f}%)"
+                          for k in ("win", "loss", "draw"))
+        print(f"the machine as {side} against a random player, {args.games} games: {rates}")
+    referee = self_play()
+    print(f"the machine against itself: {referee.result} after round {referee.round}")
+    print(f"({time.perf_counter() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    import sys
+
+    from ..cli import run
+    sys.exit(run(main))
