@@ -217,3 +217,24 @@ def test_a_game_against_the_machine_through_the_board_in_a_box():
     assert "That plan won't do: round 1: not the centre, 5." in text
     assert "The machine planned 1 9 3." in text        # the golden planner's, above
     assert "Round 1, move 1: X 2 placed, O 1 placed." in text
+
+
+def test_the_terminal_referees_two_people_on_the_golden_model():
+    from boards.host import tactic as client
+    said, secret = [], []
+    typed = iter(["people"])
+    # The seed's tie game: both plans typed unseen, each round.
+    plans_typed = iter(["389", "748", "651", "129"])
+
+    def hidden(prompt):
+        secret.append(prompt)
+        return next(plans_typed)
+    answers = iter(["again", "quit"])
+    session = client.Session(client.RefereeGame(),
+                             lambda prompt: next(typed, None) or next(answers),
+                             said.append, hidden)
+    assert session.run() == 0
+    text = "\n".join(said)
+    assert "A tie game: both lines." in text and "'again': new, people or quit." in text
+    assert secret == ["A (X) plan for round 1: ", "B (O) plan for round 1: ",
+                      "A (X) plan for round 2: ", "B (O) plan for round 2: "]

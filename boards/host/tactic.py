@@ -138,10 +138,13 @@ class Session:
         while True:
             if referee.over:
                 self.write(self.result(referee))
-                answer = self.ask("new, people or quit? ")
+                answer = self.ask("new (against the machine), people or quit? ")
                 if answer is None:
                     return 0
-                referee = self.game.new(answer.upper() != "PEOPLE")
+                if answer.upper() not in ("NEW", "PEOPLE"):
+                    self.write(f"{answer!r}: new, people or quit.")
+                    continue
+                referee = self.game.new(answer.upper() == "NEW")
                 continue
             self.write(f"Round {referee.round}.\n" + show(referee.board))
             plan_a = self.plan("A (X)" if not self.game.machine else "your (X)",
