@@ -75,8 +75,9 @@ def main(argv=None):
         parser.error("--games: at least 1")
     began = time.perf_counter()
     for side, counts in against_random(args.games, args.seed).items():
-        rates = ", ".join(f"{counts[k]} {k}s ({100 * counts[k] / args.games:.0f}%)"
-                          for k in ("win", "loss", "draw"))
+        rates = ", ".join(f"{counts[k]} {name} ({100 * counts[k] / args.games:.0f}%)"
+                          for k, name in (("win", "wins"), ("loss", "losses"),
+                                          ("draw", "draws")))
         print(f"the machine as {side} against a random player, {args.games} games: {rates}")
     referee = self_play()
     print(f"the machine against itself: {referee.result} after round {referee.round}")
