@@ -41,7 +41,7 @@ MACHINE_SWITCH = 1
 
 
 class Tactic(Cartridge):
-    code = "T"
+    code = "C"             # "T" is turbo's
     title = "Tactic-Toe (seed 004, David Dickerson): plan three, reveal together"
     machine = "the planner"
     lamp_names = ("your move", "over", "B won", "A won")
