@@ -1,0 +1,144 @@
+"""Ultimate Tic-Tac-Toe's rules (firmware_ref/ultimate, issue 18, begun): the bitboard
+rules against a plain 81-cell implementation over thousands of random games, the
+seed's rules one by one, and the command line."""
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from firmware_ref.ultimate.rules import LINES, parse, show
+
+
+class Plain:
+    """The rules again, on a list of 81 cells and nothing cleverer."""
+
+    def __init__(self):
+        self.cells, self.last = ["."] * 81, None
+
+    def owner(self, b):
+        small = self.cells[9 * b:9 * b + 9]
+        for side in "XO":
+            if any(all(small[k] == side for k in line) for line in LINES):
+                return side
+        return "-" if "." not in small else None
+
+    def winner(self, owners=None):
+        owners = owners or [self.owner(b) for b in range(9)]
+        for side in "XO":
+            if any(all(owners[b] == side for b in line) for line in LINES):
+                return side
+        return "open" if None in owners else "draw"
+
+    def legal(self):
+        owners = [self.owner(b) for b in range(9)]
+        if self.winner(owners) != "open":
+            return []
+        sent = None if self.last is None else self.last % 9
+        if sent is not None and owners[sent] is None:
+            boards = [sent]
+        else:
+            boards = [b for b in range(9) if owners[b] is None]
+        return sorted(9 * b + k for b in boards for k in range(9)
+                      if self.cells[9 * b + k] == ".")
+
+    def play(self, cell):
+        self.cells[cell] = "X" if self.cells.count("X") == self.cells.count("O") else "O"
+        self.last = cell
+
+
+def test_the_bitboards_agree_with_the_plain_rules_over_random_games():
+    rng = random.Random(18)
+    ends, moves = {}, 0
+    for _ in range(1000):
+        plain, position = Plain(), parse("." * 81)
+        while True:
+            legal = plain.legal()
+            assert position.legal() == legal
+            assert position.winner() == plain.winner()
+            assert show(position) == "".join(plain.cells)
+            if not legal:
+                break
+            cell = rng.choice(legal)
+            plain.play(cell)
+            position = position.play(cell)
+            moves += 1
+        ends[plain.winner()] = ends.get(plain.winner(), 0) + 1
+    assert set(ends) == {"X", "O", "draw"} and moves > 40_000
+
+
+def board(cells):
+    """81 characters with `cells` ({index: mark}) set."""
+    text = ["."] * 81
+    for i, mark in cells.items():
+        text[i] = mark
+    return "".join(text)
+
+
+def test_x_begins_anywhere_and_a_move_sends_the_other_player():
+    assert parse("." * 81).legal() == list(range(81))
+    # X on cell 5 of small board 0 (index 5): O must play in small board 5.
+    assert parse(board({5: "X"}), "5").legal() == list(range(45, 54))
+
+
+def test_sent_to_a_won_board_the_player_may_play_in_any_undecided_board():
+    # X owns small board 0 (its top row); O's last move, cell 0 of board 3, sends X to
+    # board 0, which is decided: X may play any empty cell outside it.
+    cells = {0: "X", 1: "X", 2: "X", 27: "O", 28: "O", 30: "O"}
+    position = parse(board(cells), "27")
+    assert position.owner(0) == "X" and position.to_move() == "X"
+    assert position.legal() == [i for i in range(9, 81) if i not in (27, 28, 30)]
+
+
+def test_a_full_small_board_without_a_line_is_nobodys_and_closed():
+    # Small board 4 full, no line: X O X / X O O / O X X.
+    draw = "XOXXOOOXX"
+    cells = {36 + k: c for k, c in enumerate(draw)}
+    cells[0] = "O"                  # five Xs and five Os; O moved last, on cell 40
+    position = parse(board(cells), "40")
+    assert position.owner(4) == "-"
+    # The last move (cell 4 of board 4) sends X to board 4, which is closed.
+    assert all(i // 9 != 4 for i in position.legal()) and position.legal()
+
+
+def test_three_big_places_win_and_a_board_with_no_move_is_a_draw():
+    line = {}
+    for b in (0, 4, 8):             # X owns boards 0, 4 and 8: the diagonal
+        line.update({9 * b + k: "X" for k in (0, 1, 2)})
+    line.update({i: "O" for i in (9, 10, 12, 13, 18, 19, 21, 22)})
+    position = parse(board(line), "-")
+    assert position.winner() == "X" and position.legal() == []
+    # Every small board decided, no big line: a draw, whoever is to move.
+    owners = "XOXXOOOXX"            # no line of big places
+    drawn = {}
+    for b, side in enumerate(owners):
+        other = "O" if side == "X" else "X"
+        drawn.update({9 * b + k: side for k in (0, 1, 2)})
+        drawn.update({9 * b + k: other for k in (3, 4, 6)})
+    position = parse(board(drawn), "-")
+    assert position.winner() == "draw" and position.legal() == []
+
+
+def ultimate(*arguments):
+    return subprocess.run([sys.executable, "-m", "firmware_ref.ultimate", *arguments],
+                          capture_output=True, text=True)
+
+
+def test_the_command_line():
+    assert ultimate("legal", board({5: "X"}), "5").stdout.split() == \
+        [str(i) for i in range(45, 54)]
+    assert ultimate("winner", "." * 81).stdout == "open\n"
+    for arguments, reason in [(("legal", "." * 80, "-"), "81 of X, O and ."),
+                              (("legal", board({5: "X"}), "6"), "must hold"),
+                              (("legal", board({5: "O"}), "5"), "no game gets there"),
+                              (("legal", "." * 81, "81"), "is not a move")]:
+        done = ultimate(*arguments)
+        assert done.returncode == 2 and reason in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("text", ["X" * 81, "XXXOOO" + "." * 75])
+def test_positions_no_game_reaches_are_refused(text):
+    with pytest.raises(ValueError):
+        parse(text, "-")
