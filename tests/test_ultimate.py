@@ -142,3 +142,82 @@ def test_the_command_line():
 def test_positions_no_game_reaches_are_refused(text):
     with pytest.raises(ValueError):
         parse(text, "-")
+
+
+# -- the engine -------------------------------------------------------------------------
+
+from firmware_ref.ultimate import engine  # noqa: E402  (the engine's tests below)
+
+
+def endgames(count, most, seed):
+    """Positions of random games with at most `most` empty cells in undecided boards,
+    the game still open."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = parse("." * 81)
+        while position.legal():
+            free = sum(9 - bin(position.small(b)[0] | position.small(b)[1]).count("1")
+                       for b in range(9) if position.owner(b) is None)
+            if free <= most:
+                found.append(position)
+                break
+            position = position.play(rng.choice(position.legal()))
+    return found
+
+
+def test_the_engine_searching_to_the_end_plays_the_exact_value_of_endgames():
+    checked = 0
+    for position in endgames(40, 9, seed=12):
+        exact = engine.solve(position)
+        cell, value, nodes = engine.move(position, depth=9)
+        assert value == exact and nodes >= 2
+        assert -engine.solve(position.play(cell)) == exact
+        checked += 1
+    assert checked == 40
+
+
+def minimax(position, depth, nodes):
+    """The same value without pruning, written plainly."""
+    nodes[0] += 1
+    result = position.winner()
+    if result in ("X", "O"):
+        return -engine.WIN
+    if result == "draw":
+        return 0
+    if depth == 0:
+        value = engine.evaluate(position)
+        return value if position.to_move() == "X" else -value
+    return max(-minimax(position.play(cell), depth - 1, nodes) for cell in position.legal())
+
+
+def test_alpha_beta_finds_the_minimax_move_and_value_in_fewer_nodes():
+    rng = random.Random(3)
+    saved = []
+    for n in range(12):
+        position = parse("." * 81)
+        for _ in range(rng.randrange(5, 40)):
+            if not position.legal():
+                break
+            position = position.play(rng.choice(position.legal()))
+        if not position.legal():
+            continue
+        depth = 1 + n % 3
+        values, nodes = [], [1]
+        for cell in position.legal():
+            values.append(-minimax(position.play(cell), depth - 1, nodes))
+        best = max(values)
+        cell, value, searched = engine.move(position, depth)
+        assert (cell, value) == (position.legal()[values.index(best)], best)
+        assert searched <= nodes[0]
+        saved.append(nodes[0] - searched)
+    assert len(saved) >= 10 and max(saved) > 0       # pruning cut something
+
+
+def test_the_engine_takes_a_small_board_when_it_can():
+    cells = {0: "X", 1: "X", 36: "O", 37: "O", 9: "X", 45: "O"}
+    text = ["."] * 81
+    for i, mark in cells.items():
+        text[i] = mark
+    position = parse("".join(text), "45")           # O sent X to small board 0
+    assert engine.move(position, depth=1)[:2] == (2, engine.evaluate(position.play(2)))
