@@ -273,3 +273,5 @@ def play_board(link, read, write):
         return Session(BoardBomb(link), read, write).run()
     except protocol.ProtocolError as error:
         raise UserError(str(error)) from None
+    except OSError as error:        # pyserial's SerialException is one: unplugged
+        raise UserError(f"the serial port failed: {error}") from None

@@ -224,3 +224,5 @@ def play_board(link, read, write):
         return Session(BoardGame(link), read, write, _secret).run()
     except protocol.ProtocolError as error:
         raise UserError(str(error)) from None
+    except OSError as error:        # pyserial's SerialException is one: unplugged
+        raise UserError(f"the serial port failed: {error}") from None
