@@ -222,3 +222,15 @@ def test_the_engine_takes_a_small_board_when_it_can():
         text[i] = mark
     position = parse("".join(text), "45")           # O sent X to small board 0
     assert engine.move(position, depth=1)[:2] == (2, engine.evaluate(position.play(2)))
+
+
+def test_the_strength_matches_play_whole_legal_games():
+    from firmware_ref.ultimate import match
+    rng = random.Random(5)
+    player = match.mcts_player(rng, 30)
+    position = parse("." * 81)
+    for _ in range(6):
+        assert player(position) in position.legal()
+        position = position.play(player(position))
+    counts = match.match(match.random_player(rng), 2, depth=1)
+    assert sum(counts.values()) == 2 and set(counts) <= {"win", "loss", "draw"}
