@@ -253,32 +253,21 @@ def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
 
 # -- the terminal ----------------------------------------------------------------------
 
-def defuse(session_bomb, said, extra=()):
-    """Typed lines: the expert's presses on the bomb as it shows itself, then `extra`."""
-    state = {}
+def test_the_terminal_defuses_the_golden_module():
+    said, state = [], {}
+    golden = bomb.GoldenBomb(seed=4)
+    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "quit"])
 
     def read(prompt):
-        said.append(prompt)
-        view = session_bomb.view() if session_bomb.line or isinstance(
-            session_bomb, bomb.GoldenBomb) else None
-        if view is None or view.solved:
-            return next(extra)
+        """The expert's presses on the bomb as it shows itself; then `typed`."""
+        view = golden.view()
+        if view.solved:
+            return next(typed)
         if state.get("module") != view.edge:
             e = view.edge
-            state["module"], state["defuser"] = view.edge, Defuser(e.digit, e.port, e.lit,
-                                                                   e.unlit)
-        press = state["defuser"].press(view.keypad(), view.up)
-        return str(press)
-    return read
-
-
-def test_the_terminal_defuses_the_golden_module():
-    said = []
-    golden = bomb.GoldenBomb(seed=4)
-    golden.line = True
-    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "quit"])
-    session = bomb.Session(golden, defuse(golden, said, typed), said.append)
-    assert session.run() == 0
+            state["module"], state["defuser"] = e, Defuser(e.digit, e.port, e.lit, e.unlit)
+        return str(state["defuser"].press(view.keypad(), view.up))
+    assert bomb.Session(golden, read, said.append).run() == 0
     text = "\n".join(said)
     assert "The module is solved, with 0 strikes." in text
     assert "nothing more to press" in text

@@ -10,22 +10,14 @@ same move, value and node count, so every choice here is written to be copied.
 - Move order: increasing cell; the root keeps the first of equal values.
 """
 
-from .rules import LINES
+from ..baum_g.model import G
 
-__all__ = ["WIN", "BIG", "DEPTH", "F", "G", "evaluate", "search", "move", "solve"]
+__all__ = ["WIN", "BIG", "DEPTH", "evaluate", "search", "move", "solve"]
 
 WIN = 1_000_000
 BIG = 16
 DEPTH = 4
 INFINITY = 2 * WIN
-
-
-def F(x, y, z):
-    return (x + y + z) ** 3 + x * y * z
-
-
-def G(values):
-    return sum(F(*(values[k] for k in line)) for line in LINES)
 
 
 def evaluate(position):

@@ -9,11 +9,11 @@ player sent to one may play any empty cell of any undecided board. The game ends
 when a player owns three big places in a row, or when no move is left (a draw).
 """
 
+from ..turns import LINES
+
 __all__ = ["CELLS", "LINES", "Position", "parse", "show"]
 
 CELLS = 81
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
-         (2, 4, 6))
 FULL = 0x1FF
 LINE_MASKS = tuple(sum(1 << k for k in line) for line in LINES)
 HAS_LINE = tuple(any(m & line == line for line in LINE_MASKS) for m in range(512))

@@ -31,7 +31,8 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from ..cartridge import BOARD, Cartridge
 from .planner import Planner
 from .resolver import CATS, O_WINS, OPEN, TIE, X_WINS, step
-from .rules import allowed, lines
+from ..turns import lines
+from .rules import allowed
 
 
 __all__ = ["Tactic", "CARTRIDGE", "FLASH_BITS"]
@@ -172,7 +173,7 @@ class Tactic(Cartridge):
                 restart()
             with m.State("JUDGE"):
                 m.d.comb += [self.busy.eq(1), self.board.eq(shown)]
-                x_line, o_line, full = lines(xs), lines(os), (xs | os).all()
+                x_line, o_line, full = lines(xs).any(), lines(os).any(), (xs | os).all()
                 with m.If(x_line | o_line | full):
                     m.d.sync += result.eq(Mux(x_line & o_line, TIE, Mux(
                         x_line, X_WINS, Mux(o_line, O_WINS, CATS))))

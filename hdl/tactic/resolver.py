@@ -4,7 +4,7 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .rules import lines
+from ..turns import lines
 
 
 __all__ = ["OPEN", "CATS", "TIE", "X_WINS", "O_WINS", "Resolver", "step"]
@@ -50,7 +50,7 @@ class Resolver(wiring.Component):
         for i in range(3):
             xs, os = step(m, xs, os, self.plan_a[i], self.plan_b[i])
             x_line, o_line, full = Signal(), Signal(), Signal()
-            m.d.comb += [x_line.eq(lines(xs)), o_line.eq(lines(os)), full.eq((xs | os).all())]
+            m.d.comb += [x_line.eq(lines(xs).any()), o_line.eq(lines(os).any()), full.eq((xs | os).all())]
             now = Mux(x_line & o_line, TIE, Mux(x_line, X_WINS, Mux(o_line, O_WINS, CATS)))
             decided.append((x_line | o_line | full, now, xs, os))
         # The first step that decides wins: walk them from the last back.

@@ -1,4 +1,4 @@
-"""Tactic-Toe's rules as logic: which key a plan may take next, and lines.
+"""Tactic-Toe's rules as logic: which key a plan may take next.
 
 Places are 0-8 here (the seed's 1-9 less one); a plan is three places; `round` is a
 signal 1-3 and `history` the player's round-1 plan.
@@ -6,11 +6,11 @@ signal 1-3 and `history` the player's round-1 plan.
 
 from amaranth.hdl import C, Cat
 
-__all__ = ["CENTRE", "LINES", "allowed", "legal", "lines"]
+from ..turns import LINES
+
+__all__ = ["CENTRE", "allowed", "legal"]
 
 CENTRE = 4
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
-         (2, 4, 6))
 
 
 def _in(place, places):
@@ -38,7 +38,3 @@ def legal(round, history, plan):
     """Whether the whole `plan` is legal in `round`."""
     return Cat(allowed(round, history, plan[:i], plan[i]) for i in range(3)).all()
 
-
-def lines(stones):
-    """Whether the 9 bits `stones` hold a line."""
-    return Cat(Cat(stones[k] for k in line).all() for line in LINES).any()
