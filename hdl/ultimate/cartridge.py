@@ -1,0 +1,270 @@
+"""Ultimate Tic-Tac-Toe (seed 001) as a cartridge: a person against the engine in
+hardware (hdl/ultimate/engine.py), or two people (docs/ultimate.md).
+
+Clock by clock (firmware_ref/ultimate/model.py is the golden model written from this):
+
+- Switch 0 on: the person begins (plays X); switch 1 on: the engine plays the other
+  side, off: two people. The engine is red; with two people X is green, O red.
+- BEGIN (power-up, and while ``start`` is high, the board showing ``position``): once
+  ``start`` is low, no line is being said and the engine is idle, the board is emptied
+  and the position is said. SAY waits until the line is out, then TURN.
+- TURN (one clock): a big line or no move left ends the game (OVER); the engine's turn
+  starts it (THINK), else PICK.
+- PICK (``ready``): the big board, each small board in its owner's colour (both for a
+  drawn one), the boards the player may move in blinking in the player's colour. A key
+  on one of these shows that board (CELL); other keys do nothing.
+- CELL (``ready``): the chosen small board, its legal cells blinking; a key on a legal
+  cell plays it (the position is said), any other key goes back to PICK.
+- THINK (``busy``): the engine searches; the clock after it is done, its move is
+  played and said, with the engine's move, value and nodes.
+- OVER (``over``). Lamps: your move (``ready``), over, red won, green won.
+
+The host's bytes (``rx``), taken in PICK, CELL and OVER: ``M`` has the engine move now
+for the player to move (not in OVER); ``P``, 81 of ``X O .`` and the last move (two
+digits, or ``--``) loads a position (LOAD). A position no game reaches is refused (another
+character, a count of X's and O's no game gives, a small board with a line of each, a
+last move past 80 or not on the last mover's stone): the board is emptied and ``?`` is
+said before the position. The cartridge says (``tx``), each a line:
+
+- ``P`` + the 81 cells + a space + the last move (``--`` or two digits);
+- ``M`` + the engine's move (two digits), its value (6 hex digits, two's complement,
+  for the player who moved) and its nodes (8 hex digits), before the position;
+- ``?``, before the emptied board's position.
+"""
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
+
+from ..cartridge import BOARD, Cartridge
+from .engine import Engine, binary
+from .rules import small
+
+__all__ = ["Ultimate", "CARTRIDGE", "FLASH_BITS", "SAID"]
+
+FLASH_BITS = 22             # blinking with the top bit: 0.35 s at 12 MHz
+PERSON_SWITCH, MACHINE_SWITCH = 0, 1
+# What the cartridge says, one byte a step: the engine's line, the position's, "?".
+MOVE_LINE, POSITION_LINE, REFUSED_LINE, SILENT = 0, 20, 106, 108
+SAID = 105                  # the position line's newline: then silent
+CELLS_AT = POSITION_LINE + 1
+
+
+def decimal(value):
+    """Two ASCII digits of `value` (0-80), as two byte signals (tens, units)."""
+    table = Array(Const(v // 10 << 4 | v % 10, 8) for v in range(128))[value]
+    return ord("0") + table[4:], ord("0") + table[:4]
+
+
+def hex_digit(nibble):
+    return Mux(nibble < 10, ord("0") + nibble, ord("A") - 10 + nibble)
+
+
+class Ultimate(Cartridge):
+    code = "U"
+    title = "Ultimate Tic-Tac-Toe (seed 001): nine boards in one, alpha-beta in hardware"
+    machine = "the engine"
+    lamp_names = ("your move", "over", "red won", "green won")
+    switch_names = ("the person begins", "the engine plays")
+    switch_init = 0b11
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.engine = engine = Engine()
+        flash = Signal(FLASH_BITS)
+        m.d.sync += flash.eq(flash + 1)
+        blink = flash[-1]
+        chosen = Signal(4)                  # the small board CELL shows
+        say = Signal(range(SILENT + 1), init=SILENT)
+        silent = say == SILENT
+        loaded = Signal(range(84))          # LOAD: bytes taken after the P
+        bad = Signal()                      # LOAD: a character no position has
+        surplus = Signal(signed(8))         # LOAD: X's less O's
+        tens = Signal(8)                    # LOAD: the last move's first character
+
+        key = binary(self.key)
+        board_legal = Cat(small(engine.legal, b).any() for b in range(9))
+        over = engine.x_big | engine.o_big | engine.no_move
+        engines_turn = self.switches[MACHINE_SWITCH] & (
+            engine.x_turn ^ self.switches[PERSON_SWITCH])
+        byte = self.rx.payload
+        m.d.comb += self.rx.ready.eq(1)
+
+        # Colours: the engine is red; with two people X is green.
+        x_red = self.switches[MACHINE_SWITCH] & ~self.switches[PERSON_SWITCH]
+        x_colour, o_colour, mover = Signal(2), Signal(2), Signal(2)
+        m.d.comb += [x_colour.eq(Mux(x_red, 0b01, 0b10)), o_colour.eq(Mux(x_red, 0b10, 0b01)),
+                     mover.eq(Mux(engine.x_turn, x_colour, o_colour))]
+        owners, big, cells = Signal(BOARD), Signal(BOARD), Signal(BOARD)
+        picking = Signal()                  # PICK: legal boards blink
+        for b in range(9):
+            m.d.comb += [
+                owners[b].as_value().eq(Mux(engine.x_line[b], x_colour, Mux(
+                    engine.o_line[b], o_colour, Mux(engine.decided[b], 0b11, 0)))),
+                big[b].as_value().eq(owners[b].as_value() | Mux(
+                    picking & board_legal[b] & blink, mover, 0))]
+        # The engine searches on the position itself: THINK shows the owners as they
+        # were before it began.
+        frozen = Signal(BOARD)
+        x_chosen = Array(small(engine.xs, b) for b in range(9))[chosen]
+        o_chosen = Array(small(engine.os, b) for b in range(9))[chosen]
+        legal_chosen = Array(small(engine.legal, b) for b in range(9))[chosen]
+        for k in range(9):
+            m.d.comb += cells[k].as_value().eq(
+                Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,
+                    Mux(legal_chosen[k] & blink, mover, 0))))
+
+        # What the cartridge says.
+        cell = Signal(7)
+        m.d.comb += cell.eq(engine.best_b * 9 + engine.best_k)
+        last = Signal(7)
+        m.d.comb += last.eq(engine.last_b * 9 + engine.last_k)
+        move_tens, move_units = decimal(cell)
+        last_tens, last_units = decimal(last)
+        value = Cat(engine.value, engine.value[-1].replicate(2))   # 24 bits
+        payload = Signal(8)
+        with m.Switch(say):
+            with m.Case(MOVE_LINE):
+                m.d.comb += payload.eq(ord("M"))
+            with m.Case(MOVE_LINE + 1):
+                m.d.comb += payload.eq(move_tens)
+            with m.Case(MOVE_LINE + 2):
+                m.d.comb += payload.eq(move_units)
+            with m.Case(MOVE_LINE + 3, MOVE_LINE + 10, CELLS_AT + 81):
+                m.d.comb += payload.eq(ord(" "))
+            for i in range(6):
+                with m.Case(MOVE_LINE + 4 + i):
+                    m.d.comb += payload.eq(hex_digit(value[20 - 4 * i:24 - 4 * i]))
+            for i in range(8):
+                with m.Case(MOVE_LINE + 11 + i):
+                    m.d.comb += payload.eq(hex_digit(engine.nodes[28 - 4 * i:32 - 4 * i]))
+            with m.Case(POSITION_LINE):
+                m.d.comb += payload.eq(ord("P"))
+            with m.Case(*range(CELLS_AT, CELLS_AT + 81)):
+                at = say - CELLS_AT
+                m.d.comb += payload.eq(Mux(engine.xs.bit_select(at, 1), ord("X"),
+                                           Mux(engine.os.bit_select(at, 1), ord("O"),
+                                               ord("."))))
+            with m.Case(CELLS_AT + 82):
+                m.d.comb += payload.eq(Mux(engine.has_last, last_tens, ord("-")))
+            with m.Case(CELLS_AT + 83):
+                m.d.comb += payload.eq(Mux(engine.has_last, last_units, ord("-")))
+            with m.Case(REFUSED_LINE):
+                m.d.comb += payload.eq(ord("?"))
+            with m.Default():
+                m.d.comb += payload.eq(ord("\n"))
+        m.d.comb += [self.tx.valid.eq(~silent), self.tx.payload.eq(payload)]
+        with m.If(self.tx.valid & self.tx.ready):
+            m.d.sync += say.eq(Mux(say == SAID, SILENT,
+                                   Mux(say == REFUSED_LINE + 1, POSITION_LINE, say + 1)))
+
+        def restart():
+            with m.If(self.start):
+                m.next = "BEGIN"
+
+        def listen(moves):
+            """The host's commands; `moves`: the game is open, so M is taken."""
+            with m.If(self.rx.valid & (byte == ord("P"))):
+                m.d.sync += [loaded.eq(0), bad.eq(0), surplus.eq(0)]
+                m.next = "LOAD"
+            with m.Elif(self.rx.valid & (byte == ord("M")) & moves):
+                m.d.comb += engine.run.eq(1)
+                m.next = "THINK"
+
+        with m.FSM(init="BEGIN") as fsm:
+            with m.State("BEGIN"):
+                m.d.comb += self.board.eq(self.position)
+                with m.If(~self.start & silent & ~engine.busy):
+                    m.d.comb += engine.clear.eq(1)
+                    m.d.sync += say.eq(POSITION_LINE)
+                    m.next = "SAY"
+            with m.State("SAY"):
+                m.d.comb += self.board.eq(big)
+                with m.If(silent):
+                    m.next = "TURN"
+                restart()
+            with m.State("TURN"):
+                m.d.comb += self.board.eq(big)
+                with m.If(over):
+                    m.next = "OVER"
+                with m.Elif(engines_turn):
+                    m.d.comb += engine.run.eq(1)
+                    m.next = "THINK"
+                with m.Else():
+                    m.next = "PICK"
+                restart()
+            with m.State("PICK"):
+                m.d.comb += [self.board.eq(big), picking.eq(1), self.ready.eq(1)]
+                with m.If(self.key.any() & board_legal.bit_select(key, 1)):
+                    m.d.sync += chosen.eq(key)
+                    m.next = "CELL"
+                listen(1)
+                restart()
+            with m.State("CELL"):
+                m.d.comb += [self.board.eq(cells), self.ready.eq(1)]
+                with m.If(self.key.any()):
+                    with m.If(legal_chosen.bit_select(key, 1)):
+                        m.d.comb += [engine.play.eq(1), engine.play_b.eq(chosen),
+                                     engine.play_k.eq(key)]
+                        m.d.sync += say.eq(POSITION_LINE)
+                        m.next = "SAY"
+                    with m.Else():
+                        m.next = "PICK"
+                listen(1)
+                restart()
+            with m.State("THINK"):
+                m.d.comb += [self.board.eq(frozen), self.busy.eq(1)]
+                with m.If(~engine.busy):
+                    m.d.comb += [engine.play.eq(1), engine.play_b.eq(engine.best_b),
+                                 engine.play_k.eq(engine.best_k)]
+                    m.d.sync += say.eq(MOVE_LINE)
+                    m.next = "SAY"
+                restart()
+            with m.State("LOAD"):
+                m.d.comb += self.board.eq(big)
+                with m.If(self.rx.valid):
+                    is_x, is_o = byte == ord("X"), byte == ord("O")
+                    m.d.sync += loaded.eq(loaded + 1)
+                    with m.If(loaded < 81):
+                        m.d.comb += [engine.shift.eq(1), engine.shift_x.eq(is_x),
+                                     engine.shift_o.eq(is_o)]
+                        m.d.sync += [surplus.eq(surplus + is_x - is_o),
+                                     bad.eq(bad | ~(is_x | is_o | (byte == ord("."))))]
+                    with m.Elif(loaded == 81):
+                        m.d.sync += tens.eq(byte)
+                    with m.Else():
+                        none = (tens == ord("-")) & (byte == ord("-"))
+                        digits = ((tens >= ord("0")) & (tens <= ord("8"))
+                                  & (byte >= ord("0")) & (byte <= ord("9")))
+                        number = Signal(7)
+                        m.d.comb += number.eq((tens - ord("0"))[:4] * 10
+                                              + (byte - ord("0"))[:4])
+                        x_moves = surplus == 0      # so O moved last
+                        stone = Mux(x_moves, engine.os, engine.xs).bit_select(number, 1)
+                        with m.If(bad | ~(none | digits & (number <= 80) & stone)
+                                  | ~(x_moves | (surplus == 1))
+                                  | (engine.x_line & engine.o_line).any()):
+                            m.d.comb += engine.clear.eq(1)
+                            m.d.sync += say.eq(REFUSED_LINE)
+                        with m.Else():
+                            ninths = Array(Const(v // 9, 4) for v in range(128))[number]
+                            m.d.comb += [engine.put.eq(1), engine.put_b.eq(ninths),
+                                         engine.put_k.eq(number - ninths * 9),
+                                         engine.put_has_last.eq(digits),
+                                         engine.put_x_turn.eq(x_moves)]
+                            m.d.sync += say.eq(POSITION_LINE)
+                        m.next = "SAY"
+                restart()
+            with m.State("OVER"):
+                m.d.comb += [self.board.eq(big), self.over.eq(1)]
+                listen(0)
+                restart()
+
+        with m.If(~fsm.ongoing("THINK")):
+            m.d.sync += frozen.eq(owners)
+        red_won = Mux(x_red, engine.x_big, engine.o_big)
+        green_won = Mux(x_red, engine.o_big, engine.x_big)
+        m.d.comb += self.lamps.eq(Cat(self.ready, self.over, self.over & red_won,
+                                      self.over & green_won))
+        return m
+
+
+CARTRIDGE = Ultimate
