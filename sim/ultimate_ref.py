@@ -1,0 +1,170 @@
+"""The Ultimate Tic-Tac-Toe engine compiled, for issue 18's speed comparison: nodes per
+second of the golden engine in Python, of this compiled reference and (to come) of the
+hardware engine, side by side.
+
+`sim/ultimate_ref.cc` is the golden engine's search (firmware_ref/ultimate/engine.py)
+written again in C++17 on bitboards, with the standard library only: the same move,
+value and node count, step for step. The system's C++ compiler (``$CXX`` or ``c++``)
+builds it on first use into ``build/ultimate_ref/``, and again whenever the .cc is
+newer than the program. It reads ``BOARD LAST DEPTH`` lines and answers ``CELL VALUE
+NODES`` for each, then the nodes and the seconds its searches took (timed in C++, so
+that neither the pipe nor Python counts).
+
+    python -m sim.ultimate_ref [--positions 100] [--seed 1] [--depth 4]
+
+searches positions of random games with both engines, compares every answer (the
+first disagreement is one line and exit status 1) and prints a table of their nodes per
+second.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+from firmware_ref.cli import UserError, positive_int, run
+from firmware_ref.ultimate import engine
+from firmware_ref.ultimate.rules import Position, show
+
+from . import BUILD
+from .compiled import run_tool
+
+__all__ = ["SOURCE", "OUTPUT", "CXXFLAGS", "Timed", "build", "positions", "compiled",
+           "golden", "disagreement", "table", "main"]
+
+SOURCE = Path(__file__).with_name("ultimate_ref.cc")
+OUTPUT = BUILD / "ultimate_ref"
+CXXFLAGS = ["-std=c++17", "-O2"]
+
+
+class Timed(NamedTuple):
+    """An engine's answers to a list of searches, each (cell, value, nodes), and the
+    nodes and seconds of all of them."""
+    results: list
+    nodes: int
+    seconds: float
+
+    @property
+    def per_second(self):
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+
+def build(output=OUTPUT):
+    """The compiled reference's program in `output`, compiled first if it is missing or
+    older than SOURCE."""
+    program = Path(output) / "ultimate_ref"
+    if program.exists() and program.stat().st_mtime >= SOURCE.stat().st_mtime:
+        return program
+    compiler = os.environ.get("CXX", "c++")
+    if shutil.which(compiler) is None:
+        raise UserError(f"no C++ compiler: {compiler!r} is not on the PATH (install g++ "
+                        "or clang++, or set $CXX)")
+    program.parent.mkdir(parents=True, exist_ok=True)
+    # Compiled aside and renamed into place: an interrupted or parallel build never
+    # leaves a half-written program where the next run would trust it.
+    with tempfile.TemporaryDirectory(dir=program.parent) as work:
+        run_tool([compiler, *CXXFLAGS, str(SOURCE), "-o", program.name], work,
+                 "the C++ compiler", program.parent / "failed")
+        os.replace(Path(work) / program.name, program)
+    return program
+
+
+def positions(count, seed):
+    """`count` open positions of random games (random legal moves from the empty board),
+    the same for the same `seed`. Each is taken at a ply drawn uniformly from its game's
+    length, so that openings, middle games and endgames all occur."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        position, game = Position(), []
+        while position.legal():
+            game.append(position)
+            position = position.play(rng.choice(position.legal()))
+        yield rng.choice(game)
+
+
+def compiled(jobs, output=OUTPUT):
+    """The compiled reference's Timed answers to `jobs`, a list of (position, depth)."""
+    program = build(output)
+    lines = "".join(f"{show(position)} {'-' if position.last is None else position.last} "
+                    f"{depth}\n" for position, depth in jobs)
+    done = subprocess.run([str(program)], input=lines, capture_output=True, text=True)
+    if done.returncode:
+        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise UserError(f"the compiled reference failed: {reason}")
+    *answers, timing = done.stdout.splitlines()
+    _, _, nodes, _, seconds = timing.split()
+    results = [tuple(map(int, answer.split())) for answer in answers]
+    if len(results) != len(jobs):
+        raise UserError(f"the compiled reference answered {len(results)} of {len(jobs)} "
+                        "searches")
+    return Timed(results, int(nodes), float(seconds))
+
+
+def golden(jobs):
+    """The golden engine's Timed answers to `jobs`, timed around engine.move alone."""
+    results, seconds = [], 0.0
+    for position, depth in jobs:
+        began = time.perf_counter()
+        results.append(engine.move(position, depth))
+        seconds += time.perf_counter() - began
+    return Timed(results, sum(nodes for _, _, nodes in results), seconds)
+
+
+def disagreement(jobs, expected, actual):
+    """None if the answers `actual` equal `expected` (lists of (cell, value, nodes), one a
+    job), else one line naming the first search where they differ."""
+    if len(expected) != len(actual):
+        return f"{len(expected)} answers against {len(actual)}"
+    for number, ((position, depth), want, got) in enumerate(zip(jobs, expected, actual)):
+        if tuple(want) != tuple(got):
+            last = "-" if position.last is None else position.last
+            return (f"position {number} ({show(position)} {last}, depth {depth}): the "
+                    f"golden engine says cell, value, nodes = {' '.join(map(str, want))}, "
+                    f"the compiled reference {' '.join(map(str, got))}")
+    return None
+
+
+def table(rows):
+    """The engines' nodes, seconds and nodes per second, lined up."""
+    lines = [("engine", "nodes", "seconds", "nodes/s")]
+    lines += [(name, f"{t.nodes:,}", f"{t.seconds:.6f}", f"{t.per_second:,.0f}")
+              for name, t in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                  for i, (cell, w) in enumerate(zip(line, widths))).rstrip()
+        for line in lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.ultimate_ref",
+        description="The compiled reference of the Ultimate Tic-Tac-Toe engine: checked "
+        "against the golden engine on positions of random games, and both timed.")
+    parser.add_argument("--positions", type=positive_int, default=100,
+                        help="positions of random games (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="their seed (default 1)")
+    parser.add_argument("--depth", type=positive_int, default=engine.DEPTH,
+                        help=f"plies searched (default {engine.DEPTH})")
+    args = parser.parse_args(argv)
+    jobs = [(position, args.depth) for position in positions(args.positions, args.seed)]
+    fast = compiled(jobs)
+    slow = golden(jobs)
+    found = disagreement(jobs, slow.results, fast.results)
+    if found:
+        print(f"error: {found}", file=sys.stderr)
+        return 1
+    print(f"{len(jobs)} positions of random games (seed {args.seed}), depth {args.depth}: "
+          "the same move, value and nodes in both")
+    print(table([("Python (golden)", slow), ("compiled (C++ -O2)", fast)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))
