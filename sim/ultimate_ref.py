@@ -19,7 +19,6 @@ second.
 
 import argparse
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -30,7 +29,8 @@ from typing import NamedTuple
 
 from firmware_ref.cli import UserError, positive_int, run
 from firmware_ref.ultimate import engine
-from firmware_ref.ultimate.rules import Position, show
+from firmware_ref.ultimate.match import positions
+from firmware_ref.ultimate.rules import show
 
 from . import BUILD
 from .compiled import run_tool
@@ -73,19 +73,6 @@ def build(output=OUTPUT):
                  "the C++ compiler", program.parent / "failed")
         os.replace(Path(work) / program.name, program)
     return program
-
-
-def positions(count, seed):
-    """`count` open positions of random games (random legal moves from the empty board),
-    the same for the same `seed`. Each is taken at a ply drawn uniformly from its game's
-    length, so that openings, middle games and endgames all occur."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        position, game = Position(), []
-        while position.legal():
-            game.append(position)
-            position = position.play(rng.choice(position.legal()))
-        yield rng.choice(game)
 
 
 def compiled(jobs, output=OUTPUT):

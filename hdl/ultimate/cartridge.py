@@ -19,7 +19,7 @@ Clock by clock (firmware_ref/ultimate/model.py is the golden model written from 
   played and said, with the engine's move, value and nodes.
 - OVER (``over``). Lamps: your move (``ready``), over, red won, green won.
 
-The host's bytes (``rx``), taken in PICK, CELL and OVER: ``M`` has the engine move now
+The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER: ``M`` has the engine move now
 for the player to move (not in OVER); ``P``, 81 of ``X O .`` and the last move (two
 digits, or ``--``) loads a position (LOAD). A position no game reaches is refused (another
 character, a count of X's and O's no game gives, a small board with a line of each, a
@@ -79,6 +79,7 @@ class Ultimate(Cartridge):
         bad = Signal()                      # LOAD: a character no position has
         surplus = Signal(signed(8))         # LOAD: X's less O's
         tens = Signal(8)                    # LOAD: the last move's first character
+        load_b, load_k = Signal(4), Signal(4)   # LOAD: the cell the next byte is for
 
         key = binary(self.key)
         board_legal = Cat(small(engine.legal, b).any() for b in range(9))
@@ -112,45 +113,43 @@ class Ultimate(Cartridge):
                 Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,
                     Mux(legal_chosen[k] & blink, mover, 0))))
 
-        # What the cartridge says.
-        cell = Signal(7)
-        m.d.comb += cell.eq(engine.best_b * 9 + engine.best_k)
-        last = Signal(7)
-        m.d.comb += last.eq(engine.last_b * 9 + engine.last_k)
-        move_tens, move_units = decimal(cell)
-        last_tens, last_units = decimal(last)
-        value = Cat(engine.value, engine.value[-1].replicate(2))   # 24 bits
+        # What the cartridge says. One decimal converter, one hex digit and one look at
+        # a cell serve every line; LOAD uses the look at a cell for its last move.
+        loading = Signal()
+        number = Signal(7)                  # LOAD: the last move's number
+        at = Signal(7)
+        m.d.comb += at.eq(Mux(loading, number, say - CELLS_AT))
+        x_at, o_at = engine.xs.bit_select(at, 1), engine.os.bit_select(at, 1)
+        moving = say < POSITION_LINE
+        told = Signal(7)                    # the engine's move, or the last move
+        m.d.comb += told.eq(Mux(moving, engine.best_b, engine.last_b) * 9
+                            + Mux(moving, engine.best_k, engine.last_k))
+        tens_digit, units_digit = decimal(told)
+        hexes = Cat(engine.nodes, engine.value, engine.value[-1].replicate(2))
+        nibble = hexes.word_select(Mux(say < 10, 17 - say, 18 - say)[:4], 4)
         payload = Signal(8)
-        with m.Switch(say):
-            with m.Case(MOVE_LINE):
-                m.d.comb += payload.eq(ord("M"))
-            with m.Case(MOVE_LINE + 1):
-                m.d.comb += payload.eq(move_tens)
-            with m.Case(MOVE_LINE + 2):
-                m.d.comb += payload.eq(move_units)
-            with m.Case(MOVE_LINE + 3, MOVE_LINE + 10, CELLS_AT + 81):
-                m.d.comb += payload.eq(ord(" "))
-            for i in range(6):
-                with m.Case(MOVE_LINE + 4 + i):
-                    m.d.comb += payload.eq(hex_digit(value[20 - 4 * i:24 - 4 * i]))
-            for i in range(8):
-                with m.Case(MOVE_LINE + 11 + i):
-                    m.d.comb += payload.eq(hex_digit(engine.nodes[28 - 4 * i:32 - 4 * i]))
-            with m.Case(POSITION_LINE):
-                m.d.comb += payload.eq(ord("P"))
-            with m.Case(*range(CELLS_AT, CELLS_AT + 81)):
-                at = say - CELLS_AT
-                m.d.comb += payload.eq(Mux(engine.xs.bit_select(at, 1), ord("X"),
-                                           Mux(engine.os.bit_select(at, 1), ord("O"),
-                                               ord("."))))
-            with m.Case(CELLS_AT + 82):
-                m.d.comb += payload.eq(Mux(engine.has_last, last_tens, ord("-")))
-            with m.Case(CELLS_AT + 83):
-                m.d.comb += payload.eq(Mux(engine.has_last, last_units, ord("-")))
-            with m.Case(REFUSED_LINE):
-                m.d.comb += payload.eq(ord("?"))
-            with m.Default():
-                m.d.comb += payload.eq(ord("\n"))
+        with m.If((say >= CELLS_AT) & (say < CELLS_AT + 81)):
+            m.d.comb += payload.eq(Mux(x_at, ord("X"), Mux(o_at, ord("O"), ord("."))))
+        with m.Elif((say >= 4) & (say < 10) | (say >= 11) & (say < 19)):
+            m.d.comb += payload.eq(hex_digit(nibble))
+        with m.Else():
+            with m.Switch(say):
+                with m.Case(MOVE_LINE):
+                    m.d.comb += payload.eq(ord("M"))
+                with m.Case(POSITION_LINE):
+                    m.d.comb += payload.eq(ord("P"))
+                with m.Case(REFUSED_LINE):
+                    m.d.comb += payload.eq(ord("?"))
+                with m.Case(MOVE_LINE + 3, MOVE_LINE + 10, CELLS_AT + 81):
+                    m.d.comb += payload.eq(ord(" "))
+                with m.Case(MOVE_LINE + 1, CELLS_AT + 82):
+                    m.d.comb += payload.eq(Mux(moving | engine.has_last, tens_digit,
+                                               ord("-")))
+                with m.Case(MOVE_LINE + 2, CELLS_AT + 83):
+                    m.d.comb += payload.eq(Mux(moving | engine.has_last, units_digit,
+                                               ord("-")))
+                with m.Default():
+                    m.d.comb += payload.eq(ord("\n"))
         m.d.comb += [self.tx.valid.eq(~silent), self.tx.payload.eq(payload)]
         with m.If(self.tx.valid & self.tx.ready):
             m.d.sync += say.eq(Mux(say == SAID, SILENT,
@@ -163,7 +162,9 @@ class Ultimate(Cartridge):
         def listen(moves):
             """The host's commands; `moves`: the game is open, so M is taken."""
             with m.If(self.rx.valid & (byte == ord("P"))):
-                m.d.sync += [loaded.eq(0), bad.eq(0), surplus.eq(0)]
+                m.d.comb += engine.clear.eq(1)
+                m.d.sync += [loaded.eq(0), bad.eq(0), surplus.eq(0), load_b.eq(0),
+                             load_k.eq(0)]
                 m.next = "LOAD"
             with m.Elif(self.rx.valid & (byte == ord("M")) & moves):
                 m.d.comb += engine.run.eq(1)
@@ -193,52 +194,56 @@ class Ultimate(Cartridge):
                 restart()
             with m.State("PICK"):
                 m.d.comb += [self.board.eq(big), picking.eq(1), self.ready.eq(1)]
-                with m.If(self.key.any() & board_legal.bit_select(key, 1)):
-                    m.d.sync += chosen.eq(key)
-                    m.next = "CELL"
-                listen(1)
+                with m.If(self.key.any()):
+                    with m.If(board_legal.bit_select(key, 1)):
+                        m.d.sync += chosen.eq(key)
+                        m.next = "CELL"
+                with m.Else():
+                    listen(1)
                 restart()
             with m.State("CELL"):
                 m.d.comb += [self.board.eq(cells), self.ready.eq(1)]
                 with m.If(self.key.any()):
                     with m.If(legal_chosen.bit_select(key, 1)):
-                        m.d.comb += [engine.play.eq(1), engine.play_b.eq(chosen),
-                                     engine.play_k.eq(key)]
+                        m.d.comb += [engine.play.eq(1), engine.at_b.eq(chosen),
+                                     engine.at_k.eq(key)]
                         m.d.sync += say.eq(POSITION_LINE)
                         m.next = "SAY"
                     with m.Else():
                         m.next = "PICK"
-                listen(1)
+                with m.Else():
+                    listen(1)
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.board.eq(frozen), self.busy.eq(1)]
                 with m.If(~engine.busy):
-                    m.d.comb += [engine.play.eq(1), engine.play_b.eq(engine.best_b),
-                                 engine.play_k.eq(engine.best_k)]
+                    m.d.comb += [engine.play.eq(1), engine.at_b.eq(engine.best_b),
+                                 engine.at_k.eq(engine.best_k)]
                     m.d.sync += say.eq(MOVE_LINE)
                     m.next = "SAY"
                 restart()
             with m.State("LOAD"):
-                m.d.comb += self.board.eq(big)
+                m.d.comb += [self.board.eq(big), loading.eq(1)]
                 with m.If(self.rx.valid):
                     is_x, is_o = byte == ord("X"), byte == ord("O")
                     m.d.sync += loaded.eq(loaded + 1)
                     with m.If(loaded < 81):
-                        m.d.comb += [engine.shift.eq(1), engine.shift_x.eq(is_x),
-                                     engine.shift_o.eq(is_o)]
+                        m.d.comb += [engine.stone.eq(is_x | is_o), engine.stone_x.eq(is_x),
+                                     engine.at_b.eq(load_b), engine.at_k.eq(load_k)]
                         m.d.sync += [surplus.eq(surplus + is_x - is_o),
-                                     bad.eq(bad | ~(is_x | is_o | (byte == ord("."))))]
+                                     bad.eq(bad | ~(is_x | is_o | (byte == ord(".")))),
+                                     load_k.eq(Mux(load_k == 8, 0, load_k + 1)),
+                                     load_b.eq(load_b + (load_k == 8))]
                     with m.Elif(loaded == 81):
                         m.d.sync += tens.eq(byte)
                     with m.Else():
                         none = (tens == ord("-")) & (byte == ord("-"))
                         digits = ((tens >= ord("0")) & (tens <= ord("8"))
                                   & (byte >= ord("0")) & (byte <= ord("9")))
-                        number = Signal(7)
                         m.d.comb += number.eq((tens - ord("0"))[:4] * 10
                                               + (byte - ord("0"))[:4])
                         x_moves = surplus == 0      # so O moved last
-                        stone = Mux(x_moves, engine.os, engine.xs).bit_select(number, 1)
+                        stone = Mux(x_moves, o_at, x_at)
                         with m.If(bad | ~(none | digits & (number <= 80) & stone)
                                   | ~(x_moves | (surplus == 1))
                                   | (engine.x_line & engine.o_line).any()):

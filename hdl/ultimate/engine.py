@@ -4,8 +4,9 @@ clocks a node, with the position in registers and the stack in block RAM
 
 The engine owns the position: ``xs``, ``os``, the last move (``last_b``, ``last_k``,
 ``has_last``) and the player to move (``x_turn``). While it is idle the cartridge sets
-them: ``clear`` empties the board, ``shift`` moves a cell in at cell 80 (81 shifts load
-a board, cell 0 first), ``put`` sets the last move and the turn, ``play`` makes a move.
+them: ``clear`` empties the board, ``stone`` puts a stone (X if ``stone_x``) on the cell
+``at_b``, ``at_k`` (small board, cell), ``put`` sets the last move and the turn, and
+``play`` makes a move on that cell for the player to move.
 ``run`` searches the position; ``busy`` stays high until the result is in ``best_b``,
 ``best_k`` (the move), ``value`` (for the player to move) and ``nodes``.
 
@@ -79,17 +80,16 @@ class Engine(wiring.Component):
     legal: Out(CELLS)
     # Setting up, while idle.
     clear: In(1)
-    shift: In(1)
-    shift_x: In(1)
-    shift_o: In(1)
+    stone: In(1)
+    stone_x: In(1)
+    at_b: In(4)
+    at_k: In(4)
     put: In(1)
     put_b: In(4)
     put_k: In(4)
     put_has_last: In(1)
     put_x_turn: In(1)
     play: In(1)
-    play_b: In(4)
-    play_k: In(4)
     # The search.
     run: In(1)
     busy: Out(1)
@@ -157,7 +157,11 @@ class Engine(wiring.Component):
         new_best = Mux(better, value, frame.best)
         cut = raised & (value >= frame.beta)
 
-        last = cell(self.last_b, self.last_k)
+        # Every change of the board: cells emptied, cells set (X's or O's).
+        last, placed = cell(self.last_b, self.last_k), cell(self.at_b, self.at_k)
+        erase, write, to_x = Signal(CELLS), Signal(CELLS), Signal()
+        m.d.sync += [self.xs.eq(self.xs & ~erase | write & to_x.replicate(CELLS)),
+                     self.os.eq(self.os & ~erase | write & ~to_x.replicate(CELLS))]
 
         m.d.comb += [
             push.addr.eq(ply),
@@ -171,22 +175,18 @@ class Engine(wiring.Component):
             with m.State("IDLE"):
                 m.d.comb += board.eq(self.last_b)
                 with m.If(self.clear):
-                    m.d.sync += [self.xs.eq(0), self.os.eq(0), self.has_last.eq(0),
-                                 self.last_b.eq(0), self.last_k.eq(0), self.x_turn.eq(1)]
-                with m.If(self.shift):
-                    m.d.sync += [self.xs.eq(Cat(self.xs[1:], self.shift_x)),
-                                 self.os.eq(Cat(self.os[1:], self.shift_o))]
+                    m.d.comb += erase.eq(~0)
+                    m.d.sync += [self.has_last.eq(0), self.last_b.eq(0), self.last_k.eq(0),
+                                 self.x_turn.eq(1)]
+                with m.If(self.stone):
+                    m.d.comb += [write.eq(placed), to_x.eq(self.stone_x)]
                 with m.If(self.put):
                     m.d.sync += [self.last_b.eq(self.put_b), self.last_k.eq(self.put_k),
                                  self.has_last.eq(self.put_has_last),
                                  self.x_turn.eq(self.put_x_turn)]
                 with m.If(self.play):
-                    placed = cell(self.play_b, self.play_k)
-                    with m.If(self.x_turn):
-                        m.d.sync += self.xs.eq(self.xs | placed)
-                    with m.Else():
-                        m.d.sync += self.os.eq(self.os | placed)
-                    m.d.sync += [self.last_b.eq(self.play_b), self.last_k.eq(self.play_k),
+                    m.d.comb += [write.eq(placed), to_x.eq(self.x_turn)]
+                    m.d.sync += [self.last_b.eq(self.at_b), self.last_k.eq(self.at_k),
                                  self.has_last.eq(1), self.x_turn.eq(~self.x_turn)]
                 with m.If(self.run):
                     m.d.sync += [ply.eq(0), at.eq(0), total.eq(0), self.nodes.eq(0),
@@ -213,11 +213,8 @@ class Engine(wiring.Component):
                     m.d.sync += [remaining.eq(boards.legal), best.eq(-INFINITY)]
                     m.next = "MAKE"
             with m.State("MAKE"):
-                m.d.comb += [self.busy.eq(1), board.eq(self.last_b), push.en.eq(1)]
-                with m.If(self.x_turn):
-                    m.d.sync += self.xs.eq(self.xs | lowest)
-                with m.Else():
-                    m.d.sync += self.os.eq(self.os | lowest)
+                m.d.comb += [self.busy.eq(1), board.eq(self.last_b), push.en.eq(1),
+                             write.eq(lowest), to_x.eq(self.x_turn)]
                 m.d.sync += [self.last_b.eq(move_b), self.last_k.eq(move_k),
                              self.has_last.eq(1), self.x_turn.eq(~self.x_turn),
                              ply.eq(ply + 1), alpha.eq(-beta), beta.eq(-alpha)]
@@ -228,8 +225,8 @@ class Engine(wiring.Component):
                     m.d.sync += self.value.eq(returned)
                     m.next = "IDLE"
                 with m.Else():
-                    m.d.sync += [self.xs.eq(self.xs & ~last), self.os.eq(self.os & ~last),
-                                 self.last_b.eq(frame.last_b), self.last_k.eq(frame.last_k),
+                    m.d.comb += erase.eq(last)
+                    m.d.sync += [self.last_b.eq(frame.last_b), self.last_k.eq(frame.last_k),
                                  self.has_last.eq(frame.has_last),
                                  self.x_turn.eq(~self.x_turn), ply.eq(ply - 1),
                                  total.eq(frame.sum)]
