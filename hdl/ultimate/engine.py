@@ -58,9 +58,14 @@ def binary(onehot):
                for j in range(width))
 
 
-def cell(b, k):
-    """The 81-bit one-hot of cell `k` of small board `b`."""
-    return Cat((b == i // 9) & (k == i % 9) for i in range(CELLS))
+def cell(m, b, k):
+    """The 81-bit one-hot of cell `k` of small board `b`: each decoded on its own, so
+    that a cell is one gate of two."""
+    boards, places, cells = Signal(9), Signal(9), Signal(CELLS)
+    m.d.comb += [boards.eq(Cat(b == i for i in range(9))),
+                 places.eq(Cat(k == i for i in range(9))),
+                 cells.eq(Cat(boards[i // 9] & places[i % 9] for i in range(CELLS)))]
+    return cells
 
 
 class Engine(wiring.Component):
@@ -158,7 +163,7 @@ class Engine(wiring.Component):
         cut = raised & (value >= frame.beta)
 
         # Every change of the board: cells emptied, cells set (X's or O's).
-        last, placed = cell(self.last_b, self.last_k), cell(self.at_b, self.at_k)
+        last, placed = cell(m, self.last_b, self.last_k), cell(m, self.at_b, self.at_k)
         erase, write, to_x = Signal(CELLS), Signal(CELLS), Signal()
         m.d.sync += [self.xs.eq(self.xs & ~erase | write & to_x.replicate(CELLS)),
                      self.os.eq(self.os & ~erase | write & ~to_x.replicate(CELLS))]
