@@ -105,9 +105,9 @@ class Ultimate(Cartridge):
         # The engine searches on the position itself: THINK shows the owners as they
         # were before it began.
         frozen = Signal(BOARD)
-        x_chosen = Array(small(engine.xs, b) for b in range(9))[chosen]
-        o_chosen = Array(small(engine.os, b) for b in range(9))[chosen]
-        legal_chosen = Array(small(engine.legal, b) for b in range(9))[chosen]
+        m.d.comb += engine.view_b.eq(chosen)
+        x_chosen, o_chosen = engine.x_view, engine.o_view
+        legal_chosen = ~(x_chosen | o_chosen) & board_legal.bit_select(chosen, 1).replicate(9)
         for k in range(9):
             m.d.comb += cells[k].as_value().eq(
                 Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,

@@ -1,4 +1,4 @@
-"""The engine: alpha-beta (negamax) to a fixed depth over Ultimate Tic-Tac-Toe, three
+"""The engine: alpha-beta (negamax) to a fixed depth over Ultimate Tic-Tac-Toe, four
 clocks a node, with the position in registers and the stack in block RAM
 (docs/ultimate.md; the same search as firmware_ref/ultimate/engine.py, read, not imported).
 
@@ -6,27 +6,33 @@ The engine owns the position: ``xs``, ``os``, the last move (``last_b``, ``last_
 ``has_last``) and the player to move (``x_turn``). While it is idle the cartridge sets
 them: ``clear`` empties the board, ``stone`` puts a stone (X if ``stone_x``) on the cell
 ``at_b``, ``at_k`` (small board, cell), ``put`` sets the last move and the turn, and
-``play`` makes a move on that cell for the player to move.
-``run`` searches the position; ``busy`` stays high until the result is in ``best_b``,
-``best_k`` (the move), ``value`` (for the player to move) and ``nodes``.
+``play`` makes a move on that cell for the player to move. ``view_b`` chooses the small
+board ``x_view`` and ``o_view`` show. ``run`` searches the position; ``busy`` stays high
+until the result is in ``best_b``, ``best_k`` (the move), ``value`` (for the player to
+move) and ``nodes``.
 
 The search makes and unmakes moves on the position itself:
 
-- INIT (9 clocks): ``sum`` := G of each undecided small board, summed.
-- ENTER (a node, one clock): count it. A big line is -WIN for the player to move, no
-  move left a draw (0), and at the full depth the value is the evaluation, sum +
-  BIG x G(big board), signed for the player to move; each returns. Otherwise the node
-  keeps its legal cells in ``remaining``. ``sum`` follows the move that led here: only
-  its small board changed (G before and after, and whether it is now decided).
-- MAKE (one clock): the lowest remaining cell is played, and the node's registers
-  (alpha, beta, best, the rest of ``remaining``, ``sum`` and the last move) are pushed;
-  the child gets (-beta, -alpha).
+- INIT (10 clocks): ``total`` := G of each undecided small board, summed.
+- ENTER (a node, one clock): count it; take G of the small board the last move changed,
+  before and after it, whether that board is now decided, G of the big board (owned
+  places as stones), whether a big line or no move ends the game, and the legal cells.
+- SCORE (one clock): a big line is -WIN for the player to move, no move left a draw
+  (0), and at the full depth the value is the evaluation, total + BIG x G(big), signed
+  for the player to move; each returns. Otherwise the node keeps its legal cells and
+  picks the lowest. ``total`` follows the move: only one small board changed.
+- MAKE (one clock): the picked cell is played, and the node's registers (alpha, beta,
+  best, the cells left, ``total`` and the last move) are pushed; the child gets
+  (-beta, -alpha).
 - RETURN (one clock): the node's value goes to its parent, whose frame is popped: the
-  move is taken back, best and alpha as negamax keeps them; a cut-off (alpha >= beta)
-  or no cell left returns the parent too (next clock), else MAKE its next move. The
-  root keeps the first move of the best value.
+  move is taken back, best and alpha as negamax keeps them; a cut-off (alpha >= beta) or
+  no cell left returns the parent too (next clock), else it picks its next cell (MAKE).
+  The root keeps the first move of the best value.
 
-So a search of N nodes takes 9 + 3N + 1 clocks from ``run`` to the clock ``busy`` falls.
+Values are kept in 15 bits: an evaluation is within +-5,600 (nine small boards' G and
+16 x the big board's, each at most 224), so a win is 8,192 inside and WIN (1,000,000)
+only in ``value``; negamax only compares and negates, so the order is the same. A
+search of N nodes keeps ``busy`` high for 10 + 4N - 1 clocks.
 """
 
 from amaranth.hdl import Array, Cat, Module, Mux, Signal, signed
@@ -37,16 +43,18 @@ from amaranth.lib.wiring import In, Out
 from ..baum_g.g import G
 from .rules import CELLS, Boards, small
 
-__all__ = ["WIN", "INFINITY", "BIG", "DEPTH", "VALUE", "SUM", "NODES", "Engine"]
+__all__ = ["WIN", "BIG", "DEPTH", "VALUE", "NODES", "Engine"]
 
 WIN = 1_000_000
-INFINITY = 2 * WIN
 BIG = 16                    # the big board's weight in the evaluation
 DEPTH = 4
-VALUE = signed(22)          # -INFINITY..INFINITY
+VALUE = signed(22)          # the value said: -WIN..WIN
 SUM = signed(14)            # G of nine small boards and BIG x G of the big one
+SCORE = signed(15)          # a value inside: -INSIDE_INFINITY..INSIDE_INFINITY
+INSIDE_WIN = 1 << 13
+INSIDE_INFINITY = (1 << 14) - 1
 NODES = 32
-FRAME = data.StructLayout({"alpha": VALUE, "beta": VALUE, "best": VALUE,
+FRAME = data.StructLayout({"alpha": SCORE, "beta": SCORE, "best": SCORE,
                            "remaining": CELLS, "sum": SUM,
                            "last_b": 4, "last_k": 4, "has_last": 1})
 
@@ -95,6 +103,9 @@ class Engine(wiring.Component):
     put_has_last: In(1)
     put_x_turn: In(1)
     play: In(1)
+    view_b: In(4)
+    x_view: Out(9)
+    o_view: Out(9)
     # The search.
     run: In(1)
     busy: Out(1)
@@ -120,47 +131,50 @@ class Engine(wiring.Component):
         push, pop = stack.write_port(), stack.read_port()
 
         ply = Signal(range(8))              # 0: the root
-        alpha, beta, best = Signal(VALUE), Signal(VALUE), Signal(VALUE)
-        remaining = Signal(CELLS)
+        alpha, beta, best = Signal(SCORE), Signal(SCORE), Signal(SCORE)
+        remaining = Signal(CELLS)           # the node's legal cells not yet played
+        pick = Signal(CELLS)                # the one MAKE plays: the lowest
         total = Signal(SUM)                 # G of the undecided small boards
-        returned = Signal(VALUE)            # the value RETURN hands up
-        at = Signal(range(9))               # INIT's small board
+        returned, up = Signal(SCORE), Signal(SCORE)     # RETURN's value, negated
+        at = Signal(range(10))              # INIT's small board
 
-        # G of one small board before and after the move on it (ENTER), or of board
-        # `at` (INIT); G of the big board with owned places as stones.
+        # G of one small board before and after the move on it (ENTER), of board `at`
+        # (INIT) or of board `view_b` (idle); G of the big board, owned places as stones.
         m.submodules.g_now = g_now = G()
         m.submodules.g_before = g_before = G()
         m.submodules.g_big = g_big = G()
         board = Signal(4)
         k_bit = Signal(9)
-        x_small = Array(small(self.xs, b) for b in range(9))[board]
-        o_small = Array(small(self.os, b) for b in range(9))[board]
-        m.d.comb += [k_bit.eq(Cat(self.last_k == k for k in range(9))),
-                     g_now.red.eq(x_small), g_now.green.eq(o_small),
-                     g_before.red.eq(x_small & ~k_bit), g_before.green.eq(o_small & ~k_bit),
+        m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[board]),
+                     self.o_view.eq(Array(small(self.os, b) for b in range(9))[board]),
+                     k_bit.eq(Cat(self.last_k == k for k in range(9))),
+                     g_now.red.eq(self.x_view), g_now.green.eq(self.o_view),
+                     g_before.red.eq(self.x_view & ~k_bit),
+                     g_before.green.eq(self.o_view & ~k_bit),
                      g_big.red.eq(boards.x_line), g_big.green.eq(boards.o_line)]
         counted = Signal(SUM)               # the board's part of the sum, now
         m.d.comb += counted.eq(Mux(boards.decided.bit_select(board, 1), 0, g_now.value))
-        here = Signal(SUM)                  # the sum of this position, in ENTER
-        m.d.comb += here.eq(Mux(ply == 0, total, total - g_before.value + counted))
-        evaluation = Signal(SUM)
-        m.d.comb += evaluation.eq(here + BIG * g_big.value)
+        # ENTER's findings, for SCORE.
+        was, now, big = Signal(SUM), Signal(SUM), Signal(SUM)
+        won, drawn = Signal(), Signal()
+        here = Signal(SUM)                  # the sum of this position
+        m.d.comb += here.eq(Mux(ply == 0, total, total - was + now))
+        evaluation, negated = Signal(SUM), Signal(SUM)
+        m.d.comb += [evaluation.eq(here + big), negated.eq(-here - big)]
 
-        # MAKE's move: the lowest remaining cell.
-        lowest = Signal(CELLS)
-        m.d.comb += lowest.eq(remaining & (~remaining + 1))
-        move_b = binary(Cat(small(lowest, b).any() for b in range(9)))
-        move_k = binary(Cat(Cat(lowest[9 * b + k] for b in range(9)).any()
+        # The lowest of the cells left: of the node's own (SCORE), or of its frame's
+        # (RETURN).
+        left, lowest = Signal(CELLS), Signal(CELLS)
+        m.d.comb += lowest.eq(left & (~left + 1))
+        move_b = binary(Cat(small(pick, b).any() for b in range(9)))
+        move_k = binary(Cat(Cat(pick[9 * b + k] for b in range(9)).any()
                             for k in range(9)))
 
         # RETURN's arithmetic on the parent's frame.
         frame = pop.data
-        value = Signal(VALUE)
-        m.d.comb += value.eq(-returned)
-        better = value > frame.best
-        raised = better & (value > frame.alpha)
-        new_best = Mux(better, value, frame.best)
-        cut = raised & (value >= frame.beta)
+        better = up > frame.best
+        raised = better & (up > frame.alpha)
+        cut = raised & (up >= frame.beta)
 
         # Every change of the board: cells emptied, cells set (X's or O's).
         last, placed = cell(m, self.last_b, self.last_k), cell(m, self.at_b, self.at_k)
@@ -171,14 +185,14 @@ class Engine(wiring.Component):
         m.d.comb += [
             push.addr.eq(ply),
             push.data.alpha.eq(alpha), push.data.beta.eq(beta), push.data.best.eq(best),
-            push.data.remaining.eq(remaining & ~lowest), push.data.sum.eq(total),
+            push.data.remaining.eq(remaining & ~pick), push.data.sum.eq(total),
             push.data.last_b.eq(self.last_b), push.data.last_k.eq(self.last_k),
             push.data.has_last.eq(self.has_last),
         ]
 
         with m.FSM():
             with m.State("IDLE"):
-                m.d.comb += board.eq(self.last_b)
+                m.d.comb += board.eq(self.view_b)
                 with m.If(self.clear):
                     m.d.comb += erase.eq(~0)
                     m.d.sync += [self.has_last.eq(0), self.last_b.eq(0), self.last_k.eq(0),
@@ -194,40 +208,52 @@ class Engine(wiring.Component):
                     m.d.sync += [self.last_b.eq(self.at_b), self.last_k.eq(self.at_k),
                                  self.has_last.eq(1), self.x_turn.eq(~self.x_turn)]
                 with m.If(self.run):
-                    m.d.sync += [ply.eq(0), at.eq(0), total.eq(0), self.nodes.eq(0),
-                                 alpha.eq(-INFINITY), beta.eq(INFINITY)]
+                    m.d.sync += [ply.eq(0), at.eq(0), total.eq(0), now.eq(0),
+                                 self.nodes.eq(0),
+                                 alpha.eq(-INSIDE_INFINITY), beta.eq(INSIDE_INFINITY)]
                     m.next = "INIT"
             with m.State("INIT"):
+                # Board `at`'s part is added the clock after it is found.
                 m.d.comb += [self.busy.eq(1), board.eq(at)]
-                m.d.sync += [total.eq(total + counted), at.eq(at + 1)]
-                with m.If(at == 8):
+                m.d.sync += [total.eq(total + now), now.eq(Mux(at < 9, counted, 0)),
+                             at.eq(at + 1)]
+                with m.If(at == 9):
                     m.next = "ENTER"
             with m.State("ENTER"):
-                m.d.comb += [self.busy.eq(1), board.eq(self.last_b), pop.addr.eq(ply - 1)]
-                m.d.sync += [self.nodes.eq(self.nodes + 1), total.eq(here)]
-                with m.If(boards.x_big | boards.o_big):
-                    m.d.sync += returned.eq(-WIN)
+                m.d.comb += [self.busy.eq(1), board.eq(self.last_b)]
+                m.d.sync += [self.nodes.eq(self.nodes + 1), was.eq(g_before.value),
+                             now.eq(counted), big.eq(BIG * g_big.value),
+                             won.eq(boards.x_big | boards.o_big), drawn.eq(boards.no_move),
+                             remaining.eq(boards.legal)]
+                m.next = "SCORE"
+            with m.State("SCORE"):
+                m.d.comb += [self.busy.eq(1), pop.addr.eq(ply - 1), left.eq(remaining)]
+                m.d.sync += total.eq(here)
+                with m.If(won):
+                    m.d.sync += [returned.eq(-INSIDE_WIN), up.eq(INSIDE_WIN)]
                     m.next = "RETURN"
-                with m.Elif(boards.no_move):
-                    m.d.sync += returned.eq(0)
+                with m.Elif(drawn):
+                    m.d.sync += [returned.eq(0), up.eq(0)]
                     m.next = "RETURN"
                 with m.Elif(ply == self.depth):
-                    m.d.sync += returned.eq(Mux(self.x_turn, evaluation, -evaluation))
+                    m.d.sync += [returned.eq(Mux(self.x_turn, evaluation, negated)),
+                                 up.eq(Mux(self.x_turn, negated, evaluation))]
                     m.next = "RETURN"
                 with m.Else():
-                    m.d.sync += [remaining.eq(boards.legal), best.eq(-INFINITY)]
+                    m.d.sync += [best.eq(-INSIDE_INFINITY), pick.eq(lowest)]
                     m.next = "MAKE"
             with m.State("MAKE"):
-                m.d.comb += [self.busy.eq(1), board.eq(self.last_b), push.en.eq(1),
-                             write.eq(lowest), to_x.eq(self.x_turn)]
+                m.d.comb += [self.busy.eq(1), push.en.eq(1), write.eq(pick),
+                             to_x.eq(self.x_turn)]
                 m.d.sync += [self.last_b.eq(move_b), self.last_k.eq(move_k),
                              self.has_last.eq(1), self.x_turn.eq(~self.x_turn),
                              ply.eq(ply + 1), alpha.eq(-beta), beta.eq(-alpha)]
                 m.next = "ENTER"
             with m.State("RETURN"):
-                m.d.comb += [self.busy.eq(1), board.eq(self.last_b), pop.addr.eq(ply - 2)]
+                m.d.comb += [self.busy.eq(1), pop.addr.eq(ply - 2), left.eq(frame.remaining)]
                 with m.If(ply == 0):
-                    m.d.sync += self.value.eq(returned)
+                    m.d.sync += self.value.eq(Mux(returned == INSIDE_WIN, WIN, Mux(
+                        returned == -INSIDE_WIN, -WIN, returned)))
                     m.next = "IDLE"
                 with m.Else():
                     m.d.comb += erase.eq(last)
@@ -238,10 +264,12 @@ class Engine(wiring.Component):
                     with m.If((ply == 1) & better):
                         m.d.sync += [self.best_b.eq(self.last_b), self.best_k.eq(self.last_k)]
                     with m.If(cut | (frame.remaining == 0)):
-                        m.d.sync += returned.eq(new_best)
+                        # The parent returns its best: up, or the frame's.
+                        m.d.sync += [returned.eq(Mux(better, up, frame.best)),
+                                     up.eq(Mux(better, returned, -frame.best))]
                     with m.Else():
-                        m.d.sync += [alpha.eq(Mux(raised, value, frame.alpha)),
-                                     beta.eq(frame.beta), best.eq(new_best),
-                                     remaining.eq(frame.remaining)]
+                        m.d.sync += [alpha.eq(Mux(raised, up, frame.alpha)),
+                                     beta.eq(frame.beta), best.eq(Mux(better, up, frame.best)),
+                                     remaining.eq(frame.remaining), pick.eq(lowest)]
                         m.next = "MAKE"
         return m
