@@ -234,3 +234,50 @@ def test_the_strength_matches_play_whole_legal_games():
         position = position.play(player(position))
     counts = match.match(match.random_player(rng), 2, depth=1)
     assert sum(counts.values()) == 2 and set(counts) <= {"win", "loss", "draw"}
+
+
+from firmware_ref.ultimate import model  # noqa: E402  (the cartridge's tests below)
+from sim import cartridges  # noqa: E402
+
+REFUSED = list(model.refused_games())
+PLAYED = list(model.played_games(count=3, plies=60))
+
+
+def test_the_golden_games_cover_refusals_keys_and_every_ending():
+    said, endings, refused_keys = b"", set(), 0
+    for game in REFUSED + PLAYED:
+        m = model.Model()
+        for pins in game:
+            m.set(pins)
+            state = m.state
+            m.tick()
+            if m.probe.tx_valid and pins.tx_ready:
+                said += bytes([m.probe.tx_payload])
+            refused_keys += state in ("PICK", "CELL") and pins.key and m.state == "PICK"
+        endings.add(m.probe.lamps >> 2 if m.state == "OVER" else None)
+    assert said.count(b"?\n") == len(model.REFUSED) and said.count(b"\nM") >= 10
+    assert refused_keys > 10 and len(endings - {None}) >= 2
+
+
+def test_the_core_agrees_with_its_golden_model_on_refusals_restarts_and_games():
+    games = REFUSED + PLAYED
+    assert cartridges.lockstep("ultimate", games) == (len(games), sum(map(len, games)))
+
+
+def test_the_core_searches_300_positions_as_the_golden_engine():
+    # Move, value and nodes are in the line the cartridge says, and the clocks it
+    # thinks are 4 a node: both compared at every clock.
+    games = list(model.position_games(count=300))
+    assert cartridges.lockstep("ultimate", games, backend="compiled") == \
+        (len(games), sum(map(len, games)))
+
+
+def test_a_core_with_another_evaluation_is_caught(monkeypatch):
+    import hdl.ultimate.engine as core_engine
+    monkeypatch.setattr(core_engine, "BIG", 8)
+    with pytest.raises(cartridges.Mismatch):
+        cartridges.lockstep("ultimate", list(model.position_games(count=2, per_game=2)))
+
+
+def test_the_search_clocks():
+    assert [model.search_clocks(n) for n in (1, 605)] == [13, 2429]

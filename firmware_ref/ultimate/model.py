@@ -52,7 +52,7 @@ class Model:
         self.line = b""             # what is left to say
         self.loaded = self.surplus = 0
         self.bad = False
-        self.tens = 0
+        self.tens = self.units = self.place = 0
         self.frozen = 0
         self.busy_left = 0          # the engine's clocks still to search
         self.found = None           # its move, value and nodes when done
@@ -116,7 +116,7 @@ class Model:
         x, o, mover = self.colours(switches)
         blink = self.flash >> FLASH_BITS - 1 & 1
         legal = self.legal()
-        if self.state == "CELL":
+        if self.state in ("CELL", "PLACE"):
             base = 9 * self.chosen
             return [x if self.xs >> base + k & 1 else o if self.os >> base + k & 1
                     else mover if blink and base + k in legal else 0 for k in range(9)]
@@ -167,8 +167,13 @@ class Model:
             return
         if self.loaded == CELLS + 1:
             self.tens = byte
-            return
-        tens, units = chr(self.tens), chr(byte)
+        else:
+            self.units = byte
+            self.state = "CHECK"
+
+    def _check(self):
+        """CHECK: the position loaded, and its last move, refused or taken."""
+        tens, units = chr(self.tens), chr(self.units)
         x_moves = self.surplus == 0
         none = tens == units == "-"
         digits = tens in "012345678" and units in "0123456789"
@@ -236,14 +241,14 @@ class Model:
 
         elif state == "CELL":
             if key >= 0:
-                if 9 * self.chosen + key in self.legal():
-                    self._play(9 * self.chosen + key)
-                    self.line = self.said()
-                    self.state = "SAY"
-                else:
-                    self.state = "PICK"
+                self.place = key
+                self.state = "PLACE" if 9 * self.chosen + key in self.legal() else "PICK"
             else:
                 listen(True)
+        elif state == "PLACE":
+            self._play(9 * self.chosen + self.place)
+            self.line = self.said()
+            self.state = "SAY"
         elif state == "THINK":
             if not engine_busy:
                 cell, value, nodes = self.found
@@ -254,6 +259,8 @@ class Model:
         elif state == "LOAD":
             if byte is not None:
                 self._load(byte)
+        elif state == "CHECK":
+            self._check()
         elif state == "OVER":
             listen(False)
         if state != "BEGIN" and inputs.start:

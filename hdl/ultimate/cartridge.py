@@ -14,14 +14,16 @@ Clock by clock (firmware_ref/ultimate/model.py is the golden model written from 
   drawn one), the boards the player may move in blinking in the player's colour. A key
   on one of these shows that board (CELL); other keys do nothing.
 - CELL (``ready``): the chosen small board, its legal cells blinking; a key on a legal
-  cell plays it (the position is said), any other key goes back to PICK.
+  cell plays it the next clock (PLACE) and the position is said; any other key goes
+  back to PICK.
 - THINK (``busy``): the engine searches; the clock after it is done, its move is
   played and said, with the engine's move, value and nodes.
 - OVER (``over``). Lamps: your move (``ready``), over, red won, green won.
 
 The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER: ``M`` has the engine move now
 for the player to move (not in OVER); ``P``, 81 of ``X O .`` and the last move (two
-digits, or ``--``) loads a position (LOAD). A position no game reaches is refused (another
+digits, or ``--``) loads a position (LOAD; CHECK, the clock after its last byte, looks
+at it). A position no game reaches is refused (another
 character, a count of X's and O's no game gives, a small board with a line of each, a
 last move past 80 or not on the last mover's stone): the board is emptied and ``?`` is
 said before the position. The cartridge says (``tx``), each a line:
@@ -78,7 +80,8 @@ class Ultimate(Cartridge):
         loaded = Signal(range(84))          # LOAD: bytes taken after the P
         bad = Signal()                      # LOAD: a character no position has
         surplus = Signal(signed(8))         # LOAD: X's less O's
-        tens = Signal(8)                    # LOAD: the last move's first character
+        tens, units = Signal(8), Signal(8)  # LOAD: the last move's characters
+        place = Signal(4)                   # CELL: the cell PLACE plays
         load_b, load_k = Signal(4), Signal(4)   # LOAD: the cell the next byte is for
 
         key = binary(self.key)
@@ -204,15 +207,19 @@ class Ultimate(Cartridge):
             with m.State("CELL"):
                 m.d.comb += [self.board.eq(cells), self.ready.eq(1)]
                 with m.If(self.key.any()):
+                    m.d.sync += place.eq(key)
                     with m.If(legal_chosen.bit_select(key, 1)):
-                        m.d.comb += [engine.play.eq(1), engine.at_b.eq(chosen),
-                                     engine.at_k.eq(key)]
-                        m.d.sync += say.eq(POSITION_LINE)
-                        m.next = "SAY"
+                        m.next = "PLACE"
                     with m.Else():
                         m.next = "PICK"
                 with m.Else():
                     listen(1)
+                restart()
+            with m.State("PLACE"):
+                m.d.comb += [self.board.eq(cells), engine.play.eq(1),
+                             engine.at_b.eq(chosen), engine.at_k.eq(place)]
+                m.d.sync += say.eq(POSITION_LINE)
+                m.next = "SAY"
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.board.eq(frozen), self.busy.eq(1)]
@@ -237,26 +244,30 @@ class Ultimate(Cartridge):
                     with m.Elif(loaded == 81):
                         m.d.sync += tens.eq(byte)
                     with m.Else():
-                        none = (tens == ord("-")) & (byte == ord("-"))
-                        digits = ((tens >= ord("0")) & (tens <= ord("8"))
-                                  & (byte >= ord("0")) & (byte <= ord("9")))
-                        m.d.comb += number.eq((tens - ord("0"))[:4] * 10
-                                              + (byte - ord("0"))[:4])
-                        x_moves = surplus == 0      # so O moved last
-                        stone = Mux(x_moves, o_at, x_at)
-                        with m.If(bad | ~(none | digits & (number <= 80) & stone)
-                                  | ~(x_moves | (surplus == 1))
-                                  | (engine.x_line & engine.o_line).any()):
-                            m.d.comb += engine.clear.eq(1)
-                            m.d.sync += say.eq(REFUSED_LINE)
-                        with m.Else():
-                            ninths = Array(Const(v // 9, 4) for v in range(128))[number]
-                            m.d.comb += [engine.put.eq(1), engine.put_b.eq(ninths),
-                                         engine.put_k.eq(number - ninths * 9),
-                                         engine.put_has_last.eq(digits),
-                                         engine.put_x_turn.eq(x_moves)]
-                            m.d.sync += say.eq(POSITION_LINE)
-                        m.next = "SAY"
+                        m.d.sync += units.eq(byte)
+                        m.next = "CHECK"
+                restart()
+            with m.State("CHECK"):
+                m.d.comb += [self.board.eq(big), loading.eq(1)]
+                none = (tens == ord("-")) & (units == ord("-"))
+                digits = ((tens >= ord("0")) & (tens <= ord("8"))
+                          & (units >= ord("0")) & (units <= ord("9")))
+                m.d.comb += number.eq((tens - ord("0"))[:4] * 10 + (units - ord("0"))[:4])
+                x_moves = surplus == 0      # so O moved last
+                stone = Mux(x_moves, o_at, x_at)
+                with m.If(bad | ~(none | digits & (number <= 80) & stone)
+                          | ~(x_moves | (surplus == 1))
+                          | (engine.x_line & engine.o_line).any()):
+                    m.d.comb += engine.clear.eq(1)
+                    m.d.sync += say.eq(REFUSED_LINE)
+                with m.Else():
+                    ninths = Array(Const(v // 9, 4) for v in range(128))[number]
+                    m.d.comb += [engine.put.eq(1), engine.put_b.eq(ninths),
+                                 engine.put_k.eq(number - ninths * 9),
+                                 engine.put_has_last.eq(digits),
+                                 engine.put_x_turn.eq(x_moves)]
+                    m.d.sync += say.eq(POSITION_LINE)
+                m.next = "SAY"
                 restart()
             with m.State("OVER"):
                 m.d.comb += [self.board.eq(big), self.over.eq(1)]

@@ -66,6 +66,21 @@ def binary(onehot):
                for j in range(width))
 
 
+def lowest_bit(bits):
+    return (bits & (~bits + 1))[:len(bits)]
+
+
+def first(m, cells):
+    """The lowest of 81 `cells`: the lowest of each small board's nine, kept in the
+    first small board with any, so that no carry runs through all 81."""
+    boards, within = Signal(9), Signal(CELLS)
+    m.d.comb += [
+        boards.eq(lowest_bit(Cat(small(cells, b).any() for b in range(9)))),
+        within.eq(Cat(lowest_bit(small(cells, b)) for b in range(9))),
+    ]
+    return Cat(small(within, b) & boards[b].replicate(9) for b in range(9))
+
+
 def cell(m, b, k):
     """The 81-bit one-hot of cell `k` of small board `b`: each decoded on its own, so
     that a cell is one gate of two."""
@@ -165,7 +180,7 @@ class Engine(wiring.Component):
         # The lowest of the cells left: of the node's own (SCORE), or of its frame's
         # (RETURN).
         left, lowest = Signal(CELLS), Signal(CELLS)
-        m.d.comb += lowest.eq(left & (~left + 1))
+        m.d.comb += lowest.eq(first(m, left))
         move_b = binary(Cat(small(pick, b).any() for b in range(9)))
         move_k = binary(Cat(Cat(pick[9 * b + k] for b in range(9)).any()
                             for k in range(9)))
