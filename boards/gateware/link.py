@@ -393,7 +393,9 @@ class HostLink(wiring.Component):
         with m.Elif(listen & (rejected | error_pending)):
             m.d.sync += [listen.eq(0), send.eq(1), error_pending.eq(0)]
             begin(len(status))
-        with m.Elif(listen & self.text_out.valid):
+        with m.Elif(listen & self.text_out.valid & (state == STATES.index(START))):
+            # Not while a frame arrives: its end would meet the line and be refused,
+            # and a text frame's reply would go out before the frame's answer.
             m.d.sync += [listen.eq(0), mark.eq(1)]
             begin(len(status) + len(error))
         with m.If(act & waited & self.ready):

@@ -54,6 +54,8 @@ class Model:
         self.bad = False
         self.tens = self.units = self.place = 0
         self.frozen = 0
+        self.opening = "position"   # what TURN says at a rest: "move", "refused" too
+        self.move_line = b""
         self.busy_left = 0          # the engine's clocks still to search
         self.found = None           # its move, value and nodes when done
 
@@ -128,7 +130,7 @@ class Model:
 
     @property
     def probe(self):
-        ready = int(self.state in ("PICK", "CELL"))
+        ready = int(self.state in ("BEGIN", "PICK", "CELL", "PLACE", "LOAD"))
         over = int(self.state == "OVER")
         busy = int(self.state == "THINK")
         x_line, o_line = self.lines()
@@ -184,11 +186,10 @@ class Model:
         if (self.bad or not (none or stone) or self.surplus not in (0, 1)
                 or any(a and b for a, b in zip(x_line, o_line))):
             self._clear()
-            self.line = b"?\n" + self.said()
+            self.opening = "refused"
         else:
             self.last, self.x_turn = number, x_moves
-            self.line = self.said()
-        self.state = "SAY"
+        self.state = "TURN"
 
     def tick(self):
         inputs, state = self.inputs, self.state
@@ -207,6 +208,8 @@ class Model:
 
         def listen(moves):
             nonlocal run
+            if byte is None or not silent:
+                return
             if byte == ord("P"):
                 self._clear()
                 self.loaded = self.surplus = 0
@@ -219,19 +222,16 @@ class Model:
         if state == "BEGIN":
             if not inputs.start and silent and not engine_busy:
                 self._clear()
-                self.line = self.said()
-                self.state = "SAY"
-        elif state == "SAY":
-            if silent:
                 self.state = "TURN"
         elif state == "TURN":
-            if self.over():
-                self.state = "OVER"
-            elif self.engines_turn(switches):
+            if not self.over() and self.engines_turn(switches):
                 run = True
                 self.state = "THINK"
             else:
-                self.state = "PICK"
+                self.line = {"move": self.move_line, "refused": b"?\n"}.get(
+                    self.opening, b"") + self.said()
+                self.opening = "position"
+                self.state = "OVER" if self.over() else "PICK"
         elif state == "PICK":
             if key < 0:
                 listen(True)
@@ -246,16 +246,16 @@ class Model:
             else:
                 listen(True)
         elif state == "PLACE":
-            self._play(9 * self.chosen + self.place)
-            self.line = self.said()
-            self.state = "SAY"
+            if silent:
+                self._play(9 * self.chosen + self.place)
+                self.state = "TURN"
         elif state == "THINK":
             if not engine_busy:
                 cell, value, nodes = self.found
                 self._play(cell)
-                self.line = (f"M{cell:02d} {value & 0xFFFFFF:06X} {nodes:08X}\n".encode()
-                             + self.said())
-                self.state = "SAY"
+                self.move_line = f"M{cell:02d} {value & 0xFFFFFF:06X} {nodes:08X}\n".encode()
+                self.opening = "move"
+                self.state = "TURN"
         elif state == "LOAD":
             if byte is not None:
                 self._load(byte)
@@ -289,8 +289,9 @@ class Player:
         self.model.tick()
 
     def settle(self):
-        """Clocks until the cartridge takes a key or the game is over."""
-        while not (self.model.probe.ready or self.model.probe.over):
+        """Clocks until the cartridge rests (a person's move, or the game over) and its
+        line is out."""
+        while self.model.state not in ("PICK", "CELL", "OVER") or self.model.line:
             self.clock()
 
     def key(self, place):
@@ -389,7 +390,7 @@ def refused_games():
         player.clock(rx_valid=0)
     player.clock(start=1, position=0b10_01)
     player.clock(start=0)
-    while not player.model.probe.tx_valid:      # BEGIN waits for the search's end
+    while player.model.state == "BEGIN":        # BEGIN waits for the search's end
         player.clock()
     for _ in range(30):                         # into the position's line
         player.clock()

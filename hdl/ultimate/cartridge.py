@@ -6,27 +6,30 @@ Clock by clock (firmware_ref/ultimate/model.py is the golden model written from 
 - Switch 0 on: the person begins (plays X); switch 1 on: the engine plays the other
   side, off: two people. The engine is red; with two people X is green, O red.
 - BEGIN (power-up, and while ``start`` is high, the board showing ``position``): once
-  ``start`` is low, no line is being said and the engine is idle, the board is emptied
-  and the position is said. SAY waits until the line is out, then TURN.
-- TURN (one clock): a big line or no move left ends the game (OVER); the engine's turn
-  starts it (THINK), else PICK.
-- PICK (``ready``): the big board, each small board in its owner's colour (both for a
-  drawn one), the boards the player may move in blinking in the player's colour. A key
-  on one of these shows that board (CELL); other keys do nothing.
-- CELL (``ready``): the chosen small board, its legal cells blinking; a key on a legal
-  cell plays it the next clock (PLACE) and the position is said; any other key goes
-  back to PICK.
-- THINK (``busy``): the engine searches; the clock after it is done, its move is
-  played and said, with the engine's move, value and nodes.
+  ``start`` is low, no line is being said and the engine is idle, the board is emptied.
+- TURN (one clock): on the engine's turn it searches (THINK); else a rest: the position
+  is said (after the engine's move, the engine's line first) and a big line or no move
+  left ends the game (OVER), or a person moves (PICK).
+- PICK: the big board, each small board in its owner's colour (both for a drawn one),
+  the boards the player may move in blinking in the player's colour. A key on one of
+  these shows that board (CELL); other keys do nothing.
+- CELL: the chosen small board, its legal cells blinking; a key on a legal cell plays it
+  (PLACE, once the last line is out), any other key goes back to PICK.
+- THINK (``busy``): the engine searches; the clock after it is done, its move is played.
 - OVER (``over``). Lamps: your move (``ready``), over, red won, green won.
 
-The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER: ``M`` has the engine move now
-for the player to move (not in OVER); ``P``, 81 of ``X O .`` and the last move (two
-digits, or ``--``) loads a position (LOAD; CHECK, the clock after its last byte, looks
-at it). A position no game reaches is refused (another
-character, a count of X's and O's no game gives, a small board with a line of each, a
-last move past 80 or not on the last mover's stone): the board is emptied and ``?`` is
-said before the position. The cartridge says (``tx``), each a line:
+A line goes out only between the link's answers (docs/cartridge.md), so the cartridge is
+``ready`` wherever it may wait for one: BEGIN, PICK, CELL, PLACE and LOAD (keys that do
+nothing there are taken and dropped).
+
+The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER once the
+last line is out: ``M`` has the engine move now for the player to move (not in OVER);
+``P``, 81 of ``X O .`` and the last move (two digits, or ``--``) loads a position (LOAD;
+CHECK, the clock after its last byte, looks at it, then TURN). A position no game
+reaches is refused (another character, a count of X's and O's no game gives, a small
+board with a line of each, a last move past 80 or not on the last mover's stone): the
+board is emptied and ``?`` is said before the position. The cartridge says (``tx``),
+each a line:
 
 - ``P`` + the 81 cells + a space + the last move (``--`` or two digits);
 - ``M`` + the engine's move (two digits), its value (6 hex digits, two's complement,
@@ -76,6 +79,7 @@ class Ultimate(Cartridge):
         blink = flash[-1]
         chosen = Signal(4)                  # the small board CELL shows
         say = Signal(range(SILENT + 1), init=SILENT)
+        opening = Signal(range(SILENT + 1), init=POSITION_LINE)   # the line said at a rest
         silent = say == SILENT
         loaded = Signal(range(84))          # LOAD: bytes taken after the P
         bad = Signal()                      # LOAD: a character no position has
@@ -163,37 +167,34 @@ class Ultimate(Cartridge):
                 m.next = "BEGIN"
 
         def listen(moves):
-            """The host's commands; `moves`: the game is open, so M is taken."""
-            with m.If(self.rx.valid & (byte == ord("P"))):
+            """The host's commands, once the last line is out (they change the position
+            it tells of); `moves`: the game is open, so M is taken."""
+            with m.If(self.rx.valid & silent & (byte == ord("P"))):
                 m.d.comb += engine.clear.eq(1)
                 m.d.sync += [loaded.eq(0), bad.eq(0), surplus.eq(0), load_b.eq(0),
                              load_k.eq(0)]
                 m.next = "LOAD"
-            with m.Elif(self.rx.valid & (byte == ord("M")) & moves):
+            with m.Elif(self.rx.valid & silent & (byte == ord("M")) & moves):
                 m.d.comb += engine.run.eq(1)
                 m.next = "THINK"
 
         with m.FSM(init="BEGIN") as fsm:
             with m.State("BEGIN"):
-                m.d.comb += self.board.eq(self.position)
+                m.d.comb += [self.board.eq(self.position), self.ready.eq(1)]
                 with m.If(~self.start & silent & ~engine.busy):
                     m.d.comb += engine.clear.eq(1)
-                    m.d.sync += say.eq(POSITION_LINE)
-                    m.next = "SAY"
-            with m.State("SAY"):
-                m.d.comb += self.board.eq(big)
-                with m.If(silent):
                     m.next = "TURN"
-                restart()
             with m.State("TURN"):
                 m.d.comb += self.board.eq(big)
-                with m.If(over):
-                    m.next = "OVER"
-                with m.Elif(engines_turn):
+                with m.If(~over & engines_turn):
                     m.d.comb += engine.run.eq(1)
                     m.next = "THINK"
                 with m.Else():
+                    # A rest: the position (after the engine's move, if it moved) is said.
+                    m.d.sync += [say.eq(opening), opening.eq(POSITION_LINE)]
                     m.next = "PICK"
+                    with m.If(over):
+                        m.next = "OVER"
                 restart()
             with m.State("PICK"):
                 m.d.comb += [self.board.eq(big), picking.eq(1), self.ready.eq(1)]
@@ -216,21 +217,22 @@ class Ultimate(Cartridge):
                     listen(1)
                 restart()
             with m.State("PLACE"):
-                m.d.comb += [self.board.eq(cells), engine.play.eq(1),
-                             engine.at_b.eq(chosen), engine.at_k.eq(place)]
-                m.d.sync += say.eq(POSITION_LINE)
-                m.next = "SAY"
+                m.d.comb += [self.board.eq(cells), self.ready.eq(1)]
+                with m.If(silent):
+                    m.d.comb += [engine.play.eq(1), engine.at_b.eq(chosen),
+                                 engine.at_k.eq(place)]
+                    m.next = "TURN"
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.board.eq(frozen), self.busy.eq(1)]
                 with m.If(~engine.busy):
                     m.d.comb += [engine.play.eq(1), engine.at_b.eq(engine.best_b),
                                  engine.at_k.eq(engine.best_k)]
-                    m.d.sync += say.eq(MOVE_LINE)
-                    m.next = "SAY"
+                    m.d.sync += opening.eq(MOVE_LINE)
+                    m.next = "TURN"
                 restart()
             with m.State("LOAD"):
-                m.d.comb += [self.board.eq(big), loading.eq(1)]
+                m.d.comb += [self.board.eq(big), loading.eq(1), self.ready.eq(1)]
                 with m.If(self.rx.valid):
                     is_x, is_o = byte == ord("X"), byte == ord("O")
                     m.d.sync += loaded.eq(loaded + 1)
@@ -259,15 +261,14 @@ class Ultimate(Cartridge):
                           | ~(x_moves | (surplus == 1))
                           | (engine.x_line & engine.o_line).any()):
                     m.d.comb += engine.clear.eq(1)
-                    m.d.sync += say.eq(REFUSED_LINE)
+                    m.d.sync += opening.eq(REFUSED_LINE)
                 with m.Else():
                     ninths = Array(Const(v // 9, 4) for v in range(128))[number]
                     m.d.comb += [engine.put.eq(1), engine.put_b.eq(ninths),
                                  engine.put_k.eq(number - ninths * 9),
                                  engine.put_has_last.eq(digits),
                                  engine.put_x_turn.eq(x_moves)]
-                    m.d.sync += say.eq(POSITION_LINE)
-                m.next = "SAY"
+                m.next = "TURN"
                 restart()
             with m.State("OVER"):
                 m.d.comb += [self.board.eq(big), self.over.eq(1)]
