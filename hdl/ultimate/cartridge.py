@@ -181,7 +181,7 @@ class Ultimate(Cartridge):
         with m.FSM(init="BEGIN") as fsm:
             with m.State("BEGIN"):
                 m.d.comb += [self.board.eq(self.position), self.ready.eq(1)]
-                with m.If(~self.start & silent & ~engine.busy):
+                with m.If(~self.start & silent & ~engine.searching):
                     m.d.comb += engine.clear.eq(1)
                     m.next = "TURN"
             with m.State("TURN"):
@@ -225,7 +225,7 @@ class Ultimate(Cartridge):
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.board.eq(frozen), self.busy.eq(1)]
-                with m.If(~engine.busy):
+                with m.If(~engine.searching):
                     m.d.comb += [engine.play.eq(1), engine.at_b.eq(engine.best_b),
                                  engine.at_k.eq(engine.best_k)]
                     m.d.sync += opening.eq(MOVE_LINE)

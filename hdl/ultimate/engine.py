@@ -7,8 +7,8 @@ The engine owns the position: ``xs``, ``os``, the last move (``last_b``, ``last_
 them: ``clear`` empties the board, ``stone`` puts a stone (X if ``stone_x``) on the cell
 ``at_b``, ``at_k`` (small board, cell), ``put`` sets the last move and the turn, and
 ``play`` makes a move on that cell for the player to move. ``view_b`` chooses the small
-board ``x_view`` and ``o_view`` show. ``run`` searches the position; ``busy`` stays high
-until the result is in ``best_b``, ``best_k`` (the move), ``value`` (for the player to
+board ``x_view`` and ``o_view`` show. ``run`` searches the position; ``searching`` stays
+high until the result is in ``best_b``, ``best_k`` (the move), ``value`` (for the player to
 move) and ``nodes``.
 
 The search makes and unmakes moves on the position itself:
@@ -32,7 +32,7 @@ The search makes and unmakes moves on the position itself:
 Values are kept in 15 bits: an evaluation is within +-5,600 (nine small boards' G and
 16 x the big board's, each at most 224), so a win is 8,192 inside and WIN (1,000,000)
 only in ``value``; negamax only compares and negates, so the order is the same. A
-search of N nodes keeps ``busy`` high for 10 + 4N - 1 clocks.
+search of N nodes keeps ``searching`` high for 10 + 4N - 1 clocks.
 """
 
 from amaranth.hdl import Array, Cat, Module, Mux, Signal, signed
@@ -123,7 +123,7 @@ class Engine(wiring.Component):
     o_view: Out(9)
     # The search.
     run: In(1)
-    busy: Out(1)
+    searching: Out(1)
     best_b: Out(4)
     best_k: Out(4)
     value: Out(VALUE)
@@ -158,17 +158,17 @@ class Engine(wiring.Component):
         m.submodules.g_now = g_now = G()
         m.submodules.g_before = g_before = G()
         m.submodules.g_big = g_big = G()
-        board = Signal(4)
+        focus = Signal(4)       # the small board the G of one board looks at
         k_bit = Signal(9)
-        m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[board]),
-                     self.o_view.eq(Array(small(self.os, b) for b in range(9))[board]),
+        m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[focus]),
+                     self.o_view.eq(Array(small(self.os, b) for b in range(9))[focus]),
                      k_bit.eq(Cat(self.last_k == k for k in range(9))),
                      g_now.red.eq(self.x_view), g_now.green.eq(self.o_view),
                      g_before.red.eq(self.x_view & ~k_bit),
                      g_before.green.eq(self.o_view & ~k_bit),
                      g_big.red.eq(boards.x_line), g_big.green.eq(boards.o_line)]
         counted = Signal(SUM)               # the board's part of the sum, now
-        m.d.comb += counted.eq(Mux(boards.decided.bit_select(board, 1), 0, g_now.value))
+        m.d.comb += counted.eq(Mux(boards.decided.bit_select(focus, 1), 0, g_now.value))
         # ENTER's findings, for SCORE.
         was, now, big = Signal(SUM), Signal(SUM), Signal(SUM)
         won, drawn = Signal(), Signal()
@@ -207,7 +207,7 @@ class Engine(wiring.Component):
 
         with m.FSM():
             with m.State("IDLE"):
-                m.d.comb += board.eq(self.view_b)
+                m.d.comb += focus.eq(self.view_b)
                 with m.If(self.clear):
                     m.d.comb += erase.eq(~0)
                     m.d.sync += [self.has_last.eq(0), self.last_b.eq(0), self.last_k.eq(0),
@@ -229,20 +229,20 @@ class Engine(wiring.Component):
                     m.next = "INIT"
             with m.State("INIT"):
                 # Board `at`'s part is added the clock after it is found.
-                m.d.comb += [self.busy.eq(1), board.eq(at)]
+                m.d.comb += [self.searching.eq(1), focus.eq(at)]
                 m.d.sync += [total.eq(total + now), now.eq(Mux(at < 9, counted, 0)),
                              at.eq(at + 1)]
                 with m.If(at == 9):
                     m.next = "ENTER"
             with m.State("ENTER"):
-                m.d.comb += [self.busy.eq(1), board.eq(self.last_b)]
+                m.d.comb += [self.searching.eq(1), focus.eq(self.last_b)]
                 m.d.sync += [self.nodes.eq(self.nodes + 1), was.eq(g_before.value),
                              now.eq(counted), big.eq(BIG * g_big.value),
                              won.eq(boards.x_big | boards.o_big), drawn.eq(boards.no_move),
                              remaining.eq(boards.legal)]
                 m.next = "SCORE"
             with m.State("SCORE"):
-                m.d.comb += [self.busy.eq(1), pop.addr.eq(ply - 1), left.eq(remaining)]
+                m.d.comb += [self.searching.eq(1), pop.addr.eq(ply - 1), left.eq(remaining)]
                 m.d.sync += total.eq(here)
                 with m.If(won):
                     m.d.sync += [returned.eq(-INSIDE_WIN), up.eq(INSIDE_WIN)]
@@ -258,14 +258,14 @@ class Engine(wiring.Component):
                     m.d.sync += [best.eq(-INSIDE_INFINITY), pick.eq(lowest)]
                     m.next = "MAKE"
             with m.State("MAKE"):
-                m.d.comb += [self.busy.eq(1), push.en.eq(1), write.eq(pick),
+                m.d.comb += [self.searching.eq(1), push.en.eq(1), write.eq(pick),
                              to_x.eq(self.x_turn)]
                 m.d.sync += [self.last_b.eq(move_b), self.last_k.eq(move_k),
                              self.has_last.eq(1), self.x_turn.eq(~self.x_turn),
                              ply.eq(ply + 1), alpha.eq(-beta), beta.eq(-alpha)]
                 m.next = "ENTER"
             with m.State("RETURN"):
-                m.d.comb += [self.busy.eq(1), pop.addr.eq(ply - 2), left.eq(frame.remaining)]
+                m.d.comb += [self.searching.eq(1), pop.addr.eq(ply - 2), left.eq(frame.remaining)]
                 with m.If(ply == 0):
                     m.d.sync += self.value.eq(Mux(returned == INSIDE_WIN, WIN, Mux(
                         returned == -INSIDE_WIN, -WIN, returned)))
