@@ -4,6 +4,7 @@ docs/ultimate.md; read, not imported). The engine's move, value and nodes are
 engine.move's; its search takes 4 clocks a node and 9 more."""
 
 import copy
+import functools
 import random
 from dataclasses import dataclass, replace
 
@@ -36,6 +37,23 @@ class Inputs:
     tx_ready: int = 1
 
 
+@functools.lru_cache(maxsize=4096)
+def _lines(xs, os):
+    return (tuple(HAS_LINE[xs >> 9 * b & FULL] for b in range(9)),
+            tuple(HAS_LINE[os >> 9 * b & FULL] for b in range(9)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _big_lines(xs, os):
+    """Whether X owns a big line, and whether O does."""
+    return tuple(_big_line(lines) for lines in _lines(xs, os))
+
+
+@functools.lru_cache(maxsize=4096)
+def _legal(xs, os, last):
+    return frozenset(Position(xs, os, last).legal())
+
+
 def _big_line(lines):
     return any(all(lines[b] for b in line) for line in LINES)
 
@@ -54,13 +72,14 @@ class Model:
         self.bad = False
         self.tens = self.units = self.place = 0
         self.frozen = 0
+        self.big = self.cells = [0] * 9
         self.opening = "position"   # what TURN says at a rest: "move", "refused" too
         self.move_line = b""
         self.busy_left = 0          # the engine's clocks still to search
         self.found = None           # its move, value and nodes when done
 
     def copy(self):
-        return copy.deepcopy(self)
+        return copy.copy(self)          # every field is immutable
 
     def set(self, inputs=None, **pins):
         self.inputs = replace(inputs or self.inputs, **pins)
@@ -72,20 +91,17 @@ class Model:
 
     def lines(self):
         """Whether each small board holds a line of X's, and of O's."""
-        return ([HAS_LINE[self.xs >> 9 * b & FULL] for b in range(9)],
-                [HAS_LINE[self.os >> 9 * b & FULL] for b in range(9)])
+        return _lines(self.xs, self.os)
 
     def decided(self, b):
         x_line, o_line = self.lines()
         return x_line[b] or o_line[b] or (self.xs | self.os) >> 9 * b & FULL == FULL
 
     def over(self):
-        x_line, o_line = self.lines()
-        return (_big_line(x_line) or _big_line(o_line)
-                or all(self.decided(b) for b in range(9)))
+        return any(_big_lines(self.xs, self.os)) or all(self.decided(b) for b in range(9))
 
     def legal(self):
-        return set(self.position().legal())
+        return _legal(self.xs, self.os, self.last)
 
     def colours(self, switches):
         x_red = switches >> MACHINE_SWITCH & 1 and not switches >> PERSON_SWITCH & 1
@@ -110,31 +126,33 @@ class Model:
     # -- outputs ---------------------------------------------------------------------
 
     def shown(self):
-        switches = self.inputs.switches
         if self.state == "BEGIN":
             return [self.inputs.position >> 2 * k & 3 for k in range(9)]
         if self.state == "THINK":
             return [self.frozen >> 2 * k & 3 for k in range(9)]
+        return self.cells if self.state in ("CELL", "PLACE") else self.big
+
+    def views(self):
+        """The big board and the chosen small board as shown (a clock later)."""
+        switches = self.inputs.switches
         x, o, mover = self.colours(switches)
         blink = self.flash >> FLASH_BITS - 1 & 1
         legal = self.legal()
-        if self.state in ("CELL", "PLACE"):
-            base = 9 * self.chosen
-            return [x if self.xs >> base + k & 1 else o if self.os >> base + k & 1
-                    else mover if blink and base + k in legal else 0 for k in range(9)]
+        base = 9 * self.chosen
+        cells = [x if self.xs >> base + k & 1 else o if self.os >> base + k & 1
+                 else mover if blink and base + k in legal else 0 for k in range(9)]
         places = self.owners(switches)
         if self.state == "PICK" and blink:
             boards = {c // 9 for c in legal}
             places = [mover if b in boards else p for b, p in enumerate(places)]
-        return places
+        return places, cells
 
     @property
     def probe(self):
         ready = int(self.state in ("BEGIN", "PICK", "CELL", "PLACE", "LOAD"))
         over = int(self.state == "OVER")
         busy = int(self.state == "THINK")
-        x_line, o_line = self.lines()
-        x_big, o_big = _big_line(x_line), _big_line(o_line)
+        x_big, o_big = _big_lines(self.xs, self.os)
         x, _, _ = self.colours(self.inputs.switches)
         red_won = x_big if x == RED else o_big
         green_won = o_big if x == RED else x_big
@@ -195,7 +213,10 @@ class Model:
         inputs, state = self.inputs, self.state
         switches = inputs.switches
         engine_busy = self.busy_left > 0
-        owners = sum(v << 2 * b for b, v in enumerate(self.owners(switches)))
+        if state != "THINK":
+            frozen = sum(v << 2 * b for b, v in enumerate(self.owners(switches)))
+        if state != "THINK" or not engine_busy:     # unseen while the engine searches
+            self.big, self.cells = self.views()
         silent = not self.line
         if self.line and inputs.tx_ready:
             # A line's bytes are fixed when it begins: the registers it tells of hold
@@ -266,7 +287,7 @@ class Model:
         if state != "BEGIN" and inputs.start:
             self.state = "BEGIN"
         if state != "THINK":
-            self.frozen = owners
+            self.frozen = frozen
         if engine_busy:
             self.busy_left -= 1
         if run:
@@ -284,7 +305,8 @@ class Player:
         self.settle()
 
     def clock(self, **pins):
-        self.model.set(**pins)
+        if pins:            # a new Inputs only where they change: games share the rest
+            self.model.set(**pins)
         self.game.append(self.model.inputs)
         self.model.tick()
 

@@ -101,13 +101,17 @@ class Ultimate(Cartridge):
         x_colour, o_colour, mover = Signal(2), Signal(2), Signal(2)
         m.d.comb += [x_colour.eq(Mux(x_red, 0b01, 0b10)), o_colour.eq(Mux(x_red, 0b10, 0b01)),
                      mover.eq(Mux(engine.x_turn, x_colour, o_colour))]
-        owners, big, cells = Signal(BOARD), Signal(BOARD), Signal(BOARD)
+        # The big board and the chosen small board are shown a clock late: the legal
+        # cells are a long way from the registers that hold the position.
+        owners, big_now, cells_now = Signal(BOARD), Signal(BOARD), Signal(BOARD)
+        big, cells = Signal(BOARD), Signal(BOARD)
+        m.d.sync += [big.eq(big_now), cells.eq(cells_now)]
         picking = Signal()                  # PICK: legal boards blink
         for b in range(9):
             m.d.comb += [
                 owners[b].as_value().eq(Mux(engine.x_line[b], x_colour, Mux(
                     engine.o_line[b], o_colour, Mux(engine.decided[b], 0b11, 0)))),
-                big[b].as_value().eq(owners[b].as_value() | Mux(
+                big_now[b].as_value().eq(owners[b].as_value() | Mux(
                     picking & board_legal[b] & blink, mover, 0))]
         # The engine searches on the position itself: THINK shows the owners as they
         # were before it began.
@@ -116,14 +120,14 @@ class Ultimate(Cartridge):
         x_chosen, o_chosen = engine.x_view, engine.o_view
         legal_chosen = ~(x_chosen | o_chosen) & board_legal.bit_select(chosen, 1).replicate(9)
         for k in range(9):
-            m.d.comb += cells[k].as_value().eq(
+            m.d.comb += cells_now[k].as_value().eq(
                 Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,
                     Mux(legal_chosen[k] & blink, mover, 0))))
 
         # What the cartridge says. One decimal converter, one hex digit and one look at
         # a cell serve every line; LOAD uses the look at a cell for its last move.
         loading = Signal()
-        number = Signal(7)                  # LOAD: the last move's number
+        number = Signal(7)                  # CHECK: the last move's number
         at = Signal(7)
         m.d.comb += at.eq(Mux(loading, number, say - CELLS_AT))
         x_at, o_at = engine.xs.bit_select(at, 1), engine.os.bit_select(at, 1)
@@ -246,7 +250,9 @@ class Ultimate(Cartridge):
                     with m.Elif(loaded == 81):
                         m.d.sync += tens.eq(byte)
                     with m.Else():
-                        m.d.sync += units.eq(byte)
+                        m.d.sync += [units.eq(byte),
+                                     number.eq((tens - ord("0"))[:4] * 10
+                                               + (byte - ord("0"))[:4])]
                         m.next = "CHECK"
                 restart()
             with m.State("CHECK"):
@@ -254,7 +260,6 @@ class Ultimate(Cartridge):
                 none = (tens == ord("-")) & (units == ord("-"))
                 digits = ((tens >= ord("0")) & (tens <= ord("8"))
                           & (units >= ord("0")) & (units <= ord("9")))
-                m.d.comb += number.eq((tens - ord("0"))[:4] * 10 + (units - ord("0"))[:4])
                 x_moves = surplus == 0      # so O moved last
                 stone = Mux(x_moves, o_at, x_at)
                 with m.If(bad | ~(none | digits & (number <= 80) & stone)
