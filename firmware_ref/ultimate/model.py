@@ -192,7 +192,7 @@ class Model:
             self.state = "CHECK"
 
     def _check(self):
-        """CHECK: the position loaded, and its last move, refused or taken."""
+        """TAKE: the position loaded, and its last move, refused or taken."""
         tens, units = chr(self.tens), chr(self.units)
         x_moves = self.surplus == 0
         none = tens == units == "-"
@@ -281,6 +281,8 @@ class Model:
             if byte is not None:
                 self._load(byte)
         elif state == "CHECK":
+            self.state = "TAKE"
+        elif state == "TAKE":
             self._check()
         elif state == "OVER":
             listen(False)

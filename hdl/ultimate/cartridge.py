@@ -24,8 +24,7 @@ nothing there are taken and dropped).
 
 The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER once the
 last line is out: ``M`` has the engine move now for the player to move (not in OVER);
-``P``, 81 of ``X O .`` and the last move (two digits, or ``--``) loads a position (LOAD;
-CHECK, the clock after its last byte, looks at it, then TURN). A position no game
+``P``, 81 of ``X O .`` and the last move (two XX A position no game
 reaches is refused (another character, a count of X's and O's no game gives, a small
 board with a line of each, a last move past 80 or not on the last mover's stone): the
 board is emptied and ``?`` is said before the position. The cartridge says (``tx``),
@@ -128,6 +127,8 @@ class Ultimate(Cartridge):
         # a cell serve every line; LOAD uses the look at a cell for its last move.
         loading = Signal()
         number = Signal(7)                  # CHECK: the last move's number
+        stone = Signal()                    # TAKE: the last mover's stone is on it
+        each = Signal()                     # TAKE: a small board holds a line of each
         at = Signal(7)
         m.d.comb += at.eq(Mux(loading, number, say - CELLS_AT))
         x_at, o_at = engine.xs.bit_select(at, 1), engine.os.bit_select(at, 1)
@@ -256,15 +257,21 @@ class Ultimate(Cartridge):
                         m.next = "CHECK"
                 restart()
             with m.State("CHECK"):
+                # The last move's cell and the small boards, looked at a clock ahead of
+                # TAKE: the look at a cell is deep.
                 m.d.comb += [self.board.eq(big), loading.eq(1)]
+                m.d.sync += [stone.eq(Mux(surplus == 0, o_at, x_at)),
+                             each.eq((engine.x_line & engine.o_line).any())]
+                m.next = "TAKE"
+                restart()
+            with m.State("TAKE"):
+                m.d.comb += self.board.eq(big)
                 none = (tens == ord("-")) & (units == ord("-"))
                 digits = ((tens >= ord("0")) & (tens <= ord("8"))
                           & (units >= ord("0")) & (units <= ord("9")))
                 x_moves = surplus == 0      # so O moved last
-                stone = Mux(x_moves, o_at, x_at)
                 with m.If(bad | ~(none | digits & (number <= 80) & stone)
-                          | ~(x_moves | (surplus == 1))
-                          | (engine.x_line & engine.o_line).any()):
+                          | ~(x_moves | (surplus == 1)) | each):
                     m.d.comb += engine.clear.eq(1)
                     m.d.sync += opening.eq(REFUSED_LINE)
                 with m.Else():
