@@ -68,6 +68,8 @@ class Model:
         self.x_turn = True
         self.chosen = 0
         self.line = b""             # what is left to say
+        self.settled = True         # the byte to say has been in its register a clock
+        self.payload = ord("\n")    # that register
         self.loaded = self.surplus = 0
         self.bad = False
         self.tens = self.units = self.place = 0
@@ -159,8 +161,8 @@ class Model:
         lamps = ready | over << 1 | (over and red_won) << 2 | (over and green_won) << 3
         return Probe(board=sum(v << 2 * k for k, v in enumerate(self.shown())),
                      lamps=lamps, ready=ready, busy=busy, over=over, rx_ready=1,
-                     tx_valid=int(bool(self.line)),
-                     tx_payload=self.line[0] if self.line else ord("\n"))
+                     tx_valid=int(bool(self.line) and self.settled),
+                     tx_payload=self.payload)
 
     # -- one rising edge --------------------------------------------------------------
 
@@ -218,7 +220,8 @@ class Model:
         if state != "THINK" or not engine_busy:     # unseen while the engine searches
             self.big, self.cells = self.views()
         silent = not self.line
-        if self.line and inputs.tx_ready:
+        line, self.payload = self.line, self.line[0] if self.line else ord("\n")
+        if self.line and self.settled and inputs.tx_ready:
             # A line's bytes are fixed when it begins: the registers it tells of hold
             # still until it is out.
             self.line = self.line[1:]
@@ -292,6 +295,7 @@ class Model:
             self.frozen = frozen
         if engine_busy:
             self.busy_left -= 1
+        self.settled = self.line is line
         if run:
             self.found = engine.move(self.position())
             self.busy_left = search_clocks(self.found[2])

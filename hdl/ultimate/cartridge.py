@@ -162,7 +162,11 @@ class Ultimate(Cartridge):
                                                ord("-")))
                 with m.Default():
                     m.d.comb += payload.eq(ord("\n"))
-        m.d.comb += [self.tx.valid.eq(~silent), self.tx.payload.eq(payload)]
+        # The byte goes out from a register, valid the clock after `say` settles: the
+        # look at a cell is deep.
+        said, after = Signal(8, init=ord("\n")), Signal.like(say)
+        m.d.sync += [said.eq(payload), after.eq(say)]
+        m.d.comb += [self.tx.valid.eq(~silent & (say == after)), self.tx.payload.eq(said)]
         with m.If(self.tx.valid & self.tx.ready):
             m.d.sync += say.eq(Mux(say == SAID, SILENT,
                                    Mux(say == REFUSED_LINE + 1, POSITION_LINE, say + 1)))
