@@ -4,7 +4,7 @@ A line's three places count +1 for a machine's stone (red), -1 for a person's (g
 and 0 when empty; F(x, y, z) = (x + y + z)^3 + xyz, and G is F summed over the eight
 lines. F depends only on how many stones of each colour a line holds, so each line
 counts its stones of each colour and looks F up in a table of 16 (the pairs of counts),
-and an adder sums the eight.
+and a tree of adders sums the eight.
 """
 
 from amaranth.hdl import Array, Cat, Const, Module, signed
@@ -42,5 +42,13 @@ class G(wiring.Component):
         table = Array(Const(f(i & 3, i >> 2), F_SHAPE) for i in range(16))
         terms = [table[Cat(sum(self.red[k] for k in three)[:2],
                            sum(self.green[k] for k in three)[:2])] for three in LINES]
-        m.d.comb += self.value.eq(sum(terms))
+        m.d.comb += self.value.eq(tree(terms))
         return m
+
+
+def tree(terms):
+    """The sum of `terms` as a balanced tree of adders: three deep for eight, where a
+    chain would be seven."""
+    while len(terms) > 1:
+        terms = [sum(terms[i:i + 2]) for i in range(0, len(terms), 2)]
+    return terms[0]

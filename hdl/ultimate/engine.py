@@ -151,24 +151,25 @@ class Engine(wiring.Component):
         pick = Signal(CELLS)                # the one MAKE plays: the lowest
         total = Signal(SUM)                 # G of the undecided small boards
         returned, up = Signal(SCORE), Signal(SCORE)     # RETURN's value, negated
-        at = Signal(range(10))              # INIT's small board
+        at = Signal(4)                      # the root's last_b, while INIT walks
 
-        # G of one small board before and after the move on it (ENTER), of board `at`
-        # (INIT) or of board `view_b` (idle); G of the big board, owned places as stones.
+        # G of small board `last_b` before and after the move on it (ENTER; INIT walks
+        # the boards with it); G of the big board, owned places as stones.
         m.submodules.g_now = g_now = G()
         m.submodules.g_before = g_before = G()
         m.submodules.g_big = g_big = G()
-        focus = Signal(4)       # the small board the G of one board looks at
         k_bit = Signal(9)
-        m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[focus]),
-                     self.o_view.eq(Array(small(self.os, b) for b in range(9))[focus]),
+        x_last = Array(small(self.xs, b) for b in range(9))[self.last_b]
+        o_last = Array(small(self.os, b) for b in range(9))[self.last_b]
+        m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[self.view_b]),
+                     self.o_view.eq(Array(small(self.os, b) for b in range(9))[self.view_b]),
                      k_bit.eq(Cat(self.last_k == k for k in range(9))),
-                     g_now.red.eq(self.x_view), g_now.green.eq(self.o_view),
-                     g_before.red.eq(self.x_view & ~k_bit),
-                     g_before.green.eq(self.o_view & ~k_bit),
+                     g_now.red.eq(x_last), g_now.green.eq(o_last),
+                     g_before.red.eq(x_last & ~k_bit), g_before.green.eq(o_last & ~k_bit),
                      g_big.red.eq(boards.x_line), g_big.green.eq(boards.o_line)]
         counted = Signal(SUM)               # the board's part of the sum, now
-        m.d.comb += counted.eq(Mux(boards.decided.bit_select(focus, 1), 0, g_now.value))
+        m.d.comb += counted.eq(Mux(boards.decided.bit_select(self.last_b, 1), 0,
+                                   g_now.value))
         # ENTER's findings, for SCORE.
         was, now, big = Signal(SUM), Signal(SUM), Signal(SUM)
         won, drawn = Signal(), Signal()
@@ -207,7 +208,6 @@ class Engine(wiring.Component):
 
         with m.FSM():
             with m.State("IDLE"):
-                m.d.comb += focus.eq(self.view_b)
                 with m.If(self.clear):
                     m.d.comb += erase.eq(~0)
                     m.d.sync += [self.has_last.eq(0), self.last_b.eq(0), self.last_k.eq(0),
@@ -223,19 +223,23 @@ class Engine(wiring.Component):
                     m.d.sync += [self.last_b.eq(self.at_b), self.last_k.eq(self.at_k),
                                  self.has_last.eq(1), self.x_turn.eq(~self.x_turn)]
                 with m.If(self.run):
-                    m.d.sync += [ply.eq(0), at.eq(0), total.eq(0), now.eq(0),
+                    # INIT walks the small boards with last_b, kept meanwhile in `at`.
+                    m.d.sync += [ply.eq(0), at.eq(self.last_b), self.last_b.eq(0),
+                                 total.eq(0), now.eq(0),
                                  self.nodes.eq(0),
                                  alpha.eq(-INSIDE_INFINITY), beta.eq(INSIDE_INFINITY)]
                     m.next = "INIT"
             with m.State("INIT"):
-                # Board `at`'s part is added the clock after it is found.
-                m.d.comb += [self.searching.eq(1), focus.eq(at)]
-                m.d.sync += [total.eq(total + now), now.eq(Mux(at < 9, counted, 0)),
-                             at.eq(at + 1)]
-                with m.If(at == 9):
+                # A board's part is added the clock after it is found.
+                m.d.comb += self.searching.eq(1)
+                m.d.sync += [total.eq(total + now),
+                             now.eq(Mux(self.last_b < 9, counted, 0)),
+                             self.last_b.eq(self.last_b + 1)]
+                with m.If(self.last_b == 9):
+                    m.d.sync += self.last_b.eq(at)
                     m.next = "ENTER"
             with m.State("ENTER"):
-                m.d.comb += [self.searching.eq(1), focus.eq(self.last_b)]
+                m.d.comb += self.searching.eq(1)
                 m.d.sync += [self.nodes.eq(self.nodes + 1), was.eq(g_before.value),
                              now.eq(counted), big.eq(BIG * g_big.value),
                              won.eq(boards.x_big | boards.o_big), drawn.eq(boards.no_move),
