@@ -248,6 +248,8 @@ class Model:
                 self._clear()
                 self.state = "TURN"
         elif state == "TURN":
+            self.state = "NEXT"
+        elif state == "NEXT":
             if not self.over() and self.engines_turn(switches):
                 run = True
                 self.state = "THINK"

@@ -7,9 +7,9 @@ Clock by clock (firmware_ref/ultimate/model.py is the golden model written from 
   side, off: two people. The engine is red; with two people X is green, O red.
 - BEGIN (power-up, and while ``start`` is high, the board showing ``position``): once
   ``start`` is low, no line is being said and the engine is idle, the board is emptied.
-- TURN (one clock): on the engine's turn it searches (THINK); else a rest: the position
-  is said (after the engine's move, the engine's line first) and a big line or no move
-  left ends the game (OVER), or a person moves (PICK).
+- TURN, then NEXT (a clock each): on the engine's turn it searches (THINK); else a
+  rest: the position is said (after the engine's move, the engine's line first) and a
+  big line or no move left ends the game (OVER), or a person moves (PICK).
 - PICK: the big board, each small board in its owner's colour (both for a drawn one),
   the boards the player may move in blinking in the player's colour. A key on one of
   these shows that board (CELL); other keys do nothing.
@@ -129,6 +129,7 @@ class Ultimate(Cartridge):
         number = Signal(7)                  # CHECK: the last move's number
         stone = Signal()                    # TAKE: the last mover's stone is on it
         each = Signal()                     # TAKE: a small board holds a line of each
+        ended = Signal()                    # NEXT: a big line, or no move left
         at = Signal(7)
         m.d.comb += at.eq(Mux(loading, number, say - CELLS_AT))
         x_at, o_at = engine.xs.bit_select(at, 1), engine.os.bit_select(at, 1)
@@ -194,15 +195,21 @@ class Ultimate(Cartridge):
                     m.d.comb += engine.clear.eq(1)
                     m.next = "TURN"
             with m.State("TURN"):
+                # Whether the game is over, looked at a clock ahead of NEXT.
                 m.d.comb += self.board.eq(big)
-                with m.If(~over & engines_turn):
+                m.d.sync += ended.eq(over)
+                m.next = "NEXT"
+                restart()
+            with m.State("NEXT"):
+                m.d.comb += self.board.eq(big)
+                with m.If(~ended & engines_turn):
                     m.d.comb += engine.run.eq(1)
                     m.next = "THINK"
                 with m.Else():
                     # A rest: the position (after the engine's move, if it moved) is said.
                     m.d.sync += [say.eq(opening), opening.eq(POSITION_LINE)]
                     m.next = "PICK"
-                    with m.If(over):
+                    with m.If(ended):
                         m.next = "OVER"
                 restart()
             with m.State("PICK"):
