@@ -95,8 +95,8 @@ museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect pla
 games: $(STAMP)       ## every game a user can play, and the chip's think times
 	$(TTT) games
 
-play: $(STAMP)        ## play against the chip in the terminal; GAME=ktane: defuse the bomb module; GAME=tactic: Tactic-Toe
-	$(TTT) play $(if $(filter ktane tactic,$(GAME)),--game $(GAME))
+play: $(STAMP)        ## play against the chip in the terminal; GAME=ktane: defuse the bomb module; GAME=tactic: Tactic-Toe; GAME=ultimate: Ultimate Tic-Tac-Toe
+	$(TTT) play $(if $(filter ktane tactic ultimate,$(GAME)),--game $(GAME))
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

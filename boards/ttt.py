@@ -104,6 +104,9 @@ def _play(args):
     if args.game == "tactic":
         from .host import tactic, terminal
         return tactic.play_golden(terminal.typed, print)
+    if args.game == "ultimate":
+        from .host import terminal, ultimate
+        return ultimate.play_golden(terminal.typed, print)
     from firmware_ref.eth import ttmain
     ttmain.play(clock=args.clock, seed=args.seed)
 
@@ -300,9 +303,11 @@ def parser():
     clock(sub)
     sub.add_argument("--seed", type=int, help="seed for the chip's random counter (ktane: "
                      "for the pauses between presses, which the module's LFSR sees)")
-    sub.add_argument("--game", choices=("eth", "ktane", "tactic"), default="eth",
+    sub.add_argument("--game", choices=("eth", "ktane", "tactic", "ultimate"), default="eth",
                      help="ktane: defuse the bomb module of seed 000; tactic: Tactic-Toe "
-                     "of seed 004 against the planner or for two people (default eth)")
+                     "of seed 004 against the planner or for two people; ultimate: "
+                     "Ultimate Tic-Tac-Toe of seed 001 against the engine or for two "
+                     "people (default eth)")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
                   "firmware_ref.eth.alg")

@@ -149,6 +149,9 @@ class Session:
         if status.game == cartridges.cartridge("tactic").code:
             from .tactic import play_board      # and so has Tactic-Toe
             return play_board(self.link, self.read, self.write)
+        if status.game == cartridges.cartridge("ultimate").code:
+            from .ultimate import play_board    # and Ultimate Tic-Tac-Toe
+            return play_board(self.link, self.read, self.write)
         self.write(HELP)
         try:
             while True:
