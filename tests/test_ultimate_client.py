@@ -1,8 +1,8 @@
 """The Ultimate Tic-Tac-Toe terminal client (boards/host/ultimate.py): the session on
 the golden engine (a scripted game, refusals with their reasons, two people, loading);
-`BoardGame` over the host link's frames on the cartridge's golden model, each `P` line
-checked against the golden position, and a tampered golden position caught; and a game
-against the engine through the board in a box (which the desk cannot play yet)."""
+and through the host link, `BoardGame` on the board in a box: the engine's opening, a game
+against the engine through the board in a box, every `P` line checked against the golden
+position, and a board that disagrees with it caught."""
 
 import random
 import subprocess
@@ -12,7 +12,6 @@ import pytest
 
 from firmware_ref.cli import UserError
 from firmware_ref.ultimate import engine
-from firmware_ref.ultimate.model import Model
 from firmware_ref.ultimate.rules import Position, parse, show
 
 from boards.host import protocol
@@ -128,96 +127,31 @@ def test_the_command_line_plays_the_golden_engine():
     assert "The engine plays 36 (board 5, cell 1)" in done.stdout.decode()
 
 
-def status_line(model):
-    """The desk's status line for the golden cartridge as it is now."""
-    probe, inputs = model.probe, model.inputs
-    marks = "".join(protocol.MARKS[probe.board >> 2 * k & 3] for k in range(9))
-    bits = "".join(str(probe.lamps >> n & 1) for n in range(4))
-    switches = "".join(str(inputs.switches >> n & 1) for n in range(4))
-    return (f"{marks[:3]}|{marks[3:6]}|{marks[6:]} gU l{bits} s{switches} c0000\r\n"
-            .encode())
+@pytest.fixture
+def box_link():
+    """A Link to the board in a box playing the ultimate cartridge."""
+    from boards.host.terminal import open_port
+    from boards.tools.box import Box
+    with Box(("ultimate",)) as box, open_port(box.port) as port:
+        yield Link(port)
 
 
-class GoldenDesk:
-    """A board on the cartridge's golden model (firmware_ref/ultimate/model.py) behind
-    the host link as docs/boards.md has it: each frame acted on, then the cartridge's
-    lines (`#` before each), then the status line once the cartridge waits for a key,
-    or for more of a position, or the game is over; ``error`` for a T frame during
-    whose bytes a line began. The stream a Link reads."""
-
-    def __init__(self):
-        self.model = Model()
-        self.lines, self.said = [], b""
-        self.clock(start=1, switches=0b01)
-        self.clock(start=0)
-        self.settle()
-
-    def clock(self, **pins):
-        self.model.set(**pins)
-        probe = self.model.probe
-        if probe.tx_valid:
-            self.said += bytes([probe.tx_payload])
-            if probe.tx_payload == ord("\n"):
-                self.lines.append(b"#" + self.said)
-                self.said = b""
-        self.model.tick()
-
-    def settle(self):
-        for _ in range(100_000):
-            if self.model.probe.ready or self.model.probe.over or self.model.state == "LOAD":
-                if not self.model.line:
-                    return
-            self.clock()
-        raise AssertionError("the golden cartridge does not settle")
-
-    def write(self, frame):
-        letter, rest = chr(frame[0]).upper(), frame[1:].rstrip(b"\r")
-        if letter == "K":
-            self.clock(key=1 << int(rest))
-            self.clock(key=0)
-        elif letter == "W":
-            switch, on = rest.decode()
-            bit = 1 << int(switch)
-            self.clock(switches=self.model.inputs.switches & ~bit | bit * int(on))
-        elif letter == "R":
-            self.clock(start=1)
-            self.clock(start=0)
-        elif letter == "T":
-            before = len(self.lines), self.said
-            for byte in rest:
-                self.clock(rx_valid=1, rx_payload=byte)
-                self.clock(rx_valid=0)
-            # A line begun before the frame's end: the link refuses the frame.
-            refused = (len(self.lines), self.said) != before
-        self.settle()
-        self.lines.append(b"error\r\n" if letter == "T" and refused else
-                          status_line(self.model))
-
-    def readline(self):
-        return self.lines.pop(0) if self.lines else b""
-
-
-def test_a_game_against_the_engine_on_the_golden_cartridge_over_the_link():
-    desk = GoldenDesk()
+def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     moves, replies, end = against_the_engine(parse(*ENDGAME))
     read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])
-    # The board's client hands the cartridge's letter to this one.
-    assert terminal.Session(Link(desk), read, write).run() == 0
+    # The terminal hands the cartridge's letter to this client, whose BoardGame checks
+    # every P line against the golden position.
+    assert terminal.Session(box_link, read, write).run() == 0
     assert [line for line in said if line.startswith("The engine")] == engine_lines(replies)
-    assert "O wins: the engine won." in said and show(desk.model.position()) == show(end)
+    assert len(replies) == 4 and "O wins: the engine won." in said
 
 
-def test_the_engine_opens_on_the_board_when_the_person_does_not_begin():
-    game = client.BoardGame(Link(GoldenDesk()))
+def test_the_engine_opens_in_the_box_and_a_board_that_disagrees_is_caught(box_link):
+    game = client.BoardGame(box_link)
     reply = game.new(True, person_begins=False)
     assert reply == engine.move(Position())
     assert game.position.xs == 1 << reply.cell and game.golden.last == reply.cell
-    assert client.BoardGame(Link(GoldenDesk())).new(False) is None
-
-
-def test_a_board_that_disagrees_with_the_rules_is_caught():
-    game = client.BoardGame(Link(GoldenDesk()))
-    game.new(True)
+    game.new(False)
     game.golden = game.golden.play(0).play(1)       # tampered: two moves the board lacks
     with pytest.raises(protocol.ProtocolError,
                        match=r"the board says 'P\.{40}X\.{40} 40', the rules "
@@ -241,20 +175,3 @@ def test_a_link_that_fails_is_one_line():
         client.play_board(Link(Talkative()), read, write)
 
 
-# The desk does not play this cartridge yet: its link sends a line of the cartridge's
-# only between answers and answers a frame once the cartridge takes a key, while the
-# cartridge says a position before it takes a key again (after an R, a move, an M, a
-# loaded position) and takes none while a position loads. So the R of a new game is
-# never answered (NoAnswer, after a second of the board's time).
-@pytest.mark.xfail(strict=True, raises=UserError,
-                   reason="the link holds the cartridge's lines until it has answered")
-def test_a_game_against_the_engine_through_the_board_in_a_box():
-    from boards.host.terminal import open_port
-    from boards.tools.box import Box
-    moves, replies, end = against_the_engine(parse(*ENDGAME))
-    read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])
-    with Box(("ultimate",)) as box, open_port(box.port) as port:
-        # BoardGame checks every P line against the golden position.
-        assert client.play_board(Link(port), read, write) == 0
-    assert [line for line in said if line.startswith("The engine")] == engine_lines(replies)
-    assert len(replies) == 4 and "O wins: the engine won." in said

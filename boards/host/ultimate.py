@@ -4,9 +4,10 @@ people at one keyboard, all 81 cells on the screen.
 `EngineGame` plays the golden rules and engine (firmware_ref.ultimate; `make play
 GAME=ultimate`). `BoardGame` plays a board (or the board in a box) over the host link:
 a move is two `K` frames, the small board's key and then the cell's, as a person at the
-panel plays it; the cartridge says every position it reaches as a `P` line (all 81
-cells and the last move) and the engine's move as an `M` line before it. The client
-keeps the golden position beside the board's and checks every `P` line against it.
+panel plays it. Whenever a person is to move (or the game is over) the cartridge says
+the position as a `P` line (all 81 cells and the last move), after the engine's move
+with an `M` line before it; the lines follow the frame's answer. The client keeps the
+golden position beside the board's and checks every `P` line against it.
 `Session` is the same on both (docs/ultimate.md).
 """
 
@@ -124,19 +125,8 @@ class BoardGame:
         """Load `position` (checked by the golden rules' parse: the board is not to
         refuse it) in text frames of up to 9 bytes."""
         data = load(position)
-        frames = [protocol.text(data[at:at + 9]) for at in range(0, len(data), 9)]
-        for frame in frames[:-1]:
-            self._command(frame)
-        try:
-            self._command(frames[-1])
-        except protocol.Rejected:
-            # The link passes a T frame's bytes on as they come: the last makes the
-            # cartridge say the position at once, and the frame's end, coming while
-            # that line is on its way, is refused. The line shows the bytes were taken.
-            if not self.link.texts:
-                raise
-            self.lines += self.link.texts
-            self.link.texts.clear()
+        for at in range(0, len(data), 9):
+            self._command(protocol.text(data[at:at + 9]))
         return self._heard(position)
 
     def play(self, cell):
@@ -156,11 +146,11 @@ class BoardGame:
         return raw[1:].rstrip(b"\r\n").decode("ascii", "replace")
 
     def _heard(self, golden):
-        """Read the position the board says after an action whose golden result is
-        `golden`, and the engine's move and position if it is the engine's turn then;
-        the engine's Reply, or None."""
-        self._check(self._line(), golden)
+        """Read what the board says after an action whose golden result is `golden`:
+        the position, or on the engine's turn its move and then the position; the
+        engine's Reply, or None."""
         if not engines_turn(golden, self.machine, self.person_begins):
+            self._check(self._line(), golden)
             return None
         line = self._line()
         if not line.startswith("M"):

@@ -152,11 +152,14 @@ class Box:
 
     def _serve(self):
         owed = 0                    # lines the desk owes: one per frame sent
+        midline = False             # the desk has sent part of a line
         in_frame = False            # the bytes sent since the last terminator
         waited = 0                  # clocks since the last byte either way
         try:
             while True:
-                idle = owed == 0 and not self.desk.busy
+                # A half-sent line runs on: a cartridge may pause a clock between two
+                # of its bytes, where the clock would otherwise stop.
+                idle = owed == 0 and not self.desk.busy and not midline
                 ready, _, _ = select.select([self._master, self._stop_r], [], [],
                                             None if idle else 0)
                 if self._stop_r in ready:
@@ -172,12 +175,13 @@ class Box:
                 answer = self.desk.run(CHUNK)
                 if answer:
                     os.write(self._master, answer)
+                    midline = not answer.endswith(b"\n")
                     owed = max(0, owed - answer.count(b"\n"))
                     waited = 0
                 else:
                     waited += CHUNK
                 if waited >= PATIENCE:
-                    owed = 0
+                    owed, midline = 0, False
         except OSError as error:
             if error.errno != errno.EIO:    # EIO: the terminal was closed under us
                 self.error = error

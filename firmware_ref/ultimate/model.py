@@ -151,7 +151,8 @@ class Model:
 
     @property
     def probe(self):
-        ready = int(self.state in ("BEGIN", "PICK", "CELL", "PLACE", "LOAD"))
+        ready = int(self.state in ("PICK", "CELL", "LOAD")
+                    or self.state in ("BEGIN", "PLACE") and bool(self.line))
         over = int(self.state == "OVER")
         busy = int(self.state == "THINK")
         x_big, o_big = _big_lines(self.xs, self.os)

@@ -19,8 +19,8 @@ Clock by clock (firmware_ref/ultimate/model.py is the golden model written from 
 - OVER (``over``). Lamps: your move (``ready``), over, red won, green won.
 
 A line goes out only between the link's answers (docs/cartridge.md), so the cartridge is
-``ready`` wherever it may wait for one: BEGIN, PICK, CELL, PLACE and LOAD (keys that do
-nothing there are taken and dropped).
+``ready`` wherever it waits for one (BEGIN and PLACE while a line is out) and in LOAD,
+whose bytes come in many frames; keys that do nothing there are taken and dropped.
 
 The host's bytes (``rx``), taken in PICK, CELL (on a clock with no key) and OVER once the
 last line is out: ``M`` has the engine move now for the player to move (not in OVER);
@@ -190,7 +190,7 @@ class Ultimate(Cartridge):
 
         with m.FSM(init="BEGIN") as fsm:
             with m.State("BEGIN"):
-                m.d.comb += [self.board.eq(self.position), self.ready.eq(1)]
+                m.d.comb += [self.board.eq(self.position), self.ready.eq(~silent)]
                 with m.If(~self.start & silent & ~engine.searching):
                     m.d.comb += engine.clear.eq(1)
                     m.next = "TURN"
@@ -233,7 +233,7 @@ class Ultimate(Cartridge):
                     listen(1)
                 restart()
             with m.State("PLACE"):
-                m.d.comb += [self.board.eq(cells), self.ready.eq(1)]
+                m.d.comb += [self.board.eq(cells), self.ready.eq(~silent)]
                 with m.If(silent):
                     m.d.comb += [engine.play.eq(1), engine.at_b.eq(chosen),
                                  engine.at_k.eq(place)]
