@@ -89,6 +89,10 @@ class Ultimate(Cartridge):
 
         key = binary(self.key)
         board_legal = Cat(small(engine.legal, b).any() for b in range(9))
+        # The keys look at it a clock late: the position holds still from TURN on, so
+        # PICK and CELL see it up to date.
+        open_boards = Signal(9)
+        m.d.sync += open_boards.eq(board_legal)
         over = engine.x_big | engine.o_big | engine.no_move
         engines_turn = self.switches[MACHINE_SWITCH] & (
             engine.x_turn ^ self.switches[PERSON_SWITCH])
@@ -117,7 +121,7 @@ class Ultimate(Cartridge):
         frozen = Signal(BOARD)
         m.d.comb += engine.view_b.eq(chosen)
         x_chosen, o_chosen = engine.x_view, engine.o_view
-        legal_chosen = ~(x_chosen | o_chosen) & board_legal.bit_select(chosen, 1).replicate(9)
+        legal_chosen = ~(x_chosen | o_chosen) & open_boards.bit_select(chosen, 1).replicate(9)
         for k in range(9):
             m.d.comb += cells_now[k].as_value().eq(
                 Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,
@@ -215,7 +219,7 @@ class Ultimate(Cartridge):
             with m.State("PICK"):
                 m.d.comb += [self.board.eq(big), picking.eq(1), self.ready.eq(1)]
                 with m.If(self.key.any()):
-                    with m.If(board_legal.bit_select(key, 1)):
+                    with m.If(open_boards.bit_select(key, 1)):
                         m.d.sync += chosen.eq(key)
                         m.next = "CELL"
                 with m.Else():
