@@ -1,7 +1,7 @@
 """Ultimate Tic-Tac-Toe's cartridge, one clock edge at a time at the console's pins
 (timing: hdl/ultimate/cartridge.py's and hdl/ultimate/engine.py's texts, and
 docs/ultimate.md; read, not imported). The engine's move, value and nodes are
-engine.move's; its search takes 4 clocks a node and 9 more."""
+engine.move's; its search takes 4 clocks a node and 10 more."""
 
 import copy
 import functools
@@ -23,7 +23,7 @@ RED, GREEN, BOTH = 1, 2, 3
 
 def search_clocks(nodes):
     """The clocks the engine is busy for a search of `nodes` nodes."""
-    return 10 + 4 * nodes - 1
+    return 11 + 4 * nodes - 1
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ move) and ``nodes``.
 
 The search makes and unmakes moves on the position itself:
 
-- INIT (10 clocks): ``total`` := G of each undecided small board, summed.
+- INIT (11 clocks): ``total`` := G of each undecided small board, summed.
 - ENTER (a node, one clock): count it; take G of the small board the last move changed,
   before and after it, whether that board is now decided, G of the big board (owned
   places as stones), whether a big line or no move ends the game, and the legal cells.
@@ -32,7 +32,7 @@ The search makes and unmakes moves on the position itself:
 Values are kept in 15 bits: an evaluation is within +-5,600 (nine small boards' G and
 16 x the big board's, each at most 224), so a win is 8,192 inside and WIN (1,000,000)
 only in ``value``; negamax only compares and negates, so the order is the same. A
-search of N nodes keeps ``searching`` high for 10 + 4N - 1 clocks.
+search of N nodes keeps ``searching`` high for 11 + 4N - 1 clocks.
 """
 
 from amaranth.hdl import Array, Cat, Module, Mux, Signal, signed
@@ -41,6 +41,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..baum_g.g import G
+from ..turns import lines
 from .rules import CELLS, Boards, small
 
 __all__ = ["WIN", "BIG", "DEPTH", "VALUE", "NODES", "Engine"]
@@ -153,23 +154,23 @@ class Engine(wiring.Component):
         returned, up = Signal(SCORE), Signal(SCORE)     # RETURN's value, negated
         at = Signal(4)                      # the root's last_b, while INIT walks
 
-        # G of small board `last_b` before and after the move on it (ENTER; INIT walks
-        # the boards with it); G of the big board, owned places as stones.
+        # The small board of the last move, after it: taken by MAKE, so that ENTER looks
+        # at registers (INIT walks the boards through it). G of it before and after the
+        # move; G of the big board, owned places as stones.
+        x_here, o_here = Signal(9), Signal(9)
         m.submodules.g_now = g_now = G()
         m.submodules.g_before = g_before = G()
         m.submodules.g_big = g_big = G()
         k_bit = Signal(9)
-        x_last = Array(small(self.xs, b) for b in range(9))[self.last_b]
-        o_last = Array(small(self.os, b) for b in range(9))[self.last_b]
         m.d.comb += [self.x_view.eq(Array(small(self.xs, b) for b in range(9))[self.view_b]),
                      self.o_view.eq(Array(small(self.os, b) for b in range(9))[self.view_b]),
                      k_bit.eq(Cat(self.last_k == k for k in range(9))),
-                     g_now.red.eq(x_last), g_now.green.eq(o_last),
-                     g_before.red.eq(x_last & ~k_bit), g_before.green.eq(o_last & ~k_bit),
+                     g_now.red.eq(x_here), g_now.green.eq(o_here),
+                     g_before.red.eq(x_here & ~k_bit), g_before.green.eq(o_here & ~k_bit),
                      g_big.red.eq(boards.x_line), g_big.green.eq(boards.o_line)]
         counted = Signal(SUM)               # the board's part of the sum, now
-        m.d.comb += counted.eq(Mux(boards.decided.bit_select(self.last_b, 1), 0,
-                                   g_now.value))
+        m.d.comb += counted.eq(Mux(lines(x_here).any() | lines(o_here).any()
+                                   | (x_here | o_here).all(), 0, g_now.value))
         # ENTER's findings, for SCORE.
         was, now, big = Signal(SUM), Signal(SUM), Signal(SUM)
         won, drawn = Signal(), Signal()
@@ -182,9 +183,11 @@ class Engine(wiring.Component):
         # (RETURN).
         left, lowest = Signal(CELLS), Signal(CELLS)
         m.d.comb += lowest.eq(first(m, left))
-        move_b = binary(Cat(small(pick, b).any() for b in range(9)))
-        move_k = binary(Cat(Cat(pick[9 * b + k] for b in range(9)).any()
-                            for k in range(9)))
+        k_hot = Cat(Cat(pick[9 * b + k] for b in range(9)).any() for k in range(9))
+        move_b, move_k = binary(Cat(small(pick, b).any() for b in range(9))), binary(k_hot)
+        taken = Signal(4)                   # the small board x_here and o_here take
+        x_taken = Array(small(self.xs, b) for b in range(9))[taken]
+        o_taken = Array(small(self.os, b) for b in range(9))[taken]
 
         # RETURN's arithmetic on the parent's frame.
         frame = pop.data
@@ -225,17 +228,18 @@ class Engine(wiring.Component):
                 with m.If(self.run):
                     # INIT walks the small boards with last_b, kept meanwhile in `at`.
                     m.d.sync += [ply.eq(0), at.eq(self.last_b), self.last_b.eq(0),
-                                 total.eq(0), now.eq(0),
+                                 total.eq(0), now.eq(0), x_here.eq(0), o_here.eq(0),
                                  self.nodes.eq(0),
                                  alpha.eq(-INSIDE_INFINITY), beta.eq(INSIDE_INFINITY)]
                     m.next = "INIT"
             with m.State("INIT"):
-                # A board's part is added the clock after it is found.
-                m.d.comb += self.searching.eq(1)
-                m.d.sync += [total.eq(total + now),
-                             now.eq(Mux(self.last_b < 9, counted, 0)),
+                # Board last_b is taken; the clock after, its part is found (none for
+                # the boards past 8, empty); the clock after that, added.
+                m.d.comb += [self.searching.eq(1), taken.eq(self.last_b)]
+                m.d.sync += [x_here.eq(x_taken), o_here.eq(o_taken),
+                             total.eq(total + now), now.eq(counted),
                              self.last_b.eq(self.last_b + 1)]
-                with m.If(self.last_b == 9):
+                with m.If(self.last_b == 10):
                     m.d.sync += self.last_b.eq(at)
                     m.next = "ENTER"
             with m.State("ENTER"):
@@ -263,7 +267,9 @@ class Engine(wiring.Component):
                     m.next = "MAKE"
             with m.State("MAKE"):
                 m.d.comb += [self.searching.eq(1), push.en.eq(1), write.eq(pick),
-                             to_x.eq(self.x_turn)]
+                             to_x.eq(self.x_turn), taken.eq(move_b)]
+                m.d.sync += [x_here.eq(x_taken | Mux(self.x_turn, k_hot, 0)),
+                             o_here.eq(o_taken | Mux(self.x_turn, 0, k_hot))]
                 m.d.sync += [self.last_b.eq(move_b), self.last_k.eq(move_k),
                              self.has_last.eq(1), self.x_turn.eq(~self.x_turn),
                              ply.eq(ply + 1), alpha.eq(-beta), beta.eq(-alpha)]
