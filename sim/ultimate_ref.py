@@ -1,6 +1,6 @@
 """The Ultimate Tic-Tac-Toe engine compiled, for issue 18's speed comparison: nodes per
-second of the golden engine in Python, of this compiled reference and (to come) of the
-hardware engine, side by side.
+second of the golden engine in Python, of this compiled reference and of the hardware
+engine (hdl/ultimate/engine.py), side by side.
 
 `sim/ultimate_ref.cc` is the golden engine's search (firmware_ref/ultimate/engine.py)
 written again in C++17 on bitboards, with the standard library only: the same move,
@@ -10,11 +10,13 @@ newer than the program. It reads ``BOARD LAST DEPTH`` lines and answers ``CELL V
 NODES`` for each, then the nodes and the seconds its searches took (timed in C++, so
 that neither the pipe nor Python counts).
 
-    python -m sim.ultimate_ref [--positions 100] [--seed 1] [--depth 4]
+    python -m sim.ultimate_ref [--positions 100] [--seed 1] [--depth 4] [--fmax MHZ]
 
 searches positions of random games with both engines, compares every answer (the
 first disagreement is one line and exit status 1) and prints a table of their nodes per
-second.
+second. With ``--fmax``, the hardware engine searches them too, in Amaranth's simulator:
+its clocks are counted, checked against its answers, and its nodes per second given at
+that clock (the UP5K's fmax from ``make cost GAME=ultimate``).
 """
 
 import argparse
@@ -36,7 +38,7 @@ from . import BUILD
 from .compiled import run_tool
 
 __all__ = ["SOURCE", "OUTPUT", "CXXFLAGS", "Timed", "build", "positions", "compiled",
-           "golden", "disagreement", "table", "main"]
+           "golden", "hardware", "disagreement", "table", "main"]
 
 SOURCE = Path(__file__).with_name("ultimate_ref.cc")
 OUTPUT = BUILD / "ultimate_ref"
@@ -103,9 +105,60 @@ def golden(jobs):
     return Timed(results, sum(nodes for _, _, nodes in results), seconds)
 
 
-def disagreement(jobs, expected, actual):
-    """None if the answers `actual` equal `expected` (lists of (cell, value, nodes), one a
-    job), else one line naming the first search where they differ."""
+def hardware(jobs, mhz):
+    """The hardware engine's answers to `jobs` in Amaranth's simulator, timed as the
+    clocks it searches at `mhz`. Every job must have one depth."""
+    from amaranth.sim import Simulator
+    from hdl.ultimate.engine import Engine
+    depths = {depth for _, depth in jobs}
+    if len(depths) != 1:
+        raise UserError("the hardware engine searches one depth at a time")
+    dut, answers, clocks = Engine(depths.pop()), [], [0]
+
+    async def bench(ctx):
+        for position, _ in jobs:
+            ctx.set(dut.clear, 1)
+            await ctx.tick()
+            ctx.set(dut.clear, 0)
+            for cell in range(81):
+                stone = position.xs >> cell & 1 or position.os >> cell & 1
+                ctx.set(dut.stone, stone)
+                ctx.set(dut.stone_x, position.xs >> cell & 1)
+                ctx.set(dut.at_b, cell // 9)
+                ctx.set(dut.at_k, cell % 9)
+                if stone:
+                    await ctx.tick()
+            ctx.set(dut.stone, 0)
+            last = position.last or 0
+            ctx.set(dut.put, 1)
+            ctx.set(dut.put_b, last // 9)
+            ctx.set(dut.put_k, last % 9)
+            ctx.set(dut.put_has_last, position.last is not None)
+            ctx.set(dut.put_x_turn, position.to_move() == "X")
+            await ctx.tick()
+            ctx.set(dut.put, 0)
+            ctx.set(dut.run, 1)
+            await ctx.tick()
+            ctx.set(dut.run, 0)
+            searched = 1
+            while ctx.get(dut.searching):
+                await ctx.tick()
+                searched += 1
+            clocks[0] += searched
+            answers.append((9 * ctx.get(dut.best_b) + ctx.get(dut.best_k),
+                            ctx.get(dut.value), ctx.get(dut.nodes)))
+
+    simulator = Simulator(dut)
+    simulator.add_clock(1e-6)
+    simulator.add_testbench(bench)
+    simulator.run()
+    return Timed(answers, sum(nodes for _, _, nodes in answers), clocks[0] / (mhz * 1e6)), \
+        clocks[0]
+
+
+def disagreement(jobs, expected, actual, name="the compiled reference"):
+    """None if the answers `actual` (of engine `name`) equal `expected` (lists of (cell,
+    value, nodes), one a job), else one line naming the first search where they differ."""
     if len(expected) != len(actual):
         return f"{len(expected)} answers against {len(actual)}"
     for number, ((position, depth), want, got) in enumerate(zip(jobs, expected, actual)):
@@ -113,7 +166,7 @@ def disagreement(jobs, expected, actual):
             last = "-" if position.last is None else position.last
             return (f"position {number} ({show(position)} {last}, depth {depth}): the "
                     f"golden engine says cell, value, nodes = {' '.join(map(str, want))}, "
-                    f"the compiled reference {' '.join(map(str, got))}")
+                    f"{name} {' '.join(map(str, got))}")
     return None
 
 
@@ -139,7 +192,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1, help="their seed (default 1)")
     parser.add_argument("--depth", type=positive_int, default=engine.DEPTH,
                         help=f"plies searched (default {engine.DEPTH})")
+    parser.add_argument("--fmax", type=float, metavar="MHZ",
+                        help="the hardware engine too, timed at this clock (MHz)")
     args = parser.parse_args(argv)
+    if args.fmax is not None and not args.fmax > 0:
+        parser.error("--fmax: a clock in MHz, above 0")
     jobs = [(position, args.depth) for position in positions(args.positions, args.seed)]
     fast = compiled(jobs)
     slow = golden(jobs)
@@ -149,7 +206,17 @@ def main(argv=None):
         return 1
     print(f"{len(jobs)} positions of random games (seed {args.seed}), depth {args.depth}: "
           "the same move, value and nodes in both")
-    print(table([("Python (golden)", slow), ("compiled (C++ -O2)", fast)]))
+    rows = [("Python (golden)", slow), ("compiled (C++ -O2)", fast)]
+    if args.fmax is not None:
+        chip, clocks = hardware(jobs, args.fmax)
+        found = disagreement(jobs, slow.results, chip.results, "the hardware engine")
+        if found:
+            print(f"error: {found}", file=sys.stderr)
+            return 1
+        rows.append((f"hardware at {args.fmax:g} MHz", chip))
+        print(f"the hardware engine agrees: {clocks:,} clocks, "
+              f"{clocks / chip.nodes:.3f} a node")
+    print(table(rows))
     return 0
 
 

@@ -126,3 +126,12 @@ def test_a_missing_compiler_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("CXX", "no-such-c++")
     with pytest.raises(UserError, match="no C.. compiler: 'no-such-c..' is not on the PATH"):
         ultimate_ref.build(tmp_path)
+
+
+def test_the_hardware_engine_agrees_and_takes_four_clocks_a_node_and_eleven_a_search():
+    jobs = [(position, 4) for position in ultimate_ref.positions(3, seed=5)]
+    chip, clocks = ultimate_ref.hardware(jobs, 20.0)
+    assert ultimate_ref.disagreement(jobs, ultimate_ref.golden(jobs).results,
+                                     chip.results) is None
+    assert clocks == 4 * chip.nodes + 11 * len(jobs)
+    assert chip.seconds == clocks / 20e6
