@@ -435,6 +435,6 @@ def refused_games():
 def games():
     """Every game the lockstep plays: hundreds of positions, whole games, refusals."""
     yield from refused_games()
-    yield from played_games(plies=50)
+    yield from played_games(plies=44)
     yield from position_games()
     yield from played_games(seed=19)

@@ -116,9 +116,6 @@ class Ultimate(Cartridge):
                     engine.o_line[b], o_colour, Mux(engine.decided[b], 0b11, 0)))),
                 big_now[b].as_value().eq(owners[b].as_value() | Mux(
                     picking & board_legal[b] & blink, mover, 0))]
-        # The engine searches on the position itself: THINK shows the owners as they
-        # were before it began.
-        frozen = Signal(BOARD)
         m.d.comb += engine.view_b.eq(chosen)
         x_chosen, o_chosen = engine.x_view, engine.o_view
         legal_chosen = ~(x_chosen | o_chosen) & open_boards.bit_select(chosen, 1).replicate(9)
@@ -126,6 +123,10 @@ class Ultimate(Cartridge):
             m.d.comb += cells_now[k].as_value().eq(
                 Mux(x_chosen[k], x_colour, Mux(o_chosen[k], o_colour,
                     Mux(legal_chosen[k] & blink, mover, 0))))
+
+        # The engine searches on the position itself: THINK shows the owners as they
+        # were before it began.
+        frozen = Signal(BOARD)
 
         # What the cartridge says. One decimal converter, one hex digit and one look at
         # a cell serve every line; LOAD uses the look at a cell for its last move.
