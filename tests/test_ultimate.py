@@ -256,7 +256,7 @@ def test_the_golden_games_cover_refusals_keys_and_every_ending():
             refused_keys += state in ("PICK", "CELL") and pins.key and m.state == "PICK"
         endings.add(m.probe.lamps >> 2 if m.state == "OVER" else None)
     assert said.count(b"?\n") == len(model.REFUSED) and said.count(b"\nM") >= 5
-    assert refused_keys > 10 and endings == {0, 1, 2}     # a draw, red won, green won
+    assert refused_keys > 10 and endings - {None} == {0, 1, 2}    # drawn, red, green won
 
 
 def test_the_core_agrees_with_its_golden_model_on_refusals_restarts_and_games():
