@@ -18,7 +18,8 @@ from ..gateware.top import BAUD
 from ..tools.build import DEFAULT_GAMES
 
 
-__all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP"]
+__all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP",
+           "Prompter", "Quit"]
 
 PLACES = {coordinate(k): k for k in range(9)}
 TIMEOUT = 2                 # seconds: a board answers in milliseconds
@@ -131,7 +132,29 @@ class Quit(Exception):
     """The player's input ended, or they typed quit."""
 
 
-class Session:
+class Prompter:
+    """Questions on a terminal, `read(prompt)` (EOFError at the end) and `write(text)`:
+    every game's client asks through it."""
+
+    def ask(self, prompt):
+        try:
+            line = self.read(prompt)
+        except EOFError:
+            self.write("")
+            raise Quit from None
+        if line.strip().upper() in QUIT:
+            raise Quit
+        return line
+
+    def yes(self, question):
+        while True:
+            answer = self.ask(f"{question} (Y/N) ").strip().upper()
+            if answer in YES_NO:
+                return YES_NO[answer]
+            self.write("Please answer Y or N.")
+
+
+class Session(Prompter):
     """One terminal session on one board; `read(prompt)` (EOFError at the end) and
     `write(text)` are the terminal."""
 
@@ -168,23 +191,6 @@ class Session:
                 status = self.act(words, status) if words else status
         except Quit:
             return
-
-    def ask(self, prompt):
-        try:
-            line = self.read(prompt)
-        except EOFError:
-            self.write("")
-            raise Quit from None
-        if line.strip().upper() in QUIT:
-            raise Quit
-        return line
-
-    def yes(self, question):
-        while True:
-            answer = self.ask(f"{question} (Y/N) ").strip().upper()
-            if answer in YES_NO:
-                return YES_NO[answer]
-            self.write("Please answer Y or N.")
 
     def act(self, words, status):
         """Do what the player typed; return the board's status after it."""

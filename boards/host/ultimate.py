@@ -19,6 +19,7 @@ from firmware_ref.ultimate.model import load
 from firmware_ref.ultimate.rules import CELLS, Position, parse, show
 
 from . import protocol
+from .terminal import Prompter, Quit
 
 __all__ = ["EngineGame", "BoardGame", "Session", "Reply", "board", "indices",
            "parse_move", "HELP", "play_golden", "play_board"]
@@ -269,15 +270,7 @@ A move: the cell's number 0-80, as the board shows it on the cells you may take,
 new: a new game against the engine (you are asked who begins);  people: two people;
 load BOARD LAST: go on from a position, the same players (BOARD: 81 of X, O and .,
 board 1 first, each row by row; LAST: the last move 0-80, or -);  help;  quit."""
-YES_NO = {"Y": True, "YES": True, "N": False, "NO": False}
-QUIT = ("QUIT", "Q")
-
-
-class Quit(Exception):
-    """The player's input ended, or they typed quit."""
-
-
-class Session:
+class Session(Prompter):
     """One terminal session on a game (`EngineGame` or `BoardGame`); `read(prompt)`
     (EOFError at the end) and `write(text)` are the terminal."""
 
@@ -320,23 +313,6 @@ class Session:
             return f"{winner} wins."
         you = (winner == "X") == self.game.person_begins
         return f"{winner} wins: {'you won' if you else 'the engine won'}."
-
-    def ask(self, prompt):
-        try:
-            line = self.read(prompt)
-        except EOFError:
-            self.write("")
-            raise Quit from None
-        if line.strip().upper() in QUIT:
-            raise Quit
-        return line
-
-    def yes(self, question):
-        while True:
-            answer = self.ask(f"{question} (Y/N) ").strip().upper()
-            if answer in YES_NO:
-                return YES_NO[answer]
-            self.write("Please answer Y or N.")
 
     def replied(self, reply):
         if reply is not None:

@@ -44,7 +44,7 @@ from ..baum_g.g import G
 from ..turns import lines
 from .rules import CELLS, Boards, small
 
-__all__ = ["WIN", "BIG", "DEPTH", "VALUE", "NODES", "Engine"]
+__all__ = ["WIN", "BIG", "DEPTH", "VALUE", "NODES", "binary", "Engine"]
 
 WIN = 1_000_000
 BIG = 16                    # the big board's weight in the evaluation
