@@ -17,7 +17,7 @@ def test_every_game_folder_is_a_cartridge():
     assert cartridges.names() == ["baum_g", "baum_g_forced", "bawer_hawkins", "eth",
                                   "firstfree", "hendrix_purcell",
                                   "hendrix_purcell_defended", "ktane", "table", "tactic",
-                                  "turbo"]
+                                  "turbo", "ultimate"]
     for name in cartridges.names():
         core = cartridges.cartridge(name)()
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members
