@@ -78,6 +78,7 @@ class Model:
         self.opening = "position"   # what TURN says at a rest: "move", "refused" too
         self.move_line = b""
         self.busy_left = 0          # the engine's clocks still to search
+        self.thinking = None        # the pins while it does
         self.found = None           # its move, value and nodes when done
 
     def copy(self):
@@ -151,6 +152,8 @@ class Model:
 
     @property
     def probe(self):
+        if self.thinking is not None:
+            return self.thinking
         ready = int(self.state in ("PICK", "CELL", "LOAD")
                     or self.state in ("BEGIN", "PLACE") and bool(self.line))
         over = int(self.state == "OVER")
@@ -214,6 +217,15 @@ class Model:
 
     def tick(self):
         inputs, state = self.inputs, self.state
+        if state == "THINK" and self.busy_left and not self.line and not inputs.start:
+            # The engine searches: nothing but the counters changes, nor any pin.
+            self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+            self.busy_left -= 1
+            self.settled, self.payload = True, ord("\n")
+            if self.thinking is None:
+                self.thinking = self.probe
+            return
+        self.thinking = None
         switches = inputs.switches
         engine_busy = self.busy_left > 0
         if state != "THINK":
