@@ -20,7 +20,7 @@ GAME ?= eth
 PLAY ?= 0
 NETLIST ?=
 
-.PHONY: help sim test verify benchmark waves waves-golden waves-netlist games play verilog netlist \
+.PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
 	compare bitstream prog load cost play-board museum formal clean
 
 help:                 ## list the verbs and what each does
@@ -79,6 +79,9 @@ play-board: $(STAMP)  ## play the board over its serial port: make play-board PO
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest
+
+test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
+	$(PY) -m pytest -m slow
 
 verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
 	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))

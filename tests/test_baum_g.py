@@ -139,7 +139,8 @@ def test_forced_agrees_with_its_golden_model_in_every_game():
     assert played.games == len(sample) == 120
 
 
-@pytest.mark.parametrize("backend", ["compiled", "cocotb"])
+# cocotb: make test-slow, as every museum machine's Verilator build.
+@pytest.mark.parametrize("backend", ["compiled", pytest.param("cocotb", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name, package", [("baum_g", plain), ("baum_g_forced", forced)])
 def test_a_few_games_on_the_other_benches(name, package, backend):
     games = list(itertools.islice(package.games(), 0, None, 150))

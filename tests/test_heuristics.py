@@ -41,7 +41,9 @@ def test_every_game_agrees_with_the_golden_model(name):
     assert games == GAMES[name] and clocks > 10 * games
 
 
-@pytest.mark.parametrize("backend", ["compiled", "cocotb"])
+# Each machine's Verilator build is a minute: make test-slow (tests/test_cartridges.py
+# keeps cocotb in make test).
+@pytest.mark.parametrize("backend", ["compiled", pytest.param("cocotb", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", NAMES)
 def test_a_few_games_agree_on_the_other_benches(name, backend):
     games = list(itertools.islice(cartridges.golden(name).games(), 0, None, 150))

@@ -168,7 +168,10 @@ def handful():
             + [entered(places) for places in POSITIONS])
 
 
-@pytest.mark.parametrize("backend", cartridges.BACKENDS)
+# cocotb: make test-slow, as every museum machine's Verilator build.
+@pytest.mark.parametrize("backend", [pytest.param(backend, marks=pytest.mark.slow)
+                                     if backend == "cocotb" else backend
+                                     for backend in cartridges.BACKENDS])
 def test_the_core_agrees_on_games_from_entered_positions_on_every_backend(backend):
     games = handful()
     assert cartridges.lockstep("table", games, backend=backend) == \

@@ -44,6 +44,14 @@ def _lines(xs, os):
 
 
 @functools.lru_cache(maxsize=4096)
+def _decided(xs, os):
+    """Whether each small board is decided: a line, or full."""
+    x_line, o_line = _lines(xs, os)
+    return tuple(x_line[b] or o_line[b] or (xs | os) >> 9 * b & FULL == FULL
+                 for b in range(9))
+
+
+@functools.lru_cache(maxsize=4096)
 def _big_lines(xs, os):
     """Whether X owns a big line, and whether O does."""
     return tuple(_big_line(lines) for lines in _lines(xs, os))
@@ -85,7 +93,8 @@ class Model:
         return copy.copy(self)          # every field is immutable
 
     def set(self, inputs=None, **pins):
-        self.inputs = replace(inputs or self.inputs, **pins)
+        self.inputs = replace(inputs or self.inputs, **pins) if pins else \
+            inputs or self.inputs
 
     # -- the position as the engine's registers and rules have it ---------------------
 
@@ -97,11 +106,10 @@ class Model:
         return _lines(self.xs, self.os)
 
     def decided(self, b):
-        x_line, o_line = self.lines()
-        return x_line[b] or o_line[b] or (self.xs | self.os) >> 9 * b & FULL == FULL
+        return _decided(self.xs, self.os)[b]
 
     def over(self):
-        return any(_big_lines(self.xs, self.os)) or all(self.decided(b) for b in range(9))
+        return any(_big_lines(self.xs, self.os)) or all(_decided(self.xs, self.os))
 
     def legal(self):
         return _legal(self.xs, self.os, self.last)
