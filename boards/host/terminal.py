@@ -134,7 +134,7 @@ class Quit(Exception):
 
 class Prompter:
     """Questions on a terminal, `read(prompt)` (EOFError at the end) and `write(text)`:
-    every game's client asks through it."""
+    the board's session and Ultimate's client ask through it."""
 
     def ask(self, prompt):
         try:

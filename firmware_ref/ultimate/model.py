@@ -285,7 +285,6 @@ class Model:
             elif key in {c // 9 for c in self.legal()}:
                 self.chosen = key
                 self.state = "CELL"
-
         elif state == "CELL":
             if key >= 0:
                 self.place = key
