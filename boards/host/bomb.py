@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 
 from firmware_ref.ktane import model as golden
-from firmware_ref.cli import UserError
 
 from . import protocol
+from .terminal import link_errors
 
 __all__ = ["View", "parse_line", "GoldenBomb", "BoardBomb", "Session", "show", "HELP"]
 
@@ -269,9 +269,5 @@ def play_golden(read, write, seed=None):
 
 def play_board(link, read, write):
     """The module on a board over `link` (boards.host.terminal.Link)."""
-    try:
+    with link_errors():
         return Session(BoardBomb(link), read, write).run()
-    except protocol.ProtocolError as error:
-        raise UserError(str(error)) from None
-    except OSError as error:        # pyserial's SerialException is one: unplugged
-        raise UserError(f"the serial port failed: {error}") from None

@@ -10,12 +10,12 @@ cartridge's line. `RefereeGame` plays the golden model's referee and planner
 import getpass
 import sys
 
-from firmware_ref.cli import UserError
 from firmware_ref.tactic import match
 from firmware_ref.tactic.referee import Referee
 from firmware_ref.tactic.rules import EMPTY, O, X, IllegalPlan, check, parse_plan, resolve
 
 from . import protocol
+from .terminal import link_errors
 
 __all__ = ["BoardGame", "RefereeGame", "Session", "show", "HELP", "play_board",
            "play_golden"]
@@ -220,9 +220,5 @@ def play_golden(read, write):
 
 
 def play_board(link, read, write):
-    try:
+    with link_errors():
         return Session(BoardGame(link), read, write, _secret).run()
-    except protocol.ProtocolError as error:
-        raise UserError(str(error)) from None
-    except OSError as error:        # pyserial's SerialException is one: unplugged
-        raise UserError(f"the serial port failed: {error}") from None

@@ -5,6 +5,7 @@ exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.
 column A-C and a row 1-3.
 """
 
+import contextlib
 import errno
 import os
 import sys
@@ -19,7 +20,7 @@ from ..tools.build import DEFAULT_GAMES
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP",
-           "Prompter", "Quit"]
+           "Prompter", "Quit", "link_errors"]
 
 PLACES = {coordinate(k): k for k in range(9)}
 TIMEOUT = 2                 # seconds: a board answers in milliseconds
@@ -130,6 +131,18 @@ QUIT = ("QUIT", "Q")
 
 class Quit(Exception):
     """The player's input ended, or they typed quit."""
+
+
+@contextlib.contextmanager
+def link_errors():
+    """A board that answers what no board should, or a port that fails (pyserial's
+    SerialException is an OSError: unplugged): one line, a UserError."""
+    try:
+        yield
+    except protocol.ProtocolError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"the serial port failed: {error}") from None
 
 
 class Prompter:

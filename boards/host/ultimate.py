@@ -13,13 +13,12 @@ golden position beside the board's and checks every `P` line against it.
 
 from collections import namedtuple
 
-from firmware_ref.cli import UserError
 from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.model import load
 from firmware_ref.ultimate.rules import CELLS, Position, parse, show
 
 from . import protocol
-from .terminal import Prompter, Quit
+from .terminal import Prompter, Quit, link_errors
 
 __all__ = ["EngineGame", "BoardGame", "Session", "Reply", "board", "indices",
            "parse_move", "HELP", "play_golden", "play_board"]
@@ -370,9 +369,5 @@ def play_golden(read, write):
 
 def play_board(link, read, write):
     """The cartridge on a board over `link` (boards.host.terminal.Link)."""
-    try:
+    with link_errors():
         return Session(BoardGame(link), read, write).run()
-    except protocol.ProtocolError as error:
-        raise UserError(str(error)) from None
-    except OSError as error:        # pyserial's SerialException is one: unplugged
-        raise UserError(f"the serial port failed: {error}") from None
