@@ -99,7 +99,12 @@ class Model:
             board=board_bits(self.places), lamps=lamps,
             ready=ready, busy=int(self.state in ("JUDGE_PERSON", "THINK", "JUDGE_MACHINE")),
             over=over, rx_ready=1, tx_valid=int(self.saying != 0),
-            tx_payload=ord("0") + self.said if self.saying == 2 else ord("\n"))
+            tx_payload=ord(self.line()[-self.saying]) if self.saying else ord("\n"))
+
+    def line(self):
+        """The line that says the machine's last move: its column A-C, its row 1-3 and a
+        newline, as the host names places."""
+        return "ABC"[self.said % 3] + "123"[self.said // 3] + "\n"
 
     def tick(self):
         inputs, places = self.inputs, self.places
@@ -127,7 +132,7 @@ class Model:
                                          f"of {places}")
                 self.blundered = (board_bits(places), move) in self.blunders
                 places[move] = RED
-                self.said, self.saying = move, 2
+                self.said, self.saying = move, 3
                 self.state = "JUDGE_MACHINE"
         elif self.state == "JUDGE_MACHINE":
             self.state = "OVER" if line(places, RED) or full(places) else "WAIT"

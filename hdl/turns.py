@@ -15,7 +15,8 @@ clock (firmware_ref/turns.py is the golden model written from this text):
   ends it (``over``); else the other side moves.
 - Thinking (``busy``): the engine's ``think`` is high; on the clock its ``done`` is
   high the machine's stone goes on its ``move``, and the place is said to the host as
-  a line, its digit and a newline (the latest move only, if the host is slow).
+  a line in the game's coordinates: its column ``A``-``C``, its row ``1``-``3`` (place 0
+  is ``A1``, place 5 ``C2``) and a newline; the latest move only, if the host is slow.
 - ``busy`` is high while judging and thinking: the console's think time of a move is
   the engine's clocks plus two.
 - Lamps: your move (``ready``), over, the machine won, and the person won, or for a
@@ -103,7 +104,8 @@ class Turns(Cartridge):
         m.submodules.engine = engine = self.engine()
         board = Signal(BOARD)
         said = Signal(range(9))             # the move to say
-        saying = Signal(2)                  # 2: its digit, 1: the newline, 0: nothing
+        saying = Signal(2)                  # 3: its column, 2: its row, 1: the newline
+        column, row = Signal(2), Signal(2)  # of `said`, decoded after its register
 
         red = Cat(place.red for place in board)
         green = Cat(place.green for place in board)
@@ -128,8 +130,13 @@ class Turns(Cartridge):
         ]
 
         # The line that says the move, beside the game: the game never waits for it.
+        with m.Switch(said):
+            for k in range(9):
+                with m.Case(k):
+                    m.d.comb += [column.eq(k % 3), row.eq(k // 3)]
         m.d.comb += [self.tx.valid.eq(saying != 0),
-                     self.tx.payload.eq(Mux(saying == 2, ord("0") + said, ord("\n")))]
+                     self.tx.payload.eq(Mux(saying == 3, ord("A") + column,
+                                            Mux(saying == 2, ord("1") + row, ord("\n"))))]
         with m.If(self.tx.valid & self.tx.ready):
             m.d.sync += saying.eq(saying - 1)
 
@@ -166,7 +173,7 @@ class Turns(Cartridge):
                 m.d.comb += [self.busy.eq(1), engine.think.eq(1)]
                 with m.If(engine.done):
                     m.d.sync += [board[engine.move].red.eq(1), said.eq(engine.move),
-                                 saying.eq(2)]
+                                 saying.eq(3)]
                     m.next = "JUDGE_MACHINE"
                 restart()
             with m.State("JUDGE_MACHINE"):
