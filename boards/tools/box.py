@@ -39,6 +39,9 @@ ROOM = 4096                         # bytes a run may bring back
 # An answer owed for longer than this is given up (the client reports it): the chip's
 # worst move takes 15 007 clocks and a status line 34 bytes: some 4 ms in all.
 PATIENCE = round(CLOCK_HZ)          # one second of the board's time
+# After the desk's last byte the clock runs on for a byte's time: a cartridge's line
+# that follows an answer (docs/boards.md) begins as the answer's last byte ends.
+LINGER = round(10 * CLOCK_HZ / BAUD)
 TERMINATORS = b"\r\n"
 THREAD = "board in a box"        # the name of the thread that runs it
 
@@ -159,7 +162,8 @@ class Box:
             while True:
                 # A half-sent line runs on: a cartridge may pause a clock between two
                 # of its bytes, where the clock would otherwise stop.
-                idle = owed == 0 and not self.desk.busy and not midline
+                idle = (owed == 0 and not self.desk.busy and not midline
+                        and waited >= LINGER)
                 ready, _, _ = select.select([self._master, self._stop_r], [], [],
                                             None if idle else 0)
                 if self._stop_r in ready:
