@@ -12,8 +12,8 @@ EXPECTED ?= build/e2_golden.vcd
 ACTUAL ?= build/e2.vcd
 # make bitstream / prog / load / cost: the board (ttt boards lists them).
 BOARD ?= icebreaker
-# make bitstream / prog / load / cost / play-board / verify: the cartridge, a folder of hdl/;
-# several, comma-separated, share one bitstream (the host's G command chooses).
+# make play / bitstream / prog / load / cost / play-board / verify: the cartridge, a folder
+# of hdl/; several, comma-separated, share one bitstream (the host's G command chooses).
 GAME ?= eth
 # make verify: empty checks the RTL; synth or routed, the chip as $(BOARD)'s build has it.
 # make waves GAME=...: which of the game's golden-model games to show.
@@ -98,8 +98,8 @@ museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect pla
 games: $(STAMP)       ## every game a user can play, and the chip's think times
 	$(TTT) games
 
-play: $(STAMP)        ## play against the chip in the terminal; GAME=ktane: defuse the bomb module; GAME=tactic: Tactic-Toe; GAME=ultimate: Ultimate Tic-Tac-Toe
-	$(TTT) play $(if $(filter ktane tactic ultimate,$(GAME)),--game $(GAME))
+play: $(STAMP)        ## play against the chip in the terminal; GAME=firstfree, turbo, ...: another game on its golden model
+	$(TTT) play --game $(GAME)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -98,17 +98,15 @@ def _games_report(args):
 
 
 def _play(args):
-    if args.game == "ktane":
-        from .host import bomb, terminal
-        return bomb.play_golden(terminal.typed, print, seed=args.seed)
-    if args.game == "tactic":
-        from .host import tactic, terminal
-        return tactic.play_golden(terminal.typed, print)
-    if args.game == "ultimate":
-        from .host import terminal, ultimate
-        return ultimate.play_golden(terminal.typed, print)
-    from firmware_ref.eth import ttmain
-    ttmain.play(clock=args.clock, seed=args.seed)
+    from sim import cartridges
+
+    from .host import clients, terminal
+    try:
+        cartridges.cartridge(args.game)     # here, not in the parser: one line, no usage
+    except ValueError as error:
+        raise cli.UserError(str(error)) from None
+    return clients.client(args.game).play_golden(terminal.typed, print, game=args.game,
+                                                 seed=args.seed, clock=args.clock)
 
 
 def _move(args):
@@ -256,7 +254,7 @@ def _doc(module):
 
 def parser():
     """The command line: every subcommand with its arguments."""
-    from sim import BUILD, netlist, verify
+    from sim import BUILD, cartridges, netlist, verify
 
     from .gateware.top import BOARDS, DEFAULT_BOARD
     from .tools.build import DEFAULT_GAMES
@@ -298,16 +296,18 @@ def parser():
     clock(command("games", _games_report, "every game a user can play against the chip, "
                   "and its think times (make games)"))
 
-    sub = command("play", _play, "play against the chip's golden model in the terminal "
-                  "(make play)", "firmware_ref.eth.ttmain")
+    sub = command("play", _play, "play a game against its golden model in the terminal "
+                  "(make play); eth, the default, as the paper's main program (F.3)")
     clock(sub)
     sub.add_argument("--seed", type=int, help="seed for the chip's random counter (ktane: "
                      "for the pauses between presses, which the module's LFSR sees)")
-    sub.add_argument("--game", choices=("eth", "ktane", "tactic", "ultimate"), default="eth",
-                     help="ktane: defuse the bomb module of seed 000; tactic: Tactic-Toe "
-                     "of seed 004 against the planner or for two people; ultimate: "
-                     "Ultimate Tic-Tac-Toe of seed 001 against the engine or for two "
-                     "people (default eth)")
+    sub.add_argument("--game", default="eth", metavar="GAME",
+                     help=f"one of {', '.join(cartridges.names())} (default eth: the "
+                     "chip, as the paper's main program plays it); ktane: defuse the bomb "
+                     "module; tactic: Tactic-Toe against the planner or for two people; "
+                     "ultimate: Ultimate Tic-Tac-Toe against the engine or for two "
+                     "people; any other: its machine on the board of nine places, as "
+                     "make play-board plays it")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
                   "firmware_ref.eth.alg")

@@ -4,6 +4,7 @@ pseudo-terminal, played by the real terminal client over the real serial protoco
 
 import errno
 import os
+import re
 import signal
 import select
 import subprocess
@@ -21,6 +22,8 @@ from firmware_ref import cli
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
+from sim import cartridges
+from user import typed as user_typed
 
 ROOT = Path(__file__).parent.parent
 # The user's preference: the first free place in this order.
@@ -105,15 +108,17 @@ def test_the_client_plays_the_box_and_offers_a_new_game(built):
 
 
 def test_the_terminal_says_whose_stone_is_which_and_when_a_place_is_taken():
-    class Board:                        # a board with the user's stone on B2
+    class Board:                        # a board of one game, the user's stone on B2
         def write(self, data):
             self.frames = getattr(self, "frames", []) + [data]
 
         def readline(self):
+            if self.frames[-1] == protocol.game(1):
+                return b"error\r\n"
             return b"...|.X.|... gE l1000 s1000 c0000\r\n"
     board, said, typed = Board(), [], iter(["B2", "quit"])
     assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
-    assert board.frames == [protocol.STATUS]             # nothing sent for a taken place
+    assert board.frames[-1] == protocol.STATUS          # nothing sent for a taken place
     assert "B2 is taken." in said
     assert " 2 |   | X |   |    O  the chip's (red)" in said[1].splitlines()
 
@@ -221,8 +226,57 @@ def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
     text = "\n".join(said)
     for k in replies:
         assert f"The machine plays {coordinate(k)};" in text
-        assert f"The machine says: {k}" in text     # its own text line, through the link
+    assert "says" not in text       # its own line named the move it played: shown once
     assert "B1 is taken." in text and "You won." in text
+
+
+def after_each(lines, moves):
+    """The line printed after each of `moves` was typed (echoed behind the prompt)."""
+    return [lines[lines.index(f"> {move}") + 1] for move in moves]
+
+
+def test_a_game_of_turns_says_its_move_once_and_in_its_coordinates():
+    # The machine's line names its move as the person names places, and the client shows
+    # it with the answer that shows the stone, once: not a move late, not as a number.
+    # First free takes the first empty place, looking at one a clock, and the console
+    # counts two clocks of judging besides (docs/cartridge.md).
+    moves = ["b2", "a2", "c3"]
+    done = user_typed(["python", "-m", "boards", "play-board", "--game", "firstfree"],
+                      input="\n".join(moves) + "\nquit\n", timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert after_each(lines, moves) == [
+        "The machine plays A1; its move took 3 clock cycles.",
+        "The machine plays B1; its move took 4 clock cycles.",
+        "The machine plays C1; its move took 5 clock cycles."]
+    assert not [line for line in lines if re.search(r"says: \d", line)]
+    assert "The machine won." in lines
+
+
+@pytest.fixture(scope="module")
+def two_games():
+    """The desk with the ETH chip and first free, compiled once for this module."""
+    Box(("eth", "firstfree")).close()
+
+
+def test_a_board_of_two_games_lists_them_and_plays_the_one_chosen(two_games):
+    # python -m boards play-board --game eth,firstfree: the client asks the board for its
+    # games, lists them, plays the second with its moves said, and refuses game 2.
+    eth, firstfree = (cartridges.cartridge(name).title for name in ("eth", "firstfree"))
+    done = user_typed(["python", "-m", "boards", "play-board", "--game", "eth,firstfree"],
+                      input="game\ngame 1\nb2\ngame 2\nhelp\nquit\n", timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    listed = lines.index("> game") + 1
+    assert lines[listed:listed + 3] == ["This board's games (game N plays one):",
+                                        f"  0  {eth}  <- playing", f"  1  {firstfree}"]
+    assert after_each(lines, ["game 1", "b2", "game 2", "help"]) == [
+        f"Now game 1: {firstfree}.",
+        "The machine plays A1; its move took 3 clock cycles.",
+        "There is no game 2 on this board: its games are 0 to 1 (game lists them).",
+        f"game: this board's games;  game N: play game N (now game 1: {firstfree})"]
+    assert lines[lines.index("> game 2") + 2] == "> help"     # one line, and on it goes
+    assert f"game 1: {firstfree}; your move; next game: you begin" in lines
 
 
 def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():

@@ -141,7 +141,7 @@ def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])
     # The terminal hands the cartridge's letter to this client, whose BoardGame checks
     # every P line against the golden position.
-    assert terminal.Session(box_link, read, write).run() == 0
+    assert terminal.Console(box_link, read, write).run() == 0
     assert [line for line in said if line.startswith("The engine")] == engine_lines(replies)
     assert len(replies) == 4 and "O wins: the engine won." in said
 

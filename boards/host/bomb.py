@@ -262,8 +262,9 @@ class Session:
         return golden.Edgework(int(digit), YES_NO[port.upper()], int(lit), int(unlit))
 
 
-def play_golden(read, write, seed=None):
-    """`make play GAME=ktane`: the golden model in the terminal."""
+def play_golden(read, write, *, seed=None, **_):
+    """`make play GAME=ktane`: the golden model in the terminal, its pauses drawn from
+    `seed` (`ttt play`'s other options are not the bomb's)."""
     return Session(GoldenBomb(seed), read, write).run()
 
 

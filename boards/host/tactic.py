@@ -214,8 +214,9 @@ def _secret(prompt):
     return getpass.getpass(prompt) if sys.stdin.isatty() else input(prompt)
 
 
-def play_golden(read, write):
-    """`make play GAME=tactic`: the golden model's referee and planner."""
+def play_golden(read, write, **_):
+    """`make play GAME=tactic`: the golden model's referee and planner (it takes none of
+    `ttt play`'s options)."""
     return Session(RefereeGame(), read, write, _secret).run()
 
 

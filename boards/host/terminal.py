@@ -2,25 +2,31 @@
 
 With no port it plays the board in a box (boards/tools/box.py), over a pseudo-terminal opened
 exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.ttmain): a
-column A-C and a row 1-3.
+column A-C and a row 1-3. A board with several games (`GAME=eth,firstfree`) is asked for
+them when the session begins; `game` lists them and `game N` plays game N with its own
+client (boards/host/clients.py). The same `Session` plays a game of turns on its golden
+model (`make play GAME=firstfree`, boards/host/golden.py).
 """
 
 import contextlib
 import errno
+import functools
 import os
 import sys
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
+from hdl.turns import Turns
 from sim import cartridges
 
-from . import protocol
+from . import clients, protocol
 from ..gateware.top import BAUD
 from ..tools.build import DEFAULT_GAMES
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP",
-           "Prompter", "Quit", "link_errors"]
+           "Prompter", "Quit", "link_errors", "Session", "Console", "play_board",
+           "play_golden"]
 
 PLACES = {coordinate(k): k for k in range(9)}
 TIMEOUT = 2                 # seconds: a board answers in milliseconds
@@ -37,6 +43,7 @@ class Link:
     def __init__(self, stream):
         self.stream = stream
         self.texts = []         # the cartridge's lines, not yet shown
+        self.games = ()         # the board's games by number, once Console asked it
 
     def command(self, frame):
         self.stream.write(frame)
@@ -48,6 +55,18 @@ class Link:
             if not line.startswith(protocol.TEXT_MARK):
                 return protocol.parse(line)
             self.texts.append(line[1:].rstrip(b"\r\n").decode("ascii", "replace"))
+
+    def line(self):
+        """The cartridge's next line: one that came before an answer, else the next the
+        board sends (a line said in answer to a frame follows the frame's answer)."""
+        if self.texts:
+            return self.texts.pop(0)
+        line = self.stream.readline()
+        if not line.endswith(b"\n"):
+            raise NoAnswer(f"the cartridge's line did not come (got {line!r})")
+        if not line.startswith(protocol.TEXT_MARK):
+            raise protocol.ProtocolError(f"not a line of the cartridge's: {line!r}")
+        return line[1:].rstrip(b"\r\n").decode("ascii", "replace")
 
 
 def _ports():
@@ -88,17 +107,38 @@ YOUR_MOVE, OVER, MACHINE_WON = 0, 1, 2
 YOU_BEGIN = 0
 
 
+@functools.cache
+def _codes():
+    return {cartridges.cartridge(name).code: name for name in cartridges.names()}
+
+
+def named(code):
+    """The game (a folder of hdl/) whose cartridge's letter is `code`, or None."""
+    return _codes().get(code)
+
+
 def machine(status):
     """What the board calls its machine, from the cartridge named in `status`."""
-    for name in cartridges.names():
-        game = cartridges.cartridge(name)
-        if game.code == status.game:
-            return game.machine
-    return "the machine"
+    name = named(status.game)
+    return cartridges.cartridge(name).machine if name else "the machine"
 
 
-def show(status):
-    """The board as `make play` draws it, with whose stone is which, and the state."""
+def says_moves(status):
+    """Whether the cartridge playing says each move of its machine in a line (a game of
+    turns does, hdl/turns.py: ``B1`` after the answer that shows the move)."""
+    name = named(status.game)
+    return bool(name) and issubclass(cartridges.cartridge(name), Turns)
+
+
+def playing(games, status):
+    """``game N: its title`` for the game playing on a board of several `games`."""
+    name = named(status.game)
+    return f"game {games.index(name)}: {cartridges.cartridge(name).title}"
+
+
+def show(status, games=()):
+    """The board as `make play` draws it, with whose stone is which, and the state; on a
+    board of several `games` (names by number), which of them plays."""
     marks = {**protocol.MARKS, EMPTY: " "}
     legend = [f"{protocol.MARKS[HUMAN]}  yours (green on the front panel)",
               f"{protocol.MARKS[COMPUTER]}  {machine(status)}'s (red)",
@@ -112,7 +152,8 @@ def show(status):
     state = ("game over" if status.lamps[OVER]
              else "your move" if status.lamps[YOUR_MOVE] else "thinking")
     begins = "you begin" if status.switches[YOU_BEGIN] else f"{machine(status)} begins"
-    return "\n".join([*lines, f"{state}; next game: {begins}"])
+    which = f"{playing(games, status)}; " if len(games) > 1 else ""
+    return "\n".join([*lines, f"{which}{state}; next game: {begins}"])
 
 
 def result(status):
@@ -168,8 +209,9 @@ class Prompter:
 
 
 class Session(Prompter):
-    """One terminal session on one board; `read(prompt)` (EOFError at the end) and
-    `write(text)` are the terminal."""
+    """One terminal session on a board of nine places (the ETH chip, a game of turns);
+    `link` is the board's Link, or a GoldenLink; `read(prompt)` (EOFError at the end)
+    and `write(text)` are the terminal."""
 
     def __init__(self, link, read, write):
         self.link, self.read, self.write = link, read, write
@@ -179,19 +221,10 @@ class Session(Prompter):
         # in a box that has just started): the link refuses the frame and does nothing.
         # Lines sent before the session began are old news.
         status = self.command(protocol.STATUS, again=True, quiet=True)
-        if status.game == cartridges.cartridge("ktane").code:
-            from .bomb import play_board        # the bomb module has its own client
-            return play_board(self.link, self.read, self.write)
-        if status.game == cartridges.cartridge("tactic").code:
-            from .tactic import play_board      # and so has Tactic-Toe
-            return play_board(self.link, self.read, self.write)
-        if status.game == cartridges.cartridge("ultimate").code:
-            from .ultimate import play_board    # and Ultimate Tic-Tac-Toe
-            return play_board(self.link, self.read, self.write)
         self.write(HELP)
         try:
             while True:
-                self.write(show(status))
+                self.write(show(status, self.link.games))
                 if status.lamps[OVER]:
                     self.write(result(status))
                     if not self.yes("Do you want to play again?"):
@@ -216,9 +249,9 @@ class Session(Prompter):
             mine = status.board.copy()
             mine[place] = HUMAN
             after = self.command(protocol.key(place))
-            for k in self.chips_moves(mine, after):
-                self.write(f"{machine(after).capitalize()} plays {coordinate(k)}; its move "
-                           f"took {after.cycles} clock cycles.")
+            for move in self.moves(mine, after):
+                self.write(f"{machine(after).capitalize()} plays {move}; its move took "
+                           f"{after.cycles} clock cycles.")
             return after
         if word == "NEW":
             try:
@@ -243,31 +276,144 @@ class Session(Prompter):
 
     def new_game(self, board=None):
         status = self.command(protocol.reset(board))
-        for k in self.chips_moves(board or [EMPTY] * 9, status):
-            self.write(f"{machine(status).capitalize()} opens at {coordinate(k)}.")
+        for move in self.moves(board or [EMPTY] * 9, status):
+            self.write(f"{machine(status).capitalize()} opens at {move}.")
         return status
 
-    @staticmethod
-    def chips_moves(before, status):
-        return [k for k in range(9) if status.board[k] in CHIPS and before[k] not in CHIPS]
+    def moves(self, before, status):
+        """The machine's moves from `before` to `status`, named A1..C3. A game of turns
+        says its move in a line that follows the answer: that line is read here, so it
+        is shown once, now, and must name the stone the board shows."""
+        moves = [coordinate(k) for k in range(9)
+                 if status.board[k] in CHIPS and before[k] not in CHIPS]
+        if says_moves(status):
+            for move in moves:
+                said = self.link.line()
+                if said != move:
+                    raise protocol.ProtocolError(f"{machine(status)} played {move} but "
+                                                 f"said {said!r}")
+        return moves
 
     def command(self, frame, again=False, quiet=False):
         """Send `frame`; the status after it. `again`: once more if it is refused.
         `quiet`: the cartridge's lines that came meanwhile are dropped, not shown."""
         try:
             status = self.link.command(frame)
-            for line in [] if quiet else self.link.texts:
-                self.write(f"{machine(status).capitalize()} says: {line}")
-            self.link.texts.clear()
-            return status
         except protocol.Rejected as error:
             if again:
                 return self.command(frame, quiet=quiet)
             raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
-        except protocol.ProtocolError as error:
-            raise UserError(str(error)) from None
-        except OSError as error:    # pyserial's SerialException is one: unplugged
-            raise UserError(f"the serial port failed: {error}") from None
+        for line in [] if quiet else self.link.texts:
+            self.write(f"{machine(status).capitalize()} says: {line}")
+        self.link.texts.clear()
+        return status
+
+
+class Switch(Exception):
+    """The player chose game `number` of the board's."""
+
+    def __init__(self, number):
+        super().__init__(number)
+        self.number = number
+
+
+class Console:
+    """A board and its games, each played by its own client (boards/host/clients.py);
+    the board's `link`, and the terminal's `read` and `write`.
+
+    The link tells the games: a ``G`` frame is refused for a number the board does not
+    hold, and the status line names the game playing by its letter. So the board is
+    asked ``G1``, ``G2``, ... until one is refused twice (once may be a frame that met a
+    line of the cartridge's), then ``G0``, and the game that was playing begins anew. A
+    board of one game refuses ``G1`` and nothing changes. Every line typed passes here
+    first: ``game`` lists the games, ``game N`` plays one, ``help`` names them too."""
+
+    def __init__(self, link, read, write):
+        self.link, self.typed, self.write = link, read, write
+        self.number = 0             # the game playing
+
+    def run(self):
+        with link_errors():
+            status = self.command(protocol.STATUS, quiet=True)
+            self.link.games = self.ask_games(status)
+            self.number = self.link.games.index(named(status.game))
+            if len(self.link.games) > 1:
+                self.write(f"This board holds {len(self.link.games)} games, now "
+                           f"{playing(self.link.games, status)}; game lists them.")
+            while True:
+                try:
+                    return clients.client(self.link.games[self.number]).play_board(
+                        self.link, self.read, self.write)
+                except Switch as switch:
+                    self.number = switch.number
+                    self.write(f"Now {playing(self.link.games, self.begin())}.")
+
+    def command(self, frame, quiet=False):
+        """The status after `frame`, sent once more if the board refuses it, or Rejected
+        (refused twice: a line of the cartridge's ends only one frame)."""
+        try:
+            status = self.link.command(frame)
+        except protocol.Rejected:
+            status = self.link.command(frame)
+        if quiet:
+            self.link.texts.clear()
+        return status
+
+    def begin(self):
+        """Game `number` from an empty board, its switches as at power-up (the desk
+        keeps them across games, and each game reads them its own way)."""
+        status = self.command(protocol.STATUS, quiet=True)
+        init = cartridges.cartridge(self.link.games[self.number]).switch_init
+        for n, on in enumerate(status.switches):
+            if on != bool(init >> n & 1):
+                self.command(protocol.switch(n, not on), quiet=True)
+        return self.command(protocol.game(self.number), quiet=True)
+
+    def ask_games(self, status):
+        """The board's games by number (folders of hdl/), from its answers to ``G``."""
+        codes = {}
+        for number in range(1, 10):
+            try:
+                codes[number] = self.command(protocol.game(number), quiet=True).game
+            except protocol.Rejected:
+                break
+        if not codes:
+            return (named(status.game),)
+        codes[0] = self.command(protocol.game(0), quiet=True).game
+        games = tuple(named(codes[n]) for n in sorted(codes))
+        if None in games or len(set(games)) != len(games) or named(status.game) not in games:
+            letters = "".join(codes[n] for n in sorted(codes))
+            raise protocol.ProtocolError(f"the board's games are {letters} and it played "
+                                         f"{status.game}: not games this client knows")
+        # Back to the game that was playing, from the beginning.
+        self.command(protocol.game(games.index(named(status.game))), quiet=True)
+        return games
+
+    def read(self, prompt):
+        """A line typed for the client, after the lines about games."""
+        games = self.link.games
+        while True:
+            line = self.typed(prompt)
+            words = line.upper().split()
+            if words[:1] == ["HELP"] and len(games) > 1:
+                title = cartridges.cartridge(games[self.number]).title
+                self.write(f"game: this board's games;  game N: play game N (now game "
+                           f"{self.number}: {title})")
+            if words[:1] != ["GAME"]:
+                return line
+            if len(words) == 1:
+                self.write("\n".join(
+                    ["This board's games (game N plays one):"]
+                    + [f"  {n}  {cartridges.cartridge(name).title}"
+                       + ("  <- playing" if n == self.number else "")
+                       for n, name in enumerate(games)]))
+            elif words[1].isdigit() and int(words[1]) < len(games):
+                raise Switch(int(words[1]))
+            else:
+                held = (f"its games are 0 to {len(games) - 1}" if len(games) > 1
+                        else "it holds one game, 0")
+                self.write(f"There is no game {' '.join(line.split()[1:])} on this board: "
+                           f"{held} (game lists them).")
 
 
 def typed(prompt):
@@ -279,11 +425,28 @@ def typed(prompt):
     return line
 
 
+def play_board(link, read, write):
+    """A board of nine places over `link` (boards/host/clients.py's table)."""
+    return Session(link, read, write).run()
+
+
+def play_golden(read, write, *, game, seed=None, clock=None):
+    """`make play GAME=game`: the ETH chip as the paper's main program plays it (F.3, at
+    `clock` MHz, its random counter from `seed`); any other game of nine places on its
+    golden model, with the board's own client."""
+    if game == "eth":
+        from firmware_ref.eth import ttmain
+        return ttmain.play(clock=clock, seed=seed)
+    from .golden import GoldenLink
+    with link_errors():
+        return Session(GoldenLink(game), read, write).run()
+
+
 def play(port, *, stream=None, read=typed, write=print, games=DEFAULT_GAMES):
     """Play the board on serial port `port`, or on `stream`, or, with neither, the board
     in a box holding `games`. Returns the exit status; errors are UserError, one line."""
     if stream is not None:
-        return Session(Link(stream), read, write).run() or 0
+        return Console(Link(stream), read, write).run() or 0
     if port:
         with open_port(port) as stream:
             return play(port, stream=stream, read=read, write=write)

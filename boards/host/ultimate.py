@@ -362,8 +362,9 @@ class Session(Prompter):
         return True
 
 
-def play_golden(read, write):
-    """`make play GAME=ultimate`: the golden rules and engine in the terminal."""
+def play_golden(read, write, **_):
+    """`make play GAME=ultimate`: the golden rules and engine in the terminal (it takes
+    none of `ttt play`'s options)."""
     return Session(EngineGame(), read, write).run()
 
 

@@ -54,7 +54,7 @@ ROWS = {(0, 0): (0, 1, 2), (0, 1): (1, 2, 3), (1, 0): (4, 6, 8), (1, 1): (5, 6, 
 
 class Ktane(Cartridge):
     code = "K"
-    title = "Tic-Tac-Toe, the bomb module (seed 000, Keep Talking and Nobody Explodes)"
+    title = "Tic-Tac-Toe, the bomb module (Keep Talking and Nobody Explodes)"
     machine = "the bomb"
     lamp_names = ("your move", "solved", "strike", "Up Next is X")
     switch_names = ("(unused)", "PASS (each change is a press)")

@@ -43,7 +43,7 @@ MACHINE_SWITCH = 1
 
 class Tactic(Cartridge):
     code = "C"             # "T" is turbo's
-    title = "Tactic-Toe (seed 004, David Dickerson): plan three, reveal together"
+    title = "Tactic-Toe (David Dickerson): plan three, reveal together"
     machine = "the planner"
     lamp_names = ("your move", "over", "B won", "A won")
     switch_names = ("(unused)", "the machine plays B")

@@ -64,7 +64,7 @@ def hex_digit(nibble):
 
 class Ultimate(Cartridge):
     code = "U"
-    title = "Ultimate Tic-Tac-Toe (seed 001): nine boards in one, alpha-beta in hardware"
+    title = "Ultimate Tic-Tac-Toe: nine boards in one, alpha-beta in hardware"
     machine = "the engine"
     lamp_names = ("your move", "over", "red won", "green won")
     switch_names = ("the person begins", "the engine plays")
