@@ -9,6 +9,7 @@ import sys
 from itertools import product
 
 import pytest
+from user import make
 
 from firmware_ref.baum_g.model import F
 from firmware_ref.tactic import match, planner, rules
@@ -238,3 +239,17 @@ def test_the_terminal_referees_two_people_on_the_golden_model():
     assert "A tie game: both lines." in text and "'again': new, people or quit." in text
     assert secret == ["A (X) plan for round 1: ", "B (O) plan for round 1: ",
                       "A (X) plan for round 2: ", "B (O) plan for round 2: "]
+
+
+def test_the_terminal_names_the_player_as_it_asked_and_draws_each_board_once():
+    # Against the machine the player is asked for "your (X) plan" and never told of
+    # players A and B, so the result is in the same words. These plans lose in round 3.
+    done = make("play", "GAME=tactic", input="192\n473\n254\nquit\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "The machine wins." in lines
+    assert "(A)" not in done.stdout and "(B)" not in done.stdout
+    # The board after a round is drawn once, under the next round's number.
+    for n in (2, 3):
+        assert lines[lines.index(f"Round {n}.") - 1].startswith(f"Round {n - 1}, move 3:")
+    assert done.stdout.count("     1   2   3") == 4       # rounds 1-3, and the end
