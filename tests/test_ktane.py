@@ -261,7 +261,8 @@ def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
 def test_the_terminal_defuses_the_golden_module():
     said, state = [], {}
     golden = bomb.GoldenBomb(seed=4)
-    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "quit"])
+    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "labels up",
+                  "quit"])
 
     def read(prompt):
         """The expert's presses on the bomb as it shows itself; then `typed`."""
@@ -278,6 +279,7 @@ def test_the_terminal_defuses_the_golden_module():
     assert "nothing more to press" in text
     assert "'12' is not a digit 0-9" in text and "a parallel port is yes or no" in text
     assert "'boom' is neither a key 1-9, PASS nor a command." in text
+    assert "Labels are reading (the front panel's order) or shuffled" in text
     assert "serial number ..." in text and "Up Next:" in text and "[ PASS ]" in text
 
 

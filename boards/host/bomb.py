@@ -186,8 +186,8 @@ def show(view):
 HELP = """Press a key by its label, 1-9 (a key under a piece keeps its label), or PASS.
 new: a new module, its edgework drawn;  new D P L U: the serial number's last digit,
 a parallel port (yes/no), lit and unlit indicators, e.g. new 7 no 1 2;
-labels reading: the next modules' keys labelled in reading order, as on the front
-panel;  labels shuffled: shuffled, as in the game (the default);  help;  quit.
+labels reading: from the next module on, the keys labelled in reading order, as on
+the front panel;  labels shuffled: shuffled, as in the game (the default);  help;  quit.
 The manual: the page of the module Tic-Tac-Toe in Keep Talking and Nobody Explodes.
 The expert's page as code takes the keypad as shown here, Up Next and the row:
 python -m firmware_ref.ktane expect X83/XO9/OX2 X 5"""
@@ -240,7 +240,8 @@ class Session:
                 return view
             self.shuffled = LABEL_ORDERS[words[1].upper()]
             order = "shuffled" if self.shuffled else "in reading order"
-            self.write(f"The next module's keys are labelled {order}: type new for it.")
+            self.write(f"From the next module on the keys are labelled {order}: type "
+                       "new for one.")
             return view
         if view.solved and (word == "PASS" or word.isdigit()):
             self.write("The module is solved: nothing more to press.")
