@@ -1,7 +1,8 @@
-"""The bomb module of Keep Talking and Nobody Explodes (hdl/ktane, firmware_ref/ktane, boards/host/bomb.py):
-the expert against the manual page and against the module in every reachable state,
-thousands of modules defused, every wrong press a strike, the core in lockstep with
-its golden model, and the terminal client on the golden model and the board in a box."""
+"""The bomb module of Keep Talking and Nobody Explodes (hdl/ktane, firmware_ref/ktane,
+boards/host/bomb.py): the expert against the manual page and against the module in every
+reachable state, thousands of modules defused, every wrong press a strike, the core in
+lockstep with its golden model, the terminal client on the golden model and the board in
+a box, and a defuser with the expert's command line through the commands a user types."""
 
 import copy
 import os
