@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ROOT", "make", "typed", "first_line", "last_line"]
+__all__ = ["ROOT", "make", "typed", "started", "first_line", "last_line"]
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -29,10 +29,21 @@ def make(verb, *assignments, timeout=300, input=None, env=None, cwd=ROOT):
 def typed(argv, *, timeout=300, input=None, env=None, cwd=ROOT):
     """`argv` (a list, as a shell splits the line) run in the repo with the environment's
     scripts first on PATH, as an activated venv or ``.venv/bin/...`` runs them."""
-    path = f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
     return subprocess.run(argv, cwd=cwd, input=input, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PATH": path, **(env or {})},
+                          timeout=timeout, env=_env(env),
                           stdin=None if input is not None else subprocess.DEVNULL)
+
+
+def started(argv, *, env=None, cwd=ROOT):
+    """`argv` started as `typed` runs it, for a conversation: its stdin, stdout and stderr
+    are pipes (bytes); the caller reads each prompt before it answers."""
+    return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env(env))
+
+
+def _env(env):
+    path = f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+    return {**os.environ, "PATH": path, **(env or {})}
 
 
 def _lines(done):

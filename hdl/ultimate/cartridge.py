@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (seed 001) as a cartridge: a person against the engine in
+"""Ultimate Tic-Tac-Toe as a cartridge: a person against the engine in
 hardware (hdl/ultimate/engine.py), or two people (docs/ultimate.md).
 
 Clock by clock (firmware_ref/ultimate/model.py is the golden model written from this):
@@ -64,7 +64,7 @@ def hex_digit(nibble):
 
 class Ultimate(Cartridge):
     code = "U"
-    title = "Ultimate Tic-Tac-Toe (seed 001): nine boards in one, alpha-beta in hardware"
+    title = "Ultimate Tic-Tac-Toe: nine boards in one, alpha-beta in hardware"
     machine = "the engine"
     lamp_names = ("your move", "over", "red won", "green won")
     switch_names = ("the person begins", "the engine plays")
