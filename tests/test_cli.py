@@ -115,7 +115,7 @@ def test_every_make_verb_is_a_subcommand_that_parses():
     """Each ``$(TTT) ...`` line of the Makefile, its make variables at their defaults,
     is a command line `ttt`'s one parser accepts (nothing is run)."""
     from boards.ttt import parser
-    defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth",
+    defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth", "ARGS": "",
                 "EXPECTED": "build/e2_golden.vcd", "ACTUAL": "build/e2.vcd"}
     lines = [line.split("$(TTT)", 1)[1] for line in (ROOT / "Makefile").read_text().splitlines()
              if "$(TTT) " in line]
