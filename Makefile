@@ -19,31 +19,35 @@ GAME ?= eth
 # make waves GAME=...: which of the game's golden-model games to show.
 PLAY ?= 0
 NETLIST ?=
+# Every verb: more options for its ttt subcommand, e.g. make formal ARGS=--no-covers
+# (.venv/bin/ttt VERB -h lists them).
+ARGS ?=
 
 .PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
 	compare bitstream prog load cost play-board museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
-	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT)"
+	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT) ARGS=$(ARGS)"
+	@echo "ARGS: more options for the verb's ttt subcommand (.venv/bin/ttt VERB -h lists them)"
 
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
-	$(TTT) e2
+	$(TTT) e2 $(ARGS)
 
 waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to); GAME=firstfree: its game $(PLAY)
-	$(TTT) waves $(if $(filter-out eth,$(GAME)),--game $(GAME) --play $(PLAY))
+	$(TTT) waves $(if $(filter-out eth,$(GAME)),--game $(GAME) --play $(PLAY)) $(ARGS)
 
 waves-golden: $(STAMP) ## open the golden model's E.2 waves
-	$(TTT) waves --golden
+	$(TTT) waves --golden $(ARGS)
 
 waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on $(SIM))
-	$(TTT) waves --netlist --sim $(SIM)
+	$(TTT) waves --netlist --sim $(SIM) $(ARGS)
 
 verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
-	$(TTT) verilog
+	$(TTT) verilog $(ARGS)
 
 netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
-	$(TTT) netlist --sim $(SIM)
+	$(TTT) netlist --sim $(SIM) $(ARGS)
 
 # The waves this project writes are made when missing or older than the sources; any
 # other file is the comparer's to find (or to say it cannot).
@@ -51,7 +55,7 @@ WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlis
 WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py)
 
 compare: $(STAMP) $(filter $(WAVE_FILES),$(EXPECTED) $(ACTUAL)) ## compare two waveform files at every clock edge
-	$(TTT) compare $(EXPECTED) $(ACTUAL)
+	$(TTT) compare $(EXPECTED) $(ACTUAL) $(ARGS)
 
 build/e2.vcd build/e2_golden.vcd: $(WAVE_SOURCES) | $(STAMP)
 	$(TTT) e2 > /dev/null
@@ -63,43 +67,43 @@ build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(TTT) netlist --sim icarus --tests e2_session
 
 bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin (other GAMEs: build/$(BOARD)-$(GAME)/) and report.json
-	$(TTT) bitstream --board $(BOARD) --game $(GAME)
+	$(TTT) bitstream --board $(BOARD) --game $(GAME) $(ARGS)
 
 prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept at power-off)
-	$(TTT) prog --board $(BOARD) --game $(GAME)
+	$(TTT) prog --board $(BOARD) --game $(GAME) $(ARGS)
 
 load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
-	$(TTT) load --board $(BOARD) --game $(GAME)
+	$(TTT) load --board $(BOARD) --game $(GAME) $(ARGS)
 
 cost: $(STAMP)        ## logic cells and fmax per block of the $(BOARD) build, medians over 5 seeds: build/cost/$(BOARD)/
-	$(TTT) cost --board $(BOARD) --game $(GAME)
+	$(TTT) cost --board $(BOARD) --game $(GAME) $(ARGS)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
-	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME))
+	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
 
 test: $(STAMP)        ## the test suite
-	$(PY) -m pytest
+	$(PY) -m pytest $(ARGS)
 
 test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -m slow $(ARGS)
 
 verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
-	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD))
+	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD)) $(ARGS)
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
-	$(TTT) benchmark
+	$(TTT) benchmark $(ARGS)
 
 formal: $(STAMP)      ## prove the chip's properties and its netlists' equivalence: build/formal/report.md
-	$(TTT) formal
+	$(TTT) formal $(ARGS)
 
 museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect play, think, cost: build/museum.*
-	$(TTT) museum
+	$(TTT) museum $(ARGS)
 
 games: $(STAMP)       ## every game a user can play, and the chip's think times
-	$(TTT) games
+	$(TTT) games $(ARGS)
 
 play: $(STAMP)        ## play against the chip in the terminal; GAME=firstfree, turbo, ...: another game on its golden model
-	$(TTT) play --game $(GAME)
+	$(TTT) play --game $(GAME) $(ARGS)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

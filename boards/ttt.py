@@ -1,13 +1,17 @@
-"""``ttt``: the project's one command, a subcommand per job (``ttt -h`` lists them).
-
-Every ``make`` verb runs one of these. The parser is the only one in the project: each
-subcommand calls a plain function of the module that does the work, so a module is
-used the same from here, from a test or from another module. It lives in boards/, the
-top of the layering (firmware_ref < hdl < sim < boards), because it reaches all of them;
-the choices it offers (boards, games, simulators) are read from the modules that own
-them, and the work of each subcommand is imported when it runs. Every subcommand runs through
-`firmware_ref.cli.run`: a user error is one line and status 2, Ctrl-C status 130.
+"""The ETH Zurich tic-tac-toe chip of 1990, rebuilt, and the games that run on its
+board: one command with a subcommand for each job. Every make verb runs one of them
+(make sim runs ttt e2, make play runs ttt play, and so on); ttt COMMAND -h says what a
+command does and lists its options.
 """
+
+# For developers: the parser is the only one in the project. Each subcommand calls a
+# plain function of the module that does the work, so a module is used the same from
+# here, from a test or from another module. This lives in boards/, the top of the
+# layering (firmware_ref < hdl < sim < boards), because it reaches all of them; the
+# choices it offers (boards, games, simulators) are read from the modules that own
+# them, and the work of each subcommand is imported when it runs. Every subcommand runs
+# through `firmware_ref.cli.run`: a user error is one line and status 2, Ctrl-C 130.
+# A subcommand's description is its module's docstring, shown as plain text (`_doc`).
 
 import argparse
 import os
@@ -245,11 +249,15 @@ def _boards(args):
 
 
 def _doc(module):
-    """A module's docstring, for a subcommand's help, without importing its tools."""
+    """A module's docstring, for a subcommand's help, without importing its tools; the
+    reStructuredText marks of names and literals (``make sim``, `run`) dropped, as a
+    terminal shows no markup."""
     import importlib.util
     import ast
+    import re
     spec = importlib.util.find_spec(module)
-    return ast.get_docstring(ast.parse(Path(spec.origin).read_text()))
+    text = ast.get_docstring(ast.parse(Path(spec.origin).read_text()))
+    return re.sub(r"``(.+?)``|`([^`\n]+)`", lambda m: m[1] or m[2], text, flags=re.S)
 
 
 def parser():
@@ -304,10 +312,11 @@ def parser():
     sub.add_argument("--game", default="eth", metavar="GAME",
                      help=f"one of {', '.join(cartridges.names())} (default eth: the "
                      "chip, as the paper's main program plays it); ktane: defuse the bomb "
-                     "module; tactic: Tactic-Toe against the planner or for two people; "
-                     "ultimate: Ultimate Tic-Tac-Toe against the engine or for two "
-                     "people; any other: its machine on the board of nine places, as "
-                     "make play-board plays it")
+                     "module Tic-Tac-Toe of Keep Talking and Nobody Explodes; tactic: "
+                     "David Dickerson's Tactic-Toe against the planner or for two "
+                     "people; ultimate: Ultimate Tic-Tac-Toe against the engine or for "
+                     "two people; any other: its machine on the board of nine places, "
+                     "as make play-board plays it")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
                   "firmware_ref.eth.alg")

@@ -1,4 +1,5 @@
-"""The paper's sample session (seed 002, appendix E): its stimulus, its trace, a replay.
+"""The sample session of Geiser and Marzetta's report (appendix E): its stimulus, its
+trace, a replay.
 
 `SESSION` is the E.1 simulation script as data, one entry per rising edge of cp.
 `paper_rows` reads the E.2 trace from sim/e2_trace.txt and repairs its

@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -28,8 +27,8 @@ from firmware_ref import cli
 from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
+from user import EXIT_S, READY_S, ROOT, as_from_a_shell
 
-ROOT = Path(__file__).parent.parent
 
 
 class Golden:
@@ -481,14 +480,15 @@ def test_ctrl_c_during_a_build_leaves_the_last_build(tmp_path):
     command = [sys.executable, "-m", "boards", "bitstream", "--board", "icestick",
                "--build-dir", str(build_dir)]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                               preexec_fn=as_from_a_shell,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + READY_S
         while not list(build_dir.parent.glob(f".icestick.building-*/{NAME}.json")):
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=EXIT_S)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

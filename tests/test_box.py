@@ -10,7 +10,6 @@ import select
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -23,9 +22,8 @@ from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
 from sim import cartridges
-from user import typed as user_typed
+from user import EXIT_S, READY_S, ROOT, as_from_a_shell, typed as user_typed
 
-ROOT = Path(__file__).parent.parent
 # The user's preference: the first free place in this order.
 ORDER = [4, 0, 8, 2, 6, 1, 3, 5, 7]
 
@@ -127,7 +125,7 @@ def _child(*arguments, **options):
     """`ttt play-board` as the script runs it."""
     return subprocess.Popen([sys.executable, "-u", "-m", "boards", "play-board", *arguments],
                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **options)
+                            stderr=subprocess.PIPE, preexec_fn=as_from_a_shell, **options)
 
 
 def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
@@ -137,19 +135,19 @@ def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
     reply = coordinate(next(k for k in range(9) if places(model.board)[k] == COMPUTER))
 
     for typed in (b"b2\nquit\n", b"b2\n"):              # quit, and the end of the input
-        out, err = _child().communicate(typed, timeout=60)
+        out, err = _child().communicate(typed, timeout=EXIT_S)
         assert err == b""
         assert f"The chip plays {reply}; its move took {cycles} clock cycles.".encode() in out
 
     child = _child()
     seen = b""
     while not seen.endswith(b"> "):                     # the client waits for a move
-        assert select.select([child.stdout], [], [], 60)[0], f"no prompt: {seen!r}"
+        assert select.select([child.stdout], [], [], READY_S)[0], f"no prompt: {seen!r}"
         chunk = os.read(child.stdout.fileno(), 4096)
         assert chunk, f"the client ended: {seen!r}"
         seen += chunk
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    out, err = child.communicate(timeout=EXIT_S)
     assert (child.returncode, err) == (cli.INTERRUPTED, b"\ninterrupted\n")
 
 

@@ -97,7 +97,10 @@ class WrongLamp(cartridges.cartridge("eth")):
         return m
 
 
-@pytest.mark.parametrize("backend", cartridges.BACKENDS)
+# On cocotb a Verilator build of its own, half a minute: make test-slow.
+@pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
+                                                  if backend == "cocotb" else [])
+                                     for backend in cartridges.BACKENDS])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
     with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
                                                   r"the core, [26] in the golden model"):
@@ -189,9 +192,15 @@ def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, 
                                                                        capsys):
     import sim
     from boards.ttt import main as ttt
+    from sim import session
     monkeypatch.setattr(sim, "BUILD", tmp_path)
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
+    # GTKWave's presence is the test's to set, not the machine's: both branches.
+    monkeypatch.setattr(session.shutil, "which", lambda tool: None)
+    assert ttt(["waves", "--game", "firstfree", "--play", "2"]) == 0
+    assert "GTKWave cannot show them: it is not installed here" in capsys.readouterr().out
+    monkeypatch.setattr(session.shutil, "which", lambda tool: f"/usr/bin/{tool}")
     assert ttt(["waves", "--game", "firstfree", "--play", "2"]) == 0
     core, model = tmp_path / "firstfree-game2.vcd", tmp_path / "firstfree-game2_golden.vcd"
     assert "there is no display here" in capsys.readouterr().out

@@ -4,57 +4,23 @@ Ctrl-C is pressed for real: the command runs on a pseudo-terminal, and the termi
 turns the ^C byte into SIGINT for the command and every process it started.
 """
 
-import os
 import re
-import pty
-import select
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from firmware_ref import cli
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def interrupted(argv, *, when, seconds=60):
-    """Run `argv` on a pseudo-terminal, press Ctrl-C once `when` (bytes) has been
-    printed, or `when` seconds have passed, and return (exit status, everything
-    printed)."""
-    pid, fd = pty.fork()
-    if pid == 0:                                    # the child: the command
-        os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, *argv])
-    out, pressed, start = b"", False, time.monotonic()
-    while time.monotonic() < start + seconds:
-        if not pressed and (when in out if isinstance(when, bytes)
-                            else time.monotonic() > start + when):
-            os.write(fd, b"\x03")
-            pressed = True
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        try:
-            data = os.read(fd, 4096) if ready else b""
-        except OSError:                             # the child closed the terminal
-            break
-        if ready and not data:
-            break
-        out += data
-    else:
-        os.kill(pid, 9)
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+from user import ROOT, interrupted
 
 
-@pytest.mark.parametrize("argv, when", [
+# Each is pressed when the command says it is at that point, with work still to do.
+@pytest.mark.parametrize("argv, ready", [
     (["-m", "boards", "play"], b"(Y/N)"),                         # waiting for the player
-    (["-m", "boards", "verify"], b"golden model:"),               # in a process pool
-    (["-m", "boards", "verify", "--backend", "amaranth"], 3.0),   # simulating, in a pool
+    (["-m", "boards", "verify"], b"golden model: 1/"),            # in a process pool
+    (["-m", "boards", "verify", "--backend", "amaranth"],         # simulating, in a pool,
+     b"amaranth: 1/"),                                            # 8 openings to go
 ], ids=["play", "verify", "verify-amaranth"])
-def test_ctrl_c_is_one_line_and_status_130(argv, when):
-    status, out = interrupted(argv, when=when)
+def test_ctrl_c_is_one_line_and_status_130(argv, ready):
+    status, out = interrupted(argv, ready=ready)
     assert status == cli.INTERRUPTED, out
     assert "interrupted" in out
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
@@ -115,7 +81,7 @@ def test_every_make_verb_is_a_subcommand_that_parses():
     """Each ``$(TTT) ...`` line of the Makefile, its make variables at their defaults,
     is a command line `ttt`'s one parser accepts (nothing is run)."""
     from boards.ttt import parser
-    defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth",
+    defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth", "ARGS": "",
                 "EXPECTED": "build/e2_golden.vcd", "ACTUAL": "build/e2.vcd"}
     lines = [line.split("$(TTT)", 1)[1] for line in (ROOT / "Makefile").read_text().splitlines()
              if "$(TTT) " in line]

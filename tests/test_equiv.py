@@ -5,7 +5,8 @@ by simulation or by sat. The board builds' netlists, synthesised and routed, are
 checked by ``equiv.check()`` in make formal (a routed one needs make bitstream).
 
 The four checks of synth_ice40's netlist share one synthesis (equiv.SYNTH_CACHE); what
-takes their time is the proof of each netlist, which no two of them share."""
+takes their time is the proof of each netlist, which no two of them share: make test
+proves synth_ice40's netlist and finds a changed LUT, make test-slow does the rest."""
 
 import re
 
@@ -43,6 +44,7 @@ def _powering_up_as_1():
                for register in chip.scan_registers.values())
 
 
+@pytest.mark.slow       # a proof of half a minute: make test-slow and make formal
 def test_the_exported_verilog_is_the_rtl():
     (result,) = equiv.check(pairs=("verilog",), log=lambda text: None)
     assert result.equivalent
@@ -79,6 +81,7 @@ def test_a_changed_lut_is_a_counterexample_that_names_its_pin():
                         result.unproven["fin"])
 
 
+@pytest.mark.slow       # a proof of half a minute: make test-slow and make formal
 def test_sat_finds_it_unsimulated_and_bounds_what_it_cannot_prove(monkeypatch):
     monkeypatch.setattr(equiv, "_first_difference", lambda *args, **kwargs: None)
     monkeypatch.setattr(equiv, "BOUND", 3)
@@ -94,6 +97,7 @@ def test_sat_finds_it_unsimulated_and_bounds_what_it_cannot_prove(monkeypatch):
     assert len(result.proven) == result.total - 2
 
 
+@pytest.mark.slow       # a proof of half a minute: make test-slow and make formal
 def test_a_lut_bit_that_is_never_read_changes_nothing():
     (result,) = equiv.check(pairs=("synth",), edit=_flip_fin_lut(1), by_name=False,
                             log=lambda text: None, work=equiv.WORK / "test-unread")

@@ -1,14 +1,20 @@
-"""The bomb module of seed 000 (hdl/ktane, firmware_ref/ktane, boards/host/bomb.py):
-the expert against the manual page and against the module in every reachable state,
-thousands of modules defused, every wrong press a strike, the core in lockstep with
-its golden model, and the terminal client on the golden model and the board in a box."""
+"""The bomb module of Keep Talking and Nobody Explodes (hdl/ktane, firmware_ref/ktane,
+boards/host/bomb.py): the expert against the manual page and against the module in every
+reachable state, thousands of modules defused, every wrong press a strike, the core in
+lockstep with its golden model, the terminal client on the golden model and the board in
+a box, and a defuser with the expert's command line through the commands a user types."""
 
 import copy
+import os
 import random
+import re
+import select
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pytest
+from user import ROOT, make, started, typed
 
 from boards.host import bomb
 from boards.host.terminal import Link, open_port, play
@@ -256,7 +262,8 @@ def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
 def test_the_terminal_defuses_the_golden_module():
     said, state = [], {}
     golden = bomb.GoldenBomb(seed=4)
-    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "quit"])
+    typed = iter(["7", "pass", "new 12 no 1 1", "new 7 maybe 1 1", "boom", "labels up",
+                  "quit"])
 
     def read(prompt):
         """The expert's presses on the bomb as it shows itself; then `typed`."""
@@ -273,6 +280,7 @@ def test_the_terminal_defuses_the_golden_module():
     assert "nothing more to press" in text
     assert "'12' is not a digit 0-9" in text and "a parallel port is yes or no" in text
     assert "'boom' is neither a key 1-9, PASS nor a command." in text
+    assert "Labels are reading (the front panel's order) or shuffled" in text
     assert "serial number ..." in text and "Up Next:" in text and "[ PASS ]" in text
 
 
@@ -306,3 +314,184 @@ def test_play_board_hands_the_bomb_to_its_own_client():
                     write=said.append) == 0
     text = "\n".join(said)
     assert "Press a key by its label" in text and "strikes: " in text
+
+
+# -- a defuser and an expert, as two people use the commands -------------------------
+
+EDGE_SHOWN = re.compile(r"serial number \.\.\.(\d)   parallel port: (yes|no)   "
+                        r"indicators: (\d) lit, (\d) unlit")
+KEYS_SHOWN = re.compile(r"^   \| (\S) \| (\S) \| (\S) \|    (.*)$", re.M)
+# Every kind of starting row: an odd or even last digit, a parallel port or none, and
+# more unlit (rule 3), more lit (rule 4) or as many (rule 5); they reach rows 1-9.
+EDGEWORK = [(digit, port, lit, unlit) for digit in ("7", "4") for port in ("no", "yes")
+            for lit, unlit in (("1", "2"), ("2", "1"), ("1", "1"))]
+
+
+@dataclass
+class Screen:
+    """The last bomb a client drew: what the defuser reads out to the expert."""
+    edge: tuple             # digit, "yes"/"no", lit, unlit, as shown
+    keys: list              # per key in reading order: "X", "O" or its label
+    up: str                 # "X", "O" or "" once solved
+    strikes: int
+
+    @classmethod
+    def last(cls, text):
+        drawn = text[text.rindex("serial number ..."):]
+        rows = KEYS_SHOWN.findall(drawn)[:3]
+        aside = [row[3].strip() for row in rows]
+        return cls(EDGE_SHOWN.match(drawn).groups(), [k for row in rows for k in row[:3]],
+                   aside[0].removeprefix("Up Next: ") if aside[0] != "SOLVED" else "",
+                   int(aside[1].removeprefix("strikes: ")))
+
+    @property
+    def board(self):
+        return "/".join("".join(self.keys[3 * r:3 * r + 3]) for r in range(3))
+
+
+class Client:
+    """A bomb's terminal client as a child process, typed to as a defuser types."""
+
+    def __init__(self, argv):
+        self.child = started(argv)
+        self.said = self.read()
+
+    def read(self):
+        """Everything up to the next prompt."""
+        seen = b""
+        while not seen.endswith(b"> "):
+            assert select.select([self.child.stdout], [], [], 300)[0], f"stuck: {seen!r}"
+            chunk = os.read(self.child.stdout.fileno(), 65536)
+            assert chunk, f"the client ended: {seen!r} {self.child.stderr.read()!r}"
+            seen += chunk
+        return seen.decode()
+
+    def type(self, line):
+        self.child.stdin.write(f"{line}\n".encode())
+        self.child.stdin.flush()
+        self.said = self.read()
+        return self.said
+
+    @property
+    def screen(self):
+        return Screen.last(self.said)
+
+    def quit(self):
+        out, err = self.child.communicate(b"quit\n", timeout=60)
+        assert (self.child.returncode, err) == (0, b"")
+
+
+def expert(*arguments):
+    """The expert's command line, as docs/ktane.md shows it; its answer's words."""
+    done = typed(["python", "-m", "firmware_ref.ktane", *arguments])
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def defuse(client, wrong=False):
+    """Defuse the module the client shows, as the defuser and the expert do: the expert
+    hears the keypad as drawn, Up Next and the row, and the defuser presses what it
+    answers. The row: the expert's next row after a key; after a PASS the row it names,
+    or the row after it when the module placed a piece itself (two passes); the
+    starting row after a strike. `wrong`: the first press is a wrong one. The screen
+    at the end."""
+    screen = client.screen
+    digit, port, lit, unlit = screen.edge
+    start = row = int(expert("start-row", "--digit", digit, "--parallel-port", port,
+                             "--lit", lit, "--unlit", unlit)[0])
+    while screen.up:
+        answer = expert("expect", screen.board, screen.up, str(row))
+        press = answer[1] if answer[0] == "PRESS" else "pass"
+        if wrong:
+            press = "pass" if press != "pass" else next(k for k in screen.keys
+                                                        if k.isdigit())
+        said = client.type(press)
+        row = int(answer[-1])
+        if "Two passes: the module placed" in said:
+            row = row % 9 + 1
+        if client.screen.strikes > screen.strikes:
+            assert wrong and "STRIKE!" in said
+            row, wrong = start, False
+        screen = client.screen
+    assert f"The module is solved, with {screen.strikes} strike" in client.said
+    return screen, start
+
+
+def test_the_expert_reads_the_keypad_as_the_defuser_sees_it():
+    # The board of the issue's game: the key labelled 8, not the sixth key, is right.
+    assert expert("expect", "X83/XO9/OX2", "X", "5") == ["PRESS", "8", "7"]
+    assert expert("expect", "X 8 3 | X O 9 | O X 2", "X", "5") == ["PRESS", "8", "7"]
+    # Dots on every free key: the front panel, labelled in reading order.
+    assert expert("expect", "X../XO./OX.", "X", "5") == expert("expect", "X23/XO6/OX9",
+                                                                   "X", "5")
+    for board, error in (("X8./XO9/OX2", "mixes labels and dots"),
+                         ("X88/XO9/OX2", "shows label 8 on two keys")):
+        done = typed(["python", "-m", "firmware_ref.ktane", "expect", board, "X", "5"])
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == f"error: {board!r} {error}: " + done.stderr.split(": ", 2)[2]
+
+
+def test_the_expert_command_lines_in_the_docs_print_what_they_show():
+    shown = []
+    for page in ("README.md", "docs/ktane.md"):
+        text = " ".join((ROOT / page).read_text().split("\n"))   # README wraps lines
+        shown += re.findall(r"`(python -m firmware_ref\.ktane [^`]*?)` prints `([^`]*)`", text)
+    for line in (ROOT / "docs/ktane.md").read_text().splitlines():
+        if line.startswith("python -m firmware_ref.ktane"):
+            command, _, comment = line.partition("#")
+            shown.append((command, comment.split(":")[0]))
+    assert len(shown) == 4
+    for command, output in shown:
+        done = typed(command.split())
+        assert (done.returncode, done.stderr) == (0, ""), command
+        assert output.strip() in ("", done.stdout.strip()), command
+    # The first module a user meets is the one the page walks through.
+    page = (ROOT / "docs/ktane.md").read_text()
+    drawn = page[page.index(" serial number ...4"):]
+    drawn = drawn[:drawn.index("```")]
+    assert drawn in make("play", "GAME=ktane", input="quit\n").stdout
+
+
+@pytest.mark.parametrize("order", ["shuffled", "reading"])
+def test_the_expert_defuses_every_starting_row_in_the_terminal(order):
+    # The golden model's client: a module costs about a second, most of it the expert's
+    # seven or so runs, so the many starting rows are played here and two modules in
+    # the board in a box (below). The first module's edgework is drawn from the LFSR at
+    # power-up, before any pause, so it is the same for every --seed (the seed draws
+    # the pauses, which later draws see); the others are set with `new D P L U`.
+    client = Client(["ttt", "play", "--game", "ktane", "--seed", "1"])
+    screen, _ = defuse(client, wrong=True)
+    assert screen.strikes == 1
+    assert "python -m firmware_ref.ktane expect" in client.type("help")
+    assert "labelled " in client.type(f"labels {order}")
+    starts, shuffled = set(), False
+    for edge in EDGEWORK:
+        client.type("new " + " ".join(edge))
+        screen = client.screen
+        assert screen.edge == edge and screen.strikes == 0
+        free = [(k, label) for k, label in enumerate(screen.keys) if label.isdigit()]
+        shuffled |= any(label != str(k + 1) for k, label in free)
+        screen, start = defuse(client)
+        assert screen.strikes == 0
+        starts.add(start)
+    assert shuffled == (order == "shuffled") and starts == set(range(1, 10))
+    client.quit()
+
+
+def test_the_expert_defuses_a_module_in_the_board_in_a_box():
+    # The same defuser through the board in a box, the desk that is flashed: one module
+    # with shuffled labels and one in reading order (every starting row is played on
+    # the golden model above, which the core follows in lockstep).
+    client = Client(["ttt", "play-board", "--game", "ktane"])
+    assert "no PORT given: playing the board in a box" in client.said
+    screen, _ = defuse(client, wrong=True)
+    assert screen.strikes == 1
+    client.type("labels reading")
+    client.type("new 3 yes 0 0")
+    screen = client.screen
+    assert screen.edge == ("3", "yes", "0", "0")
+    assert all(label == str(k + 1) for k, label in enumerate(screen.keys)
+               if label.isdigit())
+    screen, start = defuse(client)
+    assert (screen.strikes, start) == (0, 3)
+    client.quit()

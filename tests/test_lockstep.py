@@ -37,8 +37,18 @@ def presses():
     return lockstep.game_presses()
 
 
-@pytest.mark.parametrize("opening", games.OPENINGS,
-                         ids=["user-first"] + [f"chip-opens-{k}" for k in range(8)])
+def _every_game():
+    """Every opening on the compiled chip; on Amaranth's simulator (two minutes in all)
+    one opening in make test and the others in make test-slow."""
+    ids = ["user-first"] + [f"chip-opens-{k}" for k in range(8)]
+    for backend in ("compiled", "amaranth"):
+        for n, opening in enumerate(games.OPENINGS):
+            slow = backend == "amaranth" and ids[n] != "chip-opens-0"
+            yield pytest.param(backend, opening, id=f"{backend}-{ids[n]}",
+                               marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("simulate, opening", list(_every_game()), indirect=["simulate"])
 def test_every_game_in_lockstep(simulate, presses, opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
     restored = simulate(

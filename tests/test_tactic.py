@@ -9,6 +9,7 @@ import sys
 from itertools import product
 
 import pytest
+from user import make
 
 from firmware_ref.baum_g.model import F
 from firmware_ref.tactic import match, planner, rules
@@ -238,3 +239,25 @@ def test_the_terminal_referees_two_people_on_the_golden_model():
     assert "A tie game: both lines." in text and "'again': new, people or quit." in text
     assert secret == ["A (X) plan for round 1: ", "B (O) plan for round 1: ",
                       "A (X) plan for round 2: ", "B (O) plan for round 2: "]
+
+
+@pytest.fixture(scope="module")
+def lost_to_the_machine():
+    """`make play GAME=tactic` with plans that lose to the machine in round 3."""
+    done = make("play", "GAME=tactic", input="192\n473\n254\nquit\n")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_against_the_machine_the_result_names_you_and_the_machine(lost_to_the_machine):
+    # The player is asked for "your (X) plan" and never told of players A and B.
+    assert "The machine wins." in lost_to_the_machine.splitlines()
+    assert "(A)" not in lost_to_the_machine and "(B)" not in lost_to_the_machine
+
+
+def test_the_board_is_drawn_once_between_rounds(lost_to_the_machine):
+    # The board after a round is drawn once, under the next round's number.
+    lines = lost_to_the_machine.splitlines()
+    for n in (2, 3):
+        assert lines[lines.index(f"Round {n}.") - 1].startswith(f"Round {n - 1}, move 3:")
+    assert lost_to_the_machine.count("     1   2   3") == 4     # rounds 1-3, and the end

@@ -49,10 +49,11 @@ class Plain:
         self.last = cell
 
 
-def test_the_bitboards_agree_with_the_plain_rules_over_random_games():
+@pytest.mark.parametrize("count", [300, pytest.param(2000, marks=pytest.mark.slow)])
+def test_the_bitboards_agree_with_the_plain_rules_over_random_games(count):
     rng = random.Random(18)
     ends, moves = {}, 0
-    for _ in range(2000):
+    for _ in range(count):
         plain, position = Plain(), parse("." * 81)
         while True:
             owners = [plain.owner(b) for b in range(9)]
@@ -67,7 +68,7 @@ def test_the_bitboards_agree_with_the_plain_rules_over_random_games():
             position = position.play(cell)
             moves += 1
         ends[plain.winner()] = ends.get(plain.winner(), 0) + 1
-    assert set(ends) == {"X", "O", "draw"} and moves > 80_000
+    assert set(ends) == {"X", "O", "draw"} and moves > 40 * count
 
 
 def board(cells):
@@ -265,10 +266,14 @@ def test_the_core_agrees_with_its_golden_model_on_refusals_and_restarts():
     assert cartridges.lockstep("ultimate", REFUSED) == (len(REFUSED), sum(map(len, REFUSED)))
 
 
-def test_the_core_searches_200_positions_and_plays_games_as_the_golden_model():
+@pytest.mark.parametrize("positions", [
+    20,                                         # make test
+    pytest.param(200, marks=pytest.mark.slow),  # make test-slow: all of them
+])
+def test_the_core_searches_positions_and_plays_games_as_the_golden_model(positions):
     # Move, value and nodes are in the line the cartridge says, and the clocks it
     # thinks are 4 a node: both compared at every clock. One compiled core for both.
-    games = list(model.position_games(count=200)) + PLAYED
+    games = list(model.position_games(count=positions)) + PLAYED
     assert cartridges.lockstep("ultimate", games, backend="compiled") == \
         (len(games), sum(map(len, games)))
 

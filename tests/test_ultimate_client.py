@@ -136,6 +136,7 @@ def box_link():
         yield Link(port)
 
 
+@pytest.mark.slow       # the Ultimate desk's first compile is a minute: make test-slow
 def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     moves, replies, end = against_the_engine(parse(*ENDGAME))
     read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])

@@ -7,11 +7,16 @@ creating or reinstalling one: that is ``make``'s first run, which ``make test`` 
 """
 
 import os
+import pty
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-__all__ = ["ROOT", "make", "typed", "first_line", "last_line"]
+__all__ = ["ROOT", "READY_S", "EXIT_S", "make", "typed", "started", "interrupted",
+           "as_from_a_shell", "first_line", "last_line"]
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -29,10 +34,65 @@ def make(verb, *assignments, timeout=300, input=None, env=None, cwd=ROOT):
 def typed(argv, *, timeout=300, input=None, env=None, cwd=ROOT):
     """`argv` (a list, as a shell splits the line) run in the repo with the environment's
     scripts first on PATH, as an activated venv or ``.venv/bin/...`` runs them."""
-    path = f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
     return subprocess.run(argv, cwd=cwd, input=input, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PATH": path, **(env or {})},
+                          timeout=timeout, env=_env(env),
                           stdin=None if input is not None else subprocess.DEVNULL)
+
+
+def started(argv, *, env=None, cwd=ROOT):
+    """`argv` started as `typed` runs it, for a conversation: its stdin, stdout and stderr
+    are pipes (bytes); the caller reads each prompt before it answers."""
+    return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env(env))
+
+
+# Generous bounds, not timings: a test waits for what a program says, and these only
+# end a test whose program hangs. A loaded machine may take minutes to start one.
+READY_S = 300
+EXIT_S = 120
+
+
+def as_from_a_shell():
+    """In a child before exec: Ctrl-C as a shell leaves it to a command it starts,
+    unblocked and handled by default, whatever the test process did to its own."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupted(argv, *, ready):
+    """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``) on a
+    pseudo-terminal, press Ctrl-C once it has printed `ready` (bytes), and return
+    (exit status, everything printed). The terminal turns the ^C byte into SIGINT for
+    the command and every process it started, as a user's terminal does."""
+    pid, fd = pty.fork()
+    if pid == 0:                                    # the child: the command
+        as_from_a_shell()
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, *argv])
+    out, deadline = b"", time.monotonic() + READY_S
+    pressed = False
+    while time.monotonic() < deadline:
+        if not pressed and ready in out:
+            os.write(fd, b"\x03")
+            pressed, deadline = True, time.monotonic() + EXIT_S
+        readable, _, _ = select.select([fd], [], [], 0.1)
+        try:
+            data = os.read(fd, 4096) if readable else b""
+        except OSError:                             # the child closed the terminal
+            break
+        if readable and not data:
+            break
+        out += data
+    else:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+def _env(env):
+    path = f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+    return {**os.environ, "PATH": path, **(env or {})}
 
 
 def _lines(done):

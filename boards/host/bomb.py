@@ -4,7 +4,8 @@ edgework, the keypad with its labels, Up Next, the strikes and PASS.
 Two bombs behave alike behind one `Session`: `GoldenBomb`, the cartridge's golden
 model (`make play GAME=ktane`), and `BoardBomb`, a board or the board in a box over the
 host link (`make play-board GAME=ktane`). The terminal shows labels shuffled, as the
-original module does; the front panel keeps reading order (docs/ktane.md).
+original module does, unless the defuser asks for the front panel's reading order
+(``labels reading``, docs/ktane.md).
 """
 
 import random
@@ -49,6 +50,11 @@ def parse_line(text):
             [int(c) for c in labels], int(strikes))
 
 
+def edgework(edge):
+    """The module's command that sets `edge` for the next module; None: drawn."""
+    return "E?" if edge is None else f"E{edge.digit}{edge.port}{edge.lit}{edge.unlit}"
+
+
 class GoldenBomb:
     """The cartridge's golden model, clock by clock; a person's pause between presses
     is some hundreds of clocks, drawn from `seed`, so the module's draws vary."""
@@ -57,11 +63,10 @@ class GoldenBomb:
         self.rng = random.Random(seed)
         self.player = golden.Player(golden.Model(), limit=None)
 
-    def new(self, edge=None):
+    def new(self, edge=None, shuffled=True):
         player = self.player
-        player.send("E?" if edge is None else
-                    f"E{edge.digit}{edge.port}{edge.lit}{edge.unlit}")
-        player.send("L1")
+        player.send(edgework(edge))
+        player.send(f"L{int(shuffled)}")
         player.clock(start=1)
         player.clock(start=0)
         player.settle()
@@ -128,11 +133,9 @@ class BoardBomb:
             raise protocol.ProtocolError(f"the module's line did not come (got {raw!r})")
         self.line = parse_line(raw[1:].decode("ascii", "replace"))
 
-    def new(self, edge=None):
-        self._command(protocol.text(b"E?" if edge is None else
-                                    f"E{edge.digit}{edge.port}{edge.lit}{edge.unlit}"
-                                    .encode()))
-        self._command(protocol.text(b"L1"))
+    def new(self, edge=None, shuffled=True):
+        self._command(protocol.text(edgework(edge).encode()))
+        self._command(protocol.text(f"L{int(shuffled)}".encode()))
         self.switch = self._command(protocol.STATUS).switches[PASS_SWITCH]
         self.heard = False
         self._command(protocol.reset())
@@ -182,8 +185,13 @@ def show(view):
 
 HELP = """Press a key by its label, 1-9 (a key under a piece keeps its label), or PASS.
 new: a new module, its edgework drawn;  new D P L U: the serial number's last digit,
-a parallel port (yes/no), lit and unlit indicators, e.g. new 7 no 1 2;  help;  quit.
-The manual: seed 000's page, or python -m firmware_ref.ktane."""
+a parallel port (yes/no), lit and unlit indicators, e.g. new 7 no 1 2;
+labels reading: from the next module on, the keys labelled in reading order, as on
+the front panel;  labels shuffled: shuffled, as in the game (the default);  help;  quit.
+The manual: the page of the module Tic-Tac-Toe in Keep Talking and Nobody Explodes.
+The expert's page as code takes the keypad as shown here, Up Next and the row:
+python -m firmware_ref.ktane expect X83/XO9/OX2 X 5"""
+LABEL_ORDERS = {"SHUFFLED": True, "READING": False}
 QUIT = ("QUIT", "Q")
 YES_NO = {"YES": 1, "Y": 1, "NO": 0, "N": 0}
 
@@ -194,6 +202,7 @@ class Session:
 
     def __init__(self, bomb, read, write):
         self.bomb, self.read, self.write = bomb, read, write
+        self.shuffled = True        # the labels of the next module
 
     def run(self):
         self.write(HELP)
@@ -223,7 +232,17 @@ class Session:
             except ValueError as error:
                 self.write(f"That edgework won't do: {error}.")
                 return view
-            return self.bomb.new(edge)
+            return self.bomb.new(edge, self.shuffled)
+        if word == "LABELS":
+            if len(words) != 2 or words[1].upper() not in LABEL_ORDERS:
+                self.write("Labels are reading (the front panel's order) or shuffled, "
+                           "e.g. labels reading.")
+                return view
+            self.shuffled = LABEL_ORDERS[words[1].upper()]
+            order = "shuffled" if self.shuffled else "in reading order"
+            self.write(f"From the next module on the keys are labelled {order}: type "
+                       "new for one.")
+            return view
         if view.solved and (word == "PASS" or word.isdigit()):
             self.write("The module is solved: nothing more to press.")
             return view

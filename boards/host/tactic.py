@@ -119,10 +119,10 @@ def show(board):
     return "\n".join(lines)
 
 
-HELP = """Tactic-Toe (seed 004): both players plan three places 1-9 (row by row from the
-top left), revealed together. Round 1: three different places, not 5, not a line.
-Round 2: 5 allowed, none of your round-1 places. Round 3: anything, 555 included.
-A plan: three digits, e.g. 237.  new: a new game against the machine;
+HELP = """David Dickerson's Tactic-Toe: both players plan three places 1-9 (row by row
+from the top left), revealed together. Round 1: three different places, not 5, not a
+line. Round 2: 5 allowed, none of your round-1 places. Round 3: anything, 555
+included. A plan: three digits, e.g. 237.  new: a new game against the machine;
 people: a new game for two people (plans typed unseen);  help;  quit."""
 STEP = {"placed": "placed", "taken": "fails (taken)", "bounced": "bounces"}
 
@@ -171,11 +171,14 @@ class Session:
             for n, step in enumerate(referee.steps):
                 self.write(f"Round {before_round}, move {n + 1}: X {step.a} "
                            f"{STEP[step.a_was]}, O {step.b} {STEP[step.b_was]}.")
-            self.write(show(referee.board))
+            if referee.over:        # else the next round draws the board
+                self.write(show(referee.board))
 
-    @staticmethod
-    def result(referee):
-        return {"X": "X (A) wins.", "O": "O (B) wins.", "tie": "A tie game: both lines.",
+    def result(self, referee):
+        """In the words the players were asked in: "you" and the machine, or A and B."""
+        wins = (("You win.", "The machine wins.") if self.game.machine
+                else ("X (A) wins.", "O (B) wins."))
+        return {"X": wins[0], "O": wins[1], "tie": "A tie game: both lines.",
                 "cats": "A cats game: no line."}[referee.result]
 
     def ask(self, prompt, read=None):

@@ -259,7 +259,7 @@ def refusal(position, cell):
     return f"not legal: sent to board {position.last % 9 + 1}"
 
 
-HELP = f"""Ultimate Tic-Tac-Toe (seed 001): nine small boards in one big one. A move on
+HELP = f"""Ultimate Tic-Tac-Toe: nine small boards in one big one. A move on
 cell c of a small board sends the other player to small board c; sent to a decided
 board, play in any open one. A small board with a line is its owner's big place; three
 big places in a row win; no move left is a draw.

@@ -1,4 +1,4 @@
-"""The paper's search, alg.c (seed 002, appendix F.2), ported to Python.
+"""The search of Geiser and Marzetta's report, alg.c (appendix F.2), ported to Python.
 
 `rek2` keeps alg.c's shape on purpose: the same loop order over places 0..8, the same
 alpha-beta cut (``r >= a``), the same values (r in -1..1, bestr in -1..0, a in 0..1),

@@ -1,4 +1,4 @@
-"""Cycle-level golden model of the Geiser/Marzetta tic-tac-toe chip (seed 002).
+"""Cycle-level golden model of the Geiser/Marzetta tic-tac-toe chip (their report).
 
 The chip's behaviour, clock by clock, derived from the algorithm rather than copied
 from its controller: the chip's program (reset, wait for a key, search, play) and

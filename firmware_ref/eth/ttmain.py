@@ -1,4 +1,4 @@
-"""The paper's main program (seed 002, appendix F.3) as a terminal game.
+"""The main program of Geiser and Marzetta's report (appendix F.3) as a terminal game.
 
 You play against the golden model of the chip, through its pins: each of your moves
 is a key press, and the chip's think time is counted in its clock cycles, reported in

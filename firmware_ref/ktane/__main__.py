@@ -1,11 +1,12 @@
 """The expert's command line (docs/ktane.md):
 
     python -m firmware_ref.ktane start-row --digit 7 --parallel-port no --lit 1 --unlit 2
-    python -m firmware_ref.ktane expect XO.X..O.. O 4
+    python -m firmware_ref.ktane expect X83/XO9/OX2 X 5
 
-`start-row` prints the starting row; `expect` prints ``PRESS k NEXTROW`` (k the key in
-reading order, 1-9: the panel's labels) or ``PASS ROW``. BOARD is nine of ``X``, ``O``
-and ``.``, row by row (``/`` or ``|`` may separate the rows).
+`start-row` prints the starting row; `expect` prints ``PRESS LABEL NEXTROW`` (the label
+of the key to press) or ``PASS ROW``. BOARD is the keypad as the defuser sees it, row
+by row: ``X``, ``O``, and on each free key its label 1-9; or ``.`` on every free key
+for the front panel, whose keys are labelled in reading order (docs/ktane.md).
 """
 
 import argparse
@@ -35,21 +36,41 @@ def _row(text):
     return int(text)
 
 
+SEPARATORS = "/| "       # between rows or keys, as a user may copy the client's drawing
+LABELS = "123456789"
+BOARD_HELP = ("the keypad row by row as the defuser sees it: X, O and each free key's "
+              "label, e.g. X83/XO9/OX2; or . on every free key for the front panel, "
+              "whose keys are labelled in reading order, e.g. XO./.X./...")
+
+
 def keypad(board):
-    """The keypad of BOARD with the panel's labels: a free key k shows k + 1."""
-    text = "".join(c for c in board.upper() if c not in "/|")
-    if len(text) != 9 or any(c not in "XO." for c in text):
-        raise UserError(f"{board!r} is not a board: nine of X, O and . row by row, "
-                        "e.g. XO./.X./...")
-    if "." not in text:
+    """The keypad of BOARD in reading order: ``"X"``, ``"O"`` or a free key's label.
+    A board with ``.`` on every free key is the front panel's: free key k (1-9 in
+    reading order) shows label k. Labels and dots together are refused: a dot's label
+    would then be a guess."""
+    text = "".join(c for c in board.upper() if c not in SEPARATORS)
+    if len(text) != 9 or any(c not in "XO." + LABELS for c in text):
+        raise UserError(f"{board!r} is not a board: nine keys row by row, each X, O or "
+                        "the free key's label 1-9, e.g. X83/XO9/OX2 (or . on every free "
+                        "key for the front panel, e.g. XO./.X./...)")
+    free = [c for c in text if c not in "XO"]
+    if not free:
         raise UserError("the board is full: the module is solved, nothing to press")
-    return [c if c != "." else k + 1 for k, c in enumerate(text)]
+    if "." in free and set(free) != {"."}:
+        raise UserError(f"{board!r} mixes labels and dots: write the label of every free "
+                        "key, or . on every free key for the front panel")
+    twice = sorted({c for c in free if c != "." and free.count(c) > 1})
+    if twice:
+        raise UserError(f"{board!r} shows label {twice[0]} on two keys: each label is on "
+                        "one key")
+    return [c if c in "XO" else k + 1 if c == "." else int(c) for k, c in enumerate(text)]
 
 
 def parser():
     top = argparse.ArgumentParser(prog="python -m firmware_ref.ktane",
-                                  description="The expert of the Tic-Tac-Toe bomb module: "
-                                  "seed 000's manual page as code.")
+                                  description="The expert of the bomb module "
+                                  "Tic-Tac-Toe of Keep Talking and Nobody Explodes: its "
+                                  "manual page as code.")
     sub = top.add_subparsers(dest="command", required=True)
     rows = sub.add_parser("start-row", help="the starting row from the edgework")
     rows.add_argument("--digit", type=_digit, required=True,
@@ -57,8 +78,14 @@ def parser():
     rows.add_argument("--parallel-port", choices=YES_NO, required=True)
     rows.add_argument("--lit", type=_count, required=True, help="lit indicators")
     rows.add_argument("--unlit", type=_count, required=True, help="unlit indicators")
-    press = sub.add_parser("expect", help="the press the page asks for")
-    press.add_argument("board", help="nine of X O . row by row, e.g. XO./.X./...")
+    press = sub.add_parser(
+        "expect", help="the press the page asks for: PRESS LABEL NEXTROW or PASS ROW",
+        description="The press the page asks for: PRESS LABEL NEXTROW (press the key "
+        "showing LABEL, then go on at NEXTROW) or PASS ROW (press PASS; go on at ROW "
+        "with the new Up Next). When the module has placed a piece itself after two "
+        "passes in a row, go on at the row after ROW; after a strike, at the starting "
+        "row.")
+    press.add_argument("board", help=BOARD_HELP)
     press.add_argument("up", type=str.upper, choices=("X", "O"), help="the Up Next piece")
     press.add_argument("row", type=_row, help="the chart's row now, 1-9")
     return top

@@ -1,4 +1,4 @@
-"""The expert: seed 000's manual page as code, and nothing else.
+"""The expert: the module's manual page as code, and nothing else.
 
 The expert knows what the page says and what the defuser sees: the edgework, the
 keypad (each key shows its label, 1-9, until a piece covers it) and the "Up Next"

@@ -41,8 +41,8 @@ def _history(text):
 
 def parser():
     top = argparse.ArgumentParser(prog="python -m firmware_ref.tactic",
-                                  description="Tactic-Toe (seed 004): the resolver and "
-                                  "the machine's planner.")
+                                  description="David Dickerson's Tactic-Toe: the resolver "
+                                  "and the machine's planner.")
     sub = top.add_subparsers(dest="command", required=True)
     res = sub.add_parser("resolve", help="the board and result after a round")
     res.add_argument("board", type=_typed(parse_board))

@@ -3,7 +3,7 @@ of the other player of a score of the round's result; the best plan, ties to the
 lowest in lexicographic order.
 
 The score, for the machine: a win +1000, a loss -1000, a tie or a cats game 0, else
-Baum's G of the board after the round (seed 003: F(x,y,z) = (x+y+z)^3 + xyz over the
+Baum's G of the board after the round (Baum's thesis: F(x,y,z) = (x+y+z)^3 + xyz over the
 eight lines, the machine's stones +1, the other's -1). Every mean divides by the same
 count, so the sums are compared, exactly.
 

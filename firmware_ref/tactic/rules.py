@@ -1,4 +1,4 @@
-"""Tactic-Toe (seed 004, David Dickerson, 2006): the rules, the resolver and the
+"""Tactic-Toe (David Dickerson, 2006): the rules, the resolver and the
 round's result, with the gaps the issue decided (docs/tactic.md).
 
 Places are 1-9 as the seed's master grid, row by row; a board is nine of `EMPTY`,

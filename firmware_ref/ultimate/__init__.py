@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (seed 001): the rules on bitboards (rules.py), the engine
+"""Ultimate Tic-Tac-Toe: the rules on bitboards (rules.py), the engine
 (engine.py), its matches (match.py) and the cartridge clock by clock (model.py);
 `python -m firmware_ref.ultimate legal|winner|move` (docs/ultimate.md)."""
 

@@ -18,7 +18,8 @@ from .rules import parse
 
 def parser():
     top = argparse.ArgumentParser(prog="python -m firmware_ref.ultimate",
-                                  description="Ultimate Tic-Tac-Toe (seed 001): the rules.")
+                                  description="Ultimate Tic-Tac-Toe: the rules and "
+                                  "the engine.")
     sub = top.add_subparsers(dest="command", required=True)
     legal = sub.add_parser("legal", help="the legal moves, as cells 0-80, increasing")
     legal.add_argument("board")

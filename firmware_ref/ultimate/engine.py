@@ -2,7 +2,7 @@
 an evaluation in Baum's spirit (docs/ultimate.md). The hardware engine is to give the
 same move, value and node count, so every choice here is written to be copied.
 
-- Evaluation, from X's side: Baum's G (seed 003: F(x,y,z) = (x+y+z)^3 + xyz over
+- Evaluation, from X's side: Baum's G (Baum's thesis: F(x,y,z) = (x+y+z)^3 + xyz over
   the eight lines, X +1, O -1) of each undecided small board, plus `BIG` times G of
   the big board, whose places count as stones for their owners (a drawn one empty).
 - A won game is worth `WIN` to the winner, a draw 0; the search stops there.

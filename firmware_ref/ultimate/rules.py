@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (seed 001): the rules on bitboards, with the gaps the issue
+"""Ultimate Tic-Tac-Toe: the rules on bitboards, with the gaps the issue
 decided (docs/ultimate.md).
 
 A position is two 81-bit masks, X's and O's cells. Cell i (0-80) is cell i % 9,

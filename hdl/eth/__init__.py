@@ -1,1 +1,1 @@
-"""Amaranth rebuild of the Geiser & Marzetta tic-tac-toe chip (ETH Zurich, 1989/90, seed 002)."""
+"""Amaranth rebuild of the Geiser & Marzetta tic-tac-toe chip (ETH Zurich, 1989/90)."""

@@ -1,4 +1,5 @@
-"""The board block (seed 002 §3.1): the board and p registers and their combinational cells."""
+"""The board block (the report's §3.1): the board and p registers and their
+combinational cells."""
 
 from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring

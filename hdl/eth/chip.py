@@ -1,4 +1,4 @@
-"""The whole chip (seed 002 figure 2, §4): five blocks, the keyboard register and the pins."""
+"""The whole chip (the report's figure 2, §4): five blocks, the keyboard register and the pins."""
 
 from amaranth.hdl import Module
 from amaranth.lib import wiring

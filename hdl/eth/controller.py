@@ -1,4 +1,4 @@
-"""The controller (seed 002 §3.5, appendix C): the chip's eight-state machine."""
+"""The controller (the report's §3.5, appendix C): the chip's eight-state machine."""
 
 from amaranth.hdl import Module
 from amaranth.lib import enum

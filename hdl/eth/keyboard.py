@@ -1,4 +1,4 @@
-"""The keyboard input (seed 002 §4): a register on the keyboardN pins and its encoder."""
+"""The keyboard input (the report's §4): a register on the keyboardN pins and its encoder."""
 
 from amaranth.hdl import Module, Signal
 from amaranth.lib.wiring import In, Out

@@ -1,4 +1,4 @@
-"""The move block (seed 002 §3.2): i, m, the random counter and the choose mux."""
+"""The move block (the report's §3.2): i, m, the random counter and the choose mux."""
 
 from amaranth.hdl import Module, Signal
 from amaranth.lib.wiring import In, Out

@@ -1,6 +1,6 @@
 """The chip's scan path: its order, and the bits a testbench shifts through it.
 
-Seed 002 §4 gives the chip a ``scan`` pin ("puts the chip into test-mode") and a scan path
+The report's §4 gives the chip a ``scan`` pin ("puts the chip into test-mode") and a scan path
 from ``scanin`` to ``scanout``, but not its order. This module fixes the order, in one place:
 :data:`SCAN_CHAIN`. The blocks build their shift logic from it, the chip chains the blocks
 in its order, ``docs/scan.md`` is printed from it (``python -m hdl.eth.scan``) and the tests
@@ -70,7 +70,7 @@ class ScanRegister:
 # The one definition of the scan order. Position 0 (next to scanout) is the first bit of
 # the first register.
 SCAN_CHAIN = (
-    # Seed 002 §3.1: the board block, the 18-bit board register and p.
+    # The report's §3.1: the board block, the 18-bit board register and p.
     ScanRegister("board", "board", 18,
                  meaning="place k: bit 2k chip's stone, bit 2k+1 user's stone"),
     ScanRegister("board", "p", 1, meaning="player to move: 0 chip, 1 user"),

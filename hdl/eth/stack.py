@@ -1,4 +1,4 @@
-"""The stack (seed 002 §3.4): an 8 x 6 bit register file and its pointer."""
+"""The stack (the report's §3.4): an 8 x 6 bit register file and its pointer."""
 
 from amaranth.hdl import Module, Signal
 from amaranth.lib import data

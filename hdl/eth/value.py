@@ -1,4 +1,4 @@
-"""The value block (seed 002 §3.3): r, bestr and a, and their comparisons."""
+"""The value block (the report's §3.3): r, bestr and a, and their comparisons."""
 
 from amaranth.hdl import Module, Signal, signed
 from amaranth.lib.wiring import In, Out

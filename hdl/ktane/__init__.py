@@ -1,1 +1,1 @@
-"""The bomb module of seed 000 as a cartridge (cartridge.py)."""
+"""The bomb module of Keep Talking and Nobody Explodes as a cartridge (cartridge.py)."""

@@ -1,4 +1,4 @@
-"""The bomb module of seed 000 ("Tic-Tac-Toe" of Keep Talking and Nobody Explodes) as a
+"""The bomb module "Tic-Tac-Toe" of Keep Talking and Nobody Explodes as a
 cartridge: the board is the bomb, a person defuses it with the manual page in hand.
 
 The rules, with the gaps decided as the original module does (docs/ktane.md), clock by
@@ -54,7 +54,7 @@ ROWS = {(0, 0): (0, 1, 2), (0, 1): (1, 2, 3), (1, 0): (4, 6, 8), (1, 1): (5, 6, 
 
 class Ktane(Cartridge):
     code = "K"
-    title = "Tic-Tac-Toe, the bomb module (Keep Talking and Nobody Explodes)"
+    title = "Tic-Tac-Toe, the bomb module of Keep Talking and Nobody Explodes"
     machine = "the bomb"
     lamp_names = ("your move", "solved", "strike", "Up Next is X")
     switch_names = ("(unused)", "PASS (each change is a press)")

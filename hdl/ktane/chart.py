@@ -8,8 +8,8 @@ from amaranth.lib.wiring import In, Out
 
 __all__ = ["Chart", "TABLE"]
 
-# Table 1 of seed 000, row 1 first: the key numbers for more Xs, equal, more Os,
-# each placing an X then an O.
+# Table 1 of the module's manual page, row 1 first: the key numbers for more Xs, equal,
+# more Os, each placing an X then an O.
 TABLE = (
     (9, 3, 3, 9, 8, 1),
     (5, 6, 6, 7, 1, 2),

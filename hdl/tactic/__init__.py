@@ -1,1 +1,1 @@
-"""Tactic-Toe of seed 004 as a cartridge (cartridge.py)."""
+"""David Dickerson's Tactic-Toe as a cartridge (cartridge.py)."""

@@ -1,4 +1,4 @@
-"""Tactic-Toe (seed 004) as a cartridge: the board referees two people, or one person
+"""David Dickerson's Tactic-Toe as a cartridge: the board referees two people, or one person
 against the machine's planner (docs/tactic.md).
 
 The rules and the resolver are firmware_ref/tactic's; the cartridge, clock by clock
@@ -43,7 +43,7 @@ MACHINE_SWITCH = 1
 
 class Tactic(Cartridge):
     code = "C"             # "T" is turbo's
-    title = "Tactic-Toe (David Dickerson): plan three, reveal together"
+    title = "David Dickerson's Tactic-Toe: plan three, reveal together"
     machine = "the planner"
     lamp_names = ("your move", "over", "B won", "A won")
     switch_names = ("(unused)", "the machine plays B")

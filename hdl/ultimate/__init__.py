@@ -1,1 +1,1 @@
-"""Ultimate Tic-Tac-Toe of seed 001 as a cartridge (cartridge.py), its engine in hardware."""
+"""Ultimate Tic-Tac-Toe as a cartridge (cartridge.py), its engine in hardware."""

@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (seed 001) as a cartridge: a person against the engine in
+"""Ultimate Tic-Tac-Toe as a cartridge: a person against the engine in
 hardware (hdl/ultimate/engine.py), or two people (docs/ultimate.md).
 
 Clock by clock (firmware_ref/ultimate/model.py is the golden model written from this):

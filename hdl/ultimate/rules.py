@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe's rules as logic (seed 001, with the gaps docs/ultimate.md decides).
+"""Ultimate Tic-Tac-Toe's rules as logic (with the gaps docs/ultimate.md decides).
 
 Cell i (0-80) is cell i % 9 of small board i // 9, both row by row; a move on cell k of
 any small board sends the other player to small board k. `Boards` looks at a position

@@ -50,7 +50,7 @@ ASSUMPTIONS = {
     "scan_low": "scan is low: the scan path (a test mode) is not used",
     "reset_first": "resetN is low in the first clock after power-up",
     "no_setup": "no key is pressed while resetN is low nor in the clock after: the "
-                "chip is not set up with keys at reset (seed 002 §4)",
+                "chip is not set up with keys at reset (the report's §4)",
     "never_lost": "the chip never moves in a lost position: a search reaches "
                   "doingbestmove only after it has assigned m (alg.c's NoMoveFound "
                   "never happens; the enumeration of every game checks it)",
@@ -74,7 +74,7 @@ INVARIANTS = {
 
 COVERS = {
     **{f"state_{state.name}": f"the controller in {state.name}" for state in State},
-    **{f"returned_case_{case}": f"returned, case {case} of seed 002 §3.5"
+    **{f"returned_case_{case}": f"returned, case {case} of the report's §3.5"
        for case in range(1, 10)},
     "sp_7": "sp = 7, the deepest call",
     "chip_wins": "a finished game won by the chip",

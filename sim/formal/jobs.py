@@ -52,7 +52,7 @@ def needs(assumption, *, work=WORK):
 
 
 # A cover the solver cannot reach in time under every assumption is tried again with a
-# set-up position allowed (seed 002 §4, keys at reset), which shortens the game.
+# set-up position allowed (the report's §4, keys at reset), which shortens the game.
 SETUP = tuple(a for a in ALL if a != "no_setup")
 
 

@@ -89,7 +89,7 @@ def _sby_text(job):
         "[script]",
         "read_rtlil harness.il",
         "prep -flatten -top harness",
-        # The chip powers up undefined (seed 002 §4): its registers start free.
+        # The chip powers up undefined (the report's §4): its registers start free.
         "setattr -unset init w:chip.*",
         "",
         "[files]",
