@@ -365,11 +365,11 @@ chip (under 2 s on 2 cores, after a C++ build of a few seconds the first time).
 amaranth, Amaranth's simulator, takes about 45 s and verilator, cocotb on
 Verilator, about 40 s. --game checks another cartridge at its pins against its
 golden model, and --cartridge-pins the ETH chip behind its adapter in the same
-way (1962 games, about half a minute compiled). --netlist checks the chip that a
-board build flashes instead, gate by gate on Verilator: synth is Yosys's
-netlist, routed nextpnr's (after make bitstream), for --board; 2 to 3 s, 7 to 9
-s with its first build. --jobs sets the processes. make verify runs it (make
-verify GAME=firstfree, make verify NETLIST=routed BOARD=icestick).""",
+way (1962 games, about half a minute compiled). --netlist checks instead the
+chip that the --board build flashes, gate by gate on Verilator: synth is Yosys's
+netlist, routed nextpnr's (after make bitstream); 2 to 3 s, or 7 to 9 s with its
+first build. --jobs sets the processes. make verify runs it (make verify
+GAME=firstfree, make verify NETLIST=routed BOARD=icestick).""",
 
     "benchmark": """\
 Measure every cost of the project side by side on this machine: the cycles per
@@ -390,8 +390,8 @@ copy of one run. make benchmark runs it.""",
 
     "museum": """\
 Play every machine of the museum through every game a person can play against
-it: each core in lockstep with its golden model (on the compiled chip, or
-Amaranth's simulator without a C++ compiler), every machine move weighed against
+it: each core in lockstep with its golden model (compiled, or on Amaranth's
+simulator where there is no C++ compiler), every machine move weighed against
 perfect play, and the console's think time per move; and measure each core alone
 on an iCE40 HX1K (Yosys and nextpnr, medians of five seeds, cached in
 build/museum/cost/). It prints the table and writes build/museum.json,
@@ -399,8 +399,8 @@ build/museum.md (with "Where they lose": each position where a machine gives
 away a game) and build/museum.png. A difference in lockstep is one line and exit
 status 2, and then nothing is written.
 
-Every machine took about 5 minutes on 2 cores: lockstep 39 s, scores 27 s, and
-40 place and route runs, which a second run does again only for a core that
+All the machines took about 5 minutes on 2 cores: lockstep 39 s, scores 27 s,
+and 40 place and route runs, which a second run does again only for a core that
 changed. --no-cost leaves out Yosys and nextpnr. --machines picks some
 (eth1990,firstfree), --seeds the seeds, --out where to write. make museum runs
 it.""",
@@ -454,7 +454,7 @@ nextpnr seed, with a second timing build per seed in which the chip has a clock
 net of its own, so that nextpnr reports the chip's fmax apart from the rest's.
 It prints the medians over the seeds and writes build/cost/BOARD/cost.md (those
 tables) and cost.json (every number, per seed), beside the runs. A few minutes a
-seed; --seeds picks them (default five). --board and --game as for ttt
+seed; --seeds picks them (default 1 to 5). --board and --game as for ttt
 bitstream. make cost runs it; docs/boards.md (Cost) says how cells are given to
 blocks.""",
 
@@ -464,9 +464,9 @@ or with no port the board in a box: the desk and its cartridges as they are
 flashed, simulated at the board's 115 200 baud bit timing behind a
 pseudo-terminal, with the same client. Places are named as in ttt play, a column
 A-C and a row 1-3; the client's help lists what else it takes. The box is
-compiled the first time, in a few seconds, and cached under build/compiled/; a
-move answers in milliseconds. --game picks the box's cartridges. make play-board
-runs it (make play-board PORT=/dev/ttyUSB1 for a board).""",
+compiled the first time, in about 5 s, and cached under build/compiled/; a move
+answers in milliseconds. --game picks the box's cartridges. make play-board runs
+it (make play-board PORT=/dev/ttyUSB1 for a board).""",
 
     "boards": """\
 List the boards the project builds for, with their FPGA and what they offer: the
