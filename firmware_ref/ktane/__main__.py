@@ -66,16 +66,32 @@ def keypad(board):
     return [c if c in "XO" else k + 1 if c == "." else int(c) for k, c in enumerate(text)]
 
 
+ABOUT = """\
+The expert of the bomb module Tic-Tac-Toe of Keep Talking and Nobody Explodes:
+its manual page as code, for the person who reads the page while the defuser
+reads out the module.
+
+  python -m firmware_ref.ktane start-row --digit 7 --parallel-port no --lit 1 --unlit 2
+  python -m firmware_ref.ktane expect X83/XO9/OX2 X 5      # PRESS 8 7
+
+start-row prints the chart's starting row for the bomb's edgework. expect prints
+what the page says to press on the keypad: PRESS LABEL NEXTROW, the label of the
+key to press and the row to go on at, or PASS ROW. A board it cannot read is
+refused in one line, with exit status 2. Each answer is instant."""
+
+
 def parser():
-    top = argparse.ArgumentParser(prog="python -m firmware_ref.ktane",
-                                  description="The expert of the bomb module "
-                                  "Tic-Tac-Toe of Keep Talking and Nobody Explodes: its "
-                                  "manual page as code.")
+    top = argparse.ArgumentParser(prog="python -m firmware_ref.ktane", description=ABOUT,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="command", required=True)
-    rows = sub.add_parser("start-row", help="the starting row from the edgework")
+    rows = sub.add_parser("start-row", help="the starting row from the edgework",
+                          description="The chart's starting row, 1-9, from the bomb's "
+                          "edgework: the serial number's last digit, whether it has a "
+                          "parallel port, and its lit and unlit indicators.")
     rows.add_argument("--digit", type=_digit, required=True,
                       help="the serial number's last digit")
-    rows.add_argument("--parallel-port", choices=YES_NO, required=True)
+    rows.add_argument("--parallel-port", choices=YES_NO, required=True,
+                      help="whether the bomb has a parallel port")
     rows.add_argument("--lit", type=_count, required=True, help="lit indicators")
     rows.add_argument("--unlit", type=_count, required=True, help="unlit indicators")
     press = sub.add_parser(

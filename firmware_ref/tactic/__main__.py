@@ -39,22 +39,57 @@ def _history(text):
     return None if text == "-" else parse_plan(text)
 
 
+ABOUT = """\
+David Dickerson's Tactic-Toe on the command line: its rules, which resolve a
+round of two secret plans, and the machine's planner, as the board's referee and
+planner play them.
+
+  python -m firmware_ref.tactic resolve ......... 1 237 271     # O.X...O.. open
+  python -m firmware_ref.tactic plan ......... 1 O -           # 193
+
+A board is nine of X, O and . row by row; a plan is three places, each 1-9 row
+by row (237). Player A is X, player B is O. An illegal plan is refused in one
+line with the rule it breaks, and exit status 2, as is a board that cannot be
+read. Each answer takes under a second."""
+
+RESOLVE = """\
+The board after a round and its result: X or O (that player has a line), tie
+(both made one in the same step), cats (no line, and the game is over) or open.
+ROUND is 1, 2 or 3, PLAN_A and PLAN_B the two players' plans. In round 2,
+--history-a and --history-b give the players' round-1 plans, so that round 2's
+rule (none of your round-1 places) is checked in full; without them only three
+different places are asked for."""
+
+PLAN = """\
+The machine's plan for SIDE (X, player A, or O, player B) in ROUND: of its legal
+plans, the one with the best mean score over every legal plan of the other
+player (a win 1000, a loss -1000, else Baum's G of the board), the lowest plan
+among equals. HISTORY is SIDE's round-1 plan, or - before it has one; --other
+gives the other player's. About half a second in round 3, less before."""
+
+BOARD = "nine of X, O and . row by row, e.g. ..X...O.O"
+ROUND = "the round, 1-3"
+
+
 def parser():
-    top = argparse.ArgumentParser(prog="python -m firmware_ref.tactic",
-                                  description="David Dickerson's Tactic-Toe: the resolver "
-                                  "and the machine's planner.")
+    top = argparse.ArgumentParser(prog="python -m firmware_ref.tactic", description=ABOUT,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="command", required=True)
-    res = sub.add_parser("resolve", help="the board and result after a round")
-    res.add_argument("board", type=_typed(parse_board))
-    res.add_argument("round", type=_round)
+    res = sub.add_parser("resolve", help="the board and result after a round",
+                         description=RESOLVE,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    res.add_argument("board", type=_typed(parse_board), help=BOARD)
+    res.add_argument("round", type=_round, help=ROUND)
     res.add_argument("plan_a", type=_typed(parse_plan), help="player A's (X) plan")
     res.add_argument("plan_b", type=_typed(parse_plan), help="player B's (O) plan")
     res.add_argument("--history-a", type=_typed(parse_plan), help="A's round-1 plan")
     res.add_argument("--history-b", type=_typed(parse_plan), help="B's round-1 plan")
-    pln = sub.add_parser("plan", help="the machine's plan")
-    pln.add_argument("board", type=_typed(parse_board))
-    pln.add_argument("round", type=_round)
-    pln.add_argument("side", type=str.upper, choices=("X", "O"))
+    pln = sub.add_parser("plan", help="the machine's plan", description=PLAN,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    pln.add_argument("board", type=_typed(parse_board), help=BOARD)
+    pln.add_argument("round", type=_round, help=ROUND)
+    pln.add_argument("side", type=str.upper, choices=("X", "O"),
+                     help="the machine's side: X (player A) or O (player B)")
     pln.add_argument("history", type=_typed(_history), help="SIDE's round-1 plan or -")
     pln.add_argument("--other", type=_typed(parse_plan),
                      help="the other player's round-1 plan")

