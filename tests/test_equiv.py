@@ -6,7 +6,7 @@ checked by ``equiv.check()`` in make formal (a routed one needs make bitstream).
 
 The four checks of synth_ice40's netlist share one synthesis (equiv.SYNTH_CACHE); what
 takes their time is the proof of each netlist, which no two of them share: make test
-proves synth_ice40's netlist and finds a changed LUT, make test-slow does the rest."""
+finds a changed LUT in synth_ice40's netlist, make test-slow proves the netlists."""
 
 import re
 
@@ -59,6 +59,7 @@ def test_the_exported_verilog_is_the_rtl():
     assert "| RTL vs exported Verilog |" in table and "127 / 127" in table
 
 
+@pytest.mark.slow       # a proof of half a minute: make test-slow and make formal
 def test_synth_ice40_of_the_chip_alone_is_the_rtl():
     (result,) = equiv.check(pairs=("synth",), log=lambda text: None)
     assert result.equivalent

@@ -58,6 +58,7 @@ def test_netlist_in_lockstep_with_the_golden_model(simulator, tmp_path, golden):
     assert "justreset" in (waves.parent / "state.filter").read_text()
 
 
+@pytest.mark.slow       # a Verilator build of its own: make test-slow
 def test_a_broken_netlist_is_named_at_its_first_wrong_cycle(tmp_path, golden):
     _available("verilator")
     # Break the win detector: the board block's wins output is stuck at 0.

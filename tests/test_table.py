@@ -198,10 +198,12 @@ def lookups(engine, shown):
     return got
 
 
-def test_every_board_gets_its_move_on_the_first_clock_of_thinking():
-    asked = [places for _, places in boards() if EMPTY in places]
+# Every board on Amaranth's simulator is a quarter of a minute: every seventh in make test.
+@pytest.mark.parametrize("every", [7, pytest.param(1, marks=pytest.mark.slow)])
+def test_every_board_gets_its_move_on_the_first_clock_of_thinking(every):
+    asked = [places for _, places in boards() if EMPTY in places][::every]
     got = lookups(Lookup(MOVES), asked)
-    assert len(got) == len(asked) == 3 ** 9 - 2 ** 9
+    assert len(got) == len(asked) == -(-(3 ** 9 - 2 ** 9) // every)
     for places, (done, move) in zip(asked, got):
         assert done and move == choice.choose(places), places
 

@@ -177,6 +177,7 @@ def test_the_core_agrees_with_its_golden_model_in_two_person_games():
     assert cartridges.lockstep("tactic", PEOPLE) == (len(PEOPLE), sum(map(len, PEOPLE)))
 
 
+@pytest.mark.slow       # the planner's compiled build and half a million clocks: make test-slow
 def test_the_core_plans_as_the_golden_model_in_a_game_against_the_machine():
     # The seed's A plan 2, 3, 7 in round 1; the planner's choice and its clocks.
     game = next(model.machine_games(1))

@@ -266,14 +266,11 @@ def test_the_core_agrees_with_its_golden_model_on_refusals_and_restarts():
     assert cartridges.lockstep("ultimate", REFUSED) == (len(REFUSED), sum(map(len, REFUSED)))
 
 
-@pytest.mark.parametrize("positions", [
-    20,                                         # make test
-    pytest.param(200, marks=pytest.mark.slow),  # make test-slow: all of them
-])
-def test_the_core_searches_positions_and_plays_games_as_the_golden_model(positions):
+@pytest.mark.slow       # the engine's compiled build and a million clocks: make test-slow
+def test_the_core_searches_200_positions_and_plays_games_as_the_golden_model():
     # Move, value and nodes are in the line the cartridge says, and the clocks it
     # thinks are 4 a node: both compared at every clock. One compiled core for both.
-    games = list(model.position_games(count=positions)) + PLAYED
+    games = list(model.position_games(count=200)) + PLAYED
     assert cartridges.lockstep("ultimate", games, backend="compiled") == \
         (len(games), sum(map(len, games)))
 

@@ -147,6 +147,7 @@ def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     assert len(replies) == 4 and "O wins: the engine won." in said
 
 
+@pytest.mark.slow       # the Ultimate desk's first compile is a minute: make test-slow
 def test_the_engine_opens_in_the_box_and_a_board_that_disagrees_is_caught(box_link):
     game = client.BoardGame(box_link)
     reply = game.new(True, person_begins=False)
