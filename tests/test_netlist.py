@@ -38,10 +38,10 @@ def golden(tmp_path_factory):
 @pytest.mark.parametrize("simulator", netlist.SIMULATORS)
 def test_netlist_in_lockstep_with_the_golden_model(simulator, tmp_path, golden):
     _available(simulator)
-    runner = netlist.build(simulator, tmp_path)
+    built = netlist.build(simulator, tmp_path)
     waves = tmp_path / ("e2.vcd" if simulator == "verilator" else "e2.fst")
-    results = netlist.run(runner, simulator, ["e2_session"], waves=waves)
-    results += netlist.run(runner, simulator, ["whole_games", "random_keys"],
+    results = netlist.run(built, simulator, ["e2_session"], waves=waves)
+    results += netlist.run(built, simulator, ["whole_games", "random_keys"],
                            openings=OPENINGS[simulator], sessions=4)
     failed = [f"{r.test}: {r.message}" for r in results if not r.passed]
     assert not failed, "\n".join(failed)
@@ -66,9 +66,9 @@ def test_a_broken_netlist_is_named_at_its_first_wrong_cycle(tmp_path, golden):
                              export.netlist("verilog"))
     assert count == 1
     (tmp_path / "broken.v").write_text(verilog)
-    runner = netlist.build("verilator", tmp_path, verilog=tmp_path / "broken.v")
+    built = netlist.build("verilator", tmp_path, verilog=tmp_path / "broken.v")
     waves = tmp_path / "broken.vcd"
-    (result,) = netlist.run(runner, "verilator", ["e2_session"], waves=waves)
+    (result,) = netlist.run(built, "verilator", ["e2_session"], waves=waves)
     assert not result.passed
     # The first edge after which the golden model sees a win in E.2.
     model, first_win = CycleModel(), None

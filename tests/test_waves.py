@@ -37,8 +37,8 @@ def files(tmp_path_factory):
             netlist.available(simulator)
         except netlist.SimulatorMissing:
             continue
-        runner = netlist.build(simulator, where / simulator)
-        (result,) = netlist.run(runner, simulator, ["e2_session"], waves=where / name)
+        built = netlist.build(simulator, where / simulator)
+        (result,) = netlist.run(built, simulator, ["e2_session"], waves=where / name)
         assert result.passed, result.message
         made[simulator] = where / name, netlist.write_gtkw(where / name)
     return made

@@ -143,13 +143,13 @@ def _cocotb(simulator, sessions, repeats, log):
     from sim import netlist
     netlist.available(simulator)
     directory = BUILD / "benchmark" / f"cocotb-{simulator}"
-    log(f"{simulator}: building the netlist (log: {directory / 'build.log'})")
-    runner = netlist.build(simulator, directory)
+    built = netlist.build(simulator, directory, announce=lambda path: log(
+        f"{simulator}: building the netlist (log: {path})"))
     runs = []
     for _ in range(repeats):
         out = directory / "throughput.json"
         out.unlink(missing_ok=True)
-        (result,) = netlist.run(runner, simulator, ["throughput"], sessions=sessions,
+        (result,) = netlist.run(built, simulator, ["throughput"], sessions=sessions,
                                 env={"TTT_THROUGHPUT_FILE": str(out)})
         if not result.passed:
             raise RuntimeError(f"the cocotb throughput test failed: {result.message}")
@@ -267,9 +267,9 @@ def all_games(*, repeats, slow, icarus, log):
     else:
         log("every game on cocotb + Icarus: building the netlist")
         start = time.perf_counter()
-        runner = netlist.build("icarus", BUILD / "benchmark" / "cocotb-icarus-games")
+        built = netlist.build("icarus", BUILD / "benchmark" / "cocotb-icarus-games")
         log("every game on cocotb + Icarus: running (tens of minutes)")
-        (result,) = netlist.run(runner, "icarus", ["whole_games"], openings="all")
+        (result,) = netlist.run(built, "icarus", ["whole_games"], openings="all")
         if not result.passed:
             raise verify.Differs(result.message)
         rows.append({"simulator": "cocotb + Icarus", "runs": 1,
