@@ -472,8 +472,8 @@ or with no port the board in a box: the desk and its cartridges as they are
 flashed, simulated at the board's 115 200 baud bit timing behind a
 pseudo-terminal, with the same client. Places are named as in ttt play, a column
 A-C and a row 1-3; the client's help lists what else it takes. The box is
-compiled the first time, in about 5 s, and cached under build/compiled/; a move
-answers in milliseconds. --game picks the box's cartridges. make play-board runs
+compiled the first time, in 4 to 13 s, about 50 s with Ultimate (it says how long
+first), and cached under build/compiled/; a move answers in milliseconds. --game picks the box's cartridges. make play-board runs
 it (make play-board PORT=/dev/ttyUSB1 for a board).""",
 
     "boards": """\
