@@ -54,6 +54,8 @@ netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), wit
 WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlist_e2_icarus.fst
 WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py)
 
+# make exits 2 for a difference as for files it cannot compare (ttt compare: 1 and 2);
+# the comparer's last line says which (docs/decisions.md).
 compare: $(STAMP) $(filter $(WAVE_FILES),$(EXPECTED) $(ACTUAL)) ## compare two waveform files at every clock edge
 	$(TTT) compare $(EXPECTED) $(ACTUAL) $(ARGS)
 

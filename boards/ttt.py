@@ -42,11 +42,17 @@ def _games(text):
     if text.strip() == "museum":
         text = ",".join(museum.MACHINES.values())
     games = tuple(name.strip() for name in text.split(","))
-    unknown = [name for name in games if name not in cartridges.names()]
-    if unknown or len(set(games)) != len(games):
+    known = cartridges.names()
+    unknown = [name for name in games if name not in known]
+    if unknown:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: name each game once, from: {', '.join(cartridges.names())}; "
-            "or museum")
+            f"unknown game{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))}; "
+            f"the games: {', '.join(known)}; or museum (all the museum's machines)")
+    repeated = sorted({name for name in games if games.count(name) > 1}, key=games.index)
+    if repeated:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(map(repr, repeated))} named more than once in {text!r}: name "
+            f"each game once")
     return games
 
 
@@ -155,10 +161,8 @@ def _verify(args, parser):
     if game != "eth" or args.cartridge_pins:
         if args.netlist:
             parser.error("--netlist checks the ETH chip at its own pins only")
-        # Verilator runs the cartridges under cocotb, as it runs the chip.
-        backend = {"auto": "compiled", "verilator": "cocotb"}.get(args.backend, args.backend)
-        return verify.cartridge(game, backend)
-    if args.netlist and args.backend != "auto":
+        return verify.cartridge(game, args.backend)
+    if args.netlist and args.backend != verify.AUTO:
         parser.error("--backend and --netlist exclude each other: a netlist runs on "
                      "Verilator")
     if args.board and not args.netlist:
@@ -166,12 +170,17 @@ def _verify(args, parser):
     from .gateware.top import DEFAULT_BOARD
     from .tools import gatelevel
 
+    board = args.board or DEFAULT_BOARD
+
     def gates(log):
         try:
-            return gatelevel.Gates(args.netlist, args.board or DEFAULT_BOARD, log=log)
+            return gatelevel.Gates(args.netlist, board, log=log)
         except gatelevel.CutFailed as failed:
             raise cli.UserError(f"the chip cannot be cut out soundly: {failed}") from None
-    return verify.run(args.backend, gates=gates if args.netlist else None, jobs=args.jobs)
+    if not args.netlist:
+        return verify.run(args.backend, jobs=args.jobs)
+    return verify.run(args.backend, gates=gates, name=gatelevel.named(args.netlist, board),
+                      jobs=args.jobs)
 
 
 def _benchmark(args):
@@ -207,12 +216,13 @@ def _target(args):
 def _bitstream(args):
     import time
 
-    from .tools.build import REPORT, bitstream, format_report
+    from .tools.build import DEFAULT_GAMES, ETH_BUILD_S, REPORT, bitstream, format_report
     board, out = _target(args)
+    took = f", about {ETH_BUILD_S} s" if tuple(args.game) == DEFAULT_GAMES else ""
     print(f"Building {', '.join(args.game)} for the {board.summary} into {_shown(out)}/ "
-          f"(YoWASP Yosys and nextpnr, under a minute)", flush=True)
+          f"(YoWASP Yosys and nextpnr{took})", flush=True)
     began = time.monotonic()
-    report = bitstream(board, out, args.game)
+    report = bitstream(board, out, args.game, log=lambda line: print(f"  {line}", flush=True))
     print(f"wrote {_shown(report['bitstream'])} in {time.monotonic() - began:.0f} s")
     print(format_report(report))
     print(f"report: {_shown(out / REPORT)}")
@@ -232,8 +242,8 @@ def _programming(mode, done):
     def run(args):
         from .tools.build import NAME, program
         board, out = _target(args)
-        print(program(board, out, mode, announce=lambda line: print(line, flush=True)),
-              end="")
+        print(program(board, out, mode, games=args.game,
+                      announce=lambda line: print(line, flush=True)), end="")
         print(f"{done} the {board.name}: {_shown(out / NAME)}.bin")
     return run
 
@@ -462,8 +472,8 @@ or with no port the board in a box: the desk and its cartridges as they are
 flashed, simulated at the board's 115 200 baud bit timing behind a
 pseudo-terminal, with the same client. Places are named as in ttt play, a column
 A-C and a row 1-3; the client's help lists what else it takes. The box is
-compiled the first time, in about 5 s, and cached under build/compiled/; a move
-answers in milliseconds. --game picks the box's cartridges. make play-board runs
+compiled the first time, in 4 to 13 s, about 50 s with Ultimate (it says how long
+first), and cached under build/compiled/; a move answers in milliseconds. --game picks the box's cartridges. make play-board runs
 it (make play-board PORT=/dev/ttyUSB1 for a board).""",
 
     "boards": """\
@@ -546,9 +556,9 @@ def parser():
                      choices=netlist.SIMULATORS,
                      help="the simulator (default: $SIM or verilator)")
     sub.add_argument("--tests", nargs="+", choices=netlist.TESTS, default=netlist.TESTS)
-    sub.add_argument("--openings", default="user,0", type=netlist.openings,
+    sub.add_argument("--openings", default=netlist.OPENINGS, type=netlist.openings,
                      help="openings of the games test: 'all', or a comma list of "
-                          "'user' and 0-7 (default: user,0)")
+                          f"'user' and 0-7 (default: {netlist.OPENINGS})")
     sub.add_argument("--sessions", type=cli.positive_int, default=4,
                      help="random sessions of 1500 edges (default 4)")
 
@@ -571,8 +581,7 @@ def parser():
     sub.add_argument("--cartridge-pins", action="store_true",
                      help="check eth at the cartridge's pins, as every other game: the "
                           "chip behind its adapter, against the adapter's golden model")
-    sub.add_argument("--backend", default="auto",
-                     choices=("auto",) + verify.BACKENDS,
+    sub.add_argument("--backend", default=verify.AUTO, choices=verify.CHOICES,
                      help="the simulator of the chip (default: the fastest installed)")
     sub.add_argument("--netlist", choices=("synth", "routed"),
                      help="check this netlist of a board build gate by gate instead: "

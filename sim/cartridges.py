@@ -341,10 +341,13 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
     Mismatch is raised after both files are written, so a difference can be looked at."""
     package = _package(name)
     if isinstance(game, int):
-        number = game
-        game = next((g for n, g in enumerate(package.games()) if n == number), None)
-        if game is None:
-            raise ValueError(f"{name} has no game {number}")
+        number, count = game, 0
+        for count, game in enumerate(package.games(), 1):
+            if count - 1 == number:
+                break
+        else:               # every game walked: now they are counted
+            raise ValueError(f"{name} has {count} games: PLAY=0..{count - 1}, not "
+                             f"{number}")
     _golden_waves(package, game, golden_vcd)
     difference = None
     with tempfile.TemporaryDirectory() as scratch:

@@ -26,7 +26,9 @@ Actual waves that end before the expected's last clock edge (a run cut short) ar
 equal, even where they hold the same values.
 Exit status: 0 equal, 1 different or ending early, 2 the files could not be compared
 (missing, a directory, not a waveform, cut short, no clock, no signal in common), 130
-interrupted.
+interrupted. The last line says which, as make passes on only success or failure
+(docs/decisions.md): ``no difference``, ``DIFFERENT: ...`` or ``error: cannot compare:
+...``.
 """
 
 import fnmatch
@@ -92,8 +94,8 @@ class Report:
                          f"expected's last clock edge: later they hold their last values")
         if not self.differences:
             lines.append("no difference" if self.equal else
-                         "no difference where both have values, but the actual waves do "
-                         "not cover the expected's: not equal")
+                         "DIFFERENT: no difference where both have values, but the actual "
+                         "waves do not cover the expected's")
             return "\n".join(lines)
         lines.append(f"FIRST DIFFERENCE at {self.differences[0]}")
         by_signal = {}
@@ -105,6 +107,12 @@ class Report:
             cycles = sorted({d.cycle for d in found})
             lines.append(f"  {signal}: {len(cycles)} cycles, first cycle {cycles[0]} "
                          f"({_ns(found[0].seconds)})")
+        # The verdict last, where it is seen under a long list (and above make's own
+        # line, which says only that the command failed).
+        first = self.differences[0]
+        lines.append(f"DIFFERENT: {len(by_signal)} signal"
+                     f"{' differs' if len(by_signal) == 1 else 's differ'}, the first "
+                     f"({first.signal}) at cycle {first.cycle}")
         return "\n".join(lines)
 
 

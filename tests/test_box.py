@@ -22,7 +22,7 @@ from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
 from sim import cartridges
-from user import EXIT_S, READY_S, ROOT, as_from_a_shell, typed as user_typed
+from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
 
 # The user's preference: the first free place in this order.
 ORDER = [4, 0, 8, 2, 6, 1, 3, 5, 7]
@@ -307,3 +307,15 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
             elif busy:
                 busy[-1] += golden.probe.busy
         assert busy == thoughts and len(busy) >= 3
+
+
+def test_make_play_board_says_about_how_long_its_first_build_takes_before_it():
+    # The Ultimate box, the slowest to build: its line arrives while the C++ compiler
+    # runs (then Ctrl-C), with the figure measured for it.
+    with watched(["make", "play-board", "GAME=ultimate"]) as running:
+        first = next(said(running))
+        if first.startswith("no PORT given"):
+            pytest.skip("build/compiled/ holds the Ultimate box already: nothing to wait for")
+        assert running.poll() is None               # still compiling
+    assert first.startswith("compiling the desk with ultimate with CXXRTL into build/compiled/")
+    assert first.endswith(f" (once, about {box.BUILD_S['ultimate']} s)")

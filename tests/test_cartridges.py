@@ -11,6 +11,7 @@ from boards.gateware.top import target
 from boards.tools.build import plan
 from hdl.cartridge import Cartridge, Signature
 from sim import cartridges
+from user import make
 
 
 def test_every_game_folder_is_a_cartridge():
@@ -210,8 +211,15 @@ def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, 
     assert core.with_suffix(".gtkw").exists() and model.with_suffix(".gtkw").exists()
     assert ttt(["compare", str(model), str(core)]) == 0
     assert "no difference" in capsys.readouterr().out
-    assert ttt(["waves", "--game", "firstfree", "--play", "100000"]) == 2
-    assert capsys.readouterr().err == "error: firstfree has no game 100000\n"
+
+
+def test_make_waves_of_a_game_past_the_last_says_how_many_there_are():
+    from firmware_ref import firstfree
+    count = sum(1 for _ in firstfree.games())
+    done = make("waves", "GAME=firstfree", "PLAY=99999")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (f"error: firstfree has {count} games: "
+                                           f"PLAY=0..{count - 1}, not 99999")
 
 
 # -- the blunder lamp of a game of turns ----------------------------------------------------

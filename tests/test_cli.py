@@ -119,4 +119,4 @@ def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys)
     with pytest.raises(SystemExit):
         ttt.parser().parse_args(["bitstream", "--game", "nope"])
     error = capsys.readouterr().err
-    assert "'nope': name each game once, from: baum_g," in error and "or museum" in error
+    assert "unknown game 'nope'; the games: baum_g," in error and "or museum" in error

@@ -6,6 +6,7 @@ from vcd import VCDWriter
 from sim import compare, e2, golden_waves, lockstep
 from boards.ttt import main as ttt
 from sim.waves import read
+from user import first_line, last_line, make
 
 CYCLES = 10
 
@@ -226,6 +227,28 @@ def test_a_file_cut_between_two_times_is_not_equal(tmp_path, capsys):
     assert ttt(["compare", str(tmp_path / "a.vcd"), str(tmp_path / "cut.vcd"),
                 "--signals", "controller.mode"]) == 1
     assert "the actual waves do not cover the expected's" in capsys.readouterr().out
+
+
+def test_make_compare_says_equal_different_or_cannot_compare(tmp_path):
+    # make exits 2 on any failing recipe, so its last line from the comparer says which
+    # (docs/decisions.md); make's own line after it carries the comparer's status.
+    _write(tmp_path / "a.vcd")
+    _write(tmp_path / "b.vcd", flip=(6, 2))
+
+    def compared(actual):
+        return make("compare", f"EXPECTED={tmp_path / 'a.vcd'}", f"ACTUAL={actual}")
+    equal = compared(tmp_path / "a.vcd")
+    assert equal.returncode == 0 and last_line(equal) == "no difference"
+    assert first_line(equal) == f"expected: {tmp_path / 'a.vcd'}"
+    different = compared(tmp_path / "b.vcd")
+    assert different.returncode == 2
+    assert different.stdout.splitlines()[-1] == ("DIFFERENT: 1 signal differs, the first "
+                                                 "(move.count) at cycle 6")
+    assert last_line(different).endswith("Error 1")
+    refused = compared(tmp_path / "none.vcd")
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines()[0].startswith("error: cannot compare: ")
+    assert last_line(refused).endswith("Error 2")
 
 
 def test_ctrl_c_is_interrupted(tmp_path, capsys, monkeypatch):

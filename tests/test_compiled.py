@@ -32,7 +32,7 @@ def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
     assert built.exists() and (built.parent / "design.cc").exists()
     assert "p_ttt__chip" in (built.parent / "design.h").read_text()
 
-    def no_build(*args):
+    def no_build(*args, **kwargs):
         raise AssertionError("built again although the cache holds this build")
     monkeypatch.setattr(compiled, "run_tool", no_build)
     assert compiled.library(cache=tmp_path) == built

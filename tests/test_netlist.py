@@ -11,6 +11,7 @@ import pytest
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 from sim import compare, e2, golden_waves, netlist
+from user import said, watched
 
 # Whole games: every game after the chip opens at place 0, on both simulators. make
 # netlist (ttt netlist) plays these and every game when the user begins, 1119 presses
@@ -97,3 +98,14 @@ def test_a_missing_simulator_is_named(monkeypatch):
         netlist.available("verilator")
     with pytest.raises(ValueError, match="unknown simulator 'ghdl'; known: verilator"):
         netlist.available("ghdl")
+
+
+def test_make_netlist_says_what_it_builds_and_about_how_long_before_it_builds():
+    # Its first line arrives while the build runs (the command then gets Ctrl-C): it
+    # names the step and says the figure measured for it.
+    with watched(["make", "netlist"]) as running:
+        first = next(said(running))
+        assert running.poll() is None               # still building
+    assert re.fullmatch(rf"building the exported netlist on verilator \(about "
+                        rf"{netlist.VERILATOR_S['build']} s the first time; log: "
+                        rf"build/cocotb/builds/verilator-\w+/build.log\)", first), first

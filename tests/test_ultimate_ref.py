@@ -15,6 +15,7 @@ from firmware_ref.cli import UserError
 from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.rules import Position, parse, show
 from sim import ultimate_ref
+from user import said, watched
 
 
 def jobs():
@@ -135,3 +136,18 @@ def test_the_hardware_engine_agrees_and_takes_four_clocks_a_node_and_eleven_a_se
                                      chip.results) is None
     assert clocks == 4 * chip.nodes + 11 * len(jobs)
     assert chip.seconds == clocks / 20e6
+
+
+def test_with_fmax_it_says_about_how_long_the_simulator_takes_before_it_begins():
+    # README's command line, cut to 3 positions; the line about the hardware engine
+    # arrives while it is simulated (then Ctrl-C), its figure from one constant.
+    nodes = ultimate_ref.golden([(position, engine.DEPTH)
+                                 for position in ultimate_ref.positions(3, seed=1)]).nodes
+    argv = ["python", "-m", "sim.ultimate_ref", "--fmax", "12", "--positions", "3"]
+    with watched(argv) as running:
+        lines = said(running)
+        assert "the same move, value and nodes in both" in next(lines)
+        line = next(lines)
+        assert running.poll() is None               # still simulating
+    assert line == (f"the hardware engine searches them in Amaranth's simulator, about "
+                    f"{nodes / ultimate_ref.SIMULATED_NODES_PER_S:.0f} s")

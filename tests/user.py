@@ -6,6 +6,7 @@ breaks breaks a test, not only the Python function beneath it.
 creating or reinstalling one: that is ``make``'s first run, which ``make test`` has done.
 """
 
+import contextlib
 import os
 import pty
 import select
@@ -15,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["ROOT", "READY_S", "EXIT_S", "make", "typed", "started", "interrupted",
-           "as_from_a_shell", "first_line", "last_line"]
+__all__ = ["ROOT", "READY_S", "EXIT_S", "make", "typed", "started", "watched", "said",
+           "interrupted", "as_from_a_shell", "first_line", "last_line"]
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -25,10 +26,14 @@ VENV = Path(sys.prefix)
 def make(verb, *assignments, timeout=300, input=None, env=None, cwd=ROOT):
     """``make VERB VAR=value ...`` in the repo, as a user types it; the finished process
     (text, stdout and stderr apart). The environment's install stamp is taken as made."""
+    return typed(_make_argv(verb, assignments), timeout=timeout, input=input, env=env,
+                 cwd=cwd)
+
+
+def _make_argv(verb, assignments):
     stamp = VENV / ".installed"
-    argv = ["make", "--no-print-directory", f"VENV={VENV}", "-o", str(stamp), verb,
+    return ["make", "--no-print-directory", f"VENV={VENV}", "-o", str(stamp), verb,
             *assignments]
-    return typed(argv, timeout=timeout, input=input, env=env, cwd=cwd)
 
 
 def typed(argv, *, timeout=300, input=None, env=None, cwd=ROOT):
@@ -44,6 +49,36 @@ def started(argv, *, env=None, cwd=ROOT):
     are pipes (bytes); the caller reads each prompt before it answers."""
     return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_env(env))
+
+
+@contextlib.contextmanager
+def watched(argv, *, env=None, cwd=ROOT):
+    """`argv` as `typed` runs it (a list; ``["make", VERB, ...]`` as `make` runs make),
+    while the test reads its output (stdout and stderr together, text) as it comes: the
+    running process. Whatever still runs at the end gets Ctrl-C, as a user gives it."""
+    if argv[0] == "make":
+        argv = _make_argv(argv[1], argv[2:])
+    process = subprocess.Popen(argv, cwd=cwd, env=_env(env), text=True,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True,
+                               preexec_fn=as_from_a_shell)
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.communicate(timeout=EXIT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+
+
+def said(process):
+    """The lines a `watched` process prints, as they come: not make's echo of a command,
+    nor empty ones."""
+    return (line.rstrip("\n") for line in process.stdout
+            if line.strip() and not line.startswith(str(VENV)))
 
 
 # Generous bounds, not timings: a test waits for what a program says, and these only

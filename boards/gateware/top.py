@@ -1,6 +1,6 @@
 """Board-level tops: the desk (boards/gateware/desk.py) wired to each board's pins."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from amaranth.hdl import Cat, ClockDomain, ClockSignal, Elaboratable, Module
 from amaranth.lib import io
@@ -27,6 +27,9 @@ class Target:
     programmer: str         # the board in `openFPGALoader --list-boards` (docs/boards.md)
     summary: str
     front_panel: bool
+    # The FPGA's cells by nextpnr's names, as its "Device utilisation" counts them: to
+    # say which board a build that does not fit would fit (boards/tools/build.py).
+    capacity: dict = field(hash=False)
 
     def make_platform(self):
         platform = self.platform()
@@ -39,9 +42,11 @@ class Target:
 BOARDS = {
     "icebreaker": Target("icebreaker", ICEBreakerPlatform, "ice40_generic",
                          "iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off "
-                         "buttons and LEDs, USB serial", front_panel=True),
+                         "buttons and LEDs, USB serial", front_panel=True,
+                         capacity={"ICESTORM_LC": 5280, "ICESTORM_RAM": 30, "SB_IO": 39}),
     "icestick": Target("icestick", ICEStickPlatform, "ice40_generic",
-                       "iCEstick (iCE40HX1K): status LEDs, USB serial", front_panel=False),
+                       "iCEstick (iCE40HX1K): status LEDs, USB serial", front_panel=False,
+                       capacity={"ICESTORM_LC": 1280, "ICESTORM_RAM": 16, "SB_IO": 96}),
 }
 DEFAULT_BOARD = "icebreaker"
 

@@ -442,7 +442,12 @@ def play_golden(read, write, *, game, seed=None, clock=None):
         return Session(GoldenLink(game), read, write).run()
 
 
-def play(port, *, stream=None, read=typed, write=print, games=DEFAULT_GAMES):
+def said(text):
+    """`print`, seen at once even in a log or a pipe: a line may precede a long wait."""
+    print(text, flush=True)
+
+
+def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
     """Play the board on serial port `port`, or on `stream`, or, with neither, the board
     in a box holding `games`. Returns the exit status; errors are UserError, one line."""
     if stream is not None:

@@ -44,6 +44,13 @@ PATIENCE = round(CLOCK_HZ)          # one second of the board's time
 LINGER = round(10 * CLOCK_HZ / BAUD)
 TERMINATORS = b"\r\n"
 THREAD = "board in a box"        # the name of the thread that runs it
+# The first build of a box with one game (sim.compiled: Yosys, then the C++ compiler at
+# -O2), measured on the project's 2-core machine (2026-11-25, load about 4): Ultimate's
+# engine 50 s (the median of 48, 50 and 74 s), the cigarette box 13 s, every other game
+# 4 to 7 s. With several games their sum is said, an overestimate: the museum's eight
+# took 41 s, said as 62.
+BUILD_S = {"ultimate": 50, "bawer_hawkins": 13}
+OTHER_BUILD_S = 7
 
 
 class BoxTop(Elaboratable):
@@ -72,7 +79,8 @@ def design(games=DEFAULT_GAMES):
     top = BoxTop(games)
     return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
                                               emit_src=False), WRAPPER,
-                           f"the desk with {', '.join(games)}")
+                           f"the desk with {', '.join(games)}",
+                           sum(BUILD_S.get(name, OTHER_BUILD_S) for name in games))
 
 
 def _signatures():

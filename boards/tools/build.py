@@ -8,19 +8,22 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 
 from firmware_ref.cli import UserError
 
 from sim import BUILD, cartridges
+from sim.compiled import yowasp_first_run
 
-from ..gateware.top import BoardTop
+from ..gateware.top import BOARDS, BoardTop
 
 
 __all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",
-           "DEFAULT_GAMES", "ToolMissing", "BuildFailed", "NoBitstream", "NoBoard", "NoPermission",
-           "ProgrammingFailed", "toolchain_env", "build_dir", "plan", "bitstream", "make_report",
+           "DEFAULT_GAMES", "ETH_BUILD_S", "RESOURCES", "ToolMissing", "BuildFailed", "DoesNotFit",
+           "NoBitstream", "NoBoard", "NoPermission", "ProgrammingFailed", "toolchain_env",
+           "build_dir", "bitstream_command", "plan", "bitstream", "overflow", "make_report",
            "format_report", "loader", "missing_libraries", "program"]
 
 NAME = "ttt"                    # every build product is build/<board>/ttt.*
@@ -31,6 +34,9 @@ PNR_REPORT = "nextpnr-report.json"
 # gate-level simulation can cut it out at (gatelevel.py, docs/verification.md);
 # nextpnr writes back the netlist it placed and routed, for the same simulation.
 DEFAULT_GAMES = ("eth",)        # make bitstream without GAME: the ETH chip
+# Its build, measured on the project's 2-core machine (2026-11-25, load about 4, YoWASP's
+# tools compiled already): 13 s for the iCEstick, 15 s for the iCEBreaker.
+ETH_BUILD_S = 15
 CHIP_MODULE = f"{NAME}.desk.cartridge0.chip"
 CHIP_INSTANCE = "desk.cartridge0.chip"
 ROUTED = f"{NAME}_routed.json"
@@ -41,6 +47,11 @@ BUILD_LOG = "build.log"         # what the tools printed, beside what they log t
 STEPS = (("Yosys (synthesis)", f"{NAME}.json", f"{NAME}.rpt"),
          ("nextpnr (place and route)", f"{NAME}.asc", f"{NAME}.tim"),
          ("icepack", f"{NAME}.bin", None))
+# nextpnr's cells as a person counts them, in the report and when a build does not fit.
+RESOURCES = {"ICESTORM_LC": "logic cells", "ICESTORM_RAM": "RAM blocks", "SB_IO": "I/O pins"}
+# nextpnr's log: a row of its "Device utilisation" table, and the placer giving up.
+UTILISATION = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
+NO_BELS = re.compile(r"no BELs remaining to implement cell type '(\w+)'")
 
 # The FTDI FT2232H that both boards program through (USB vendor and product id).
 FTDI_BOARD = ("0403", "6010")
@@ -71,6 +82,10 @@ class ToolMissing(UserError):
 
 class BuildFailed(UserError):
     pass
+
+
+class DoesNotFit(BuildFailed):
+    """The design needs more of some cell than the board's FPGA has."""
 
 
 class NoBitstream(UserError):
@@ -116,6 +131,12 @@ def build_dir(board, games=DEFAULT_GAMES):
     return BUILD / f"{board}{suffix}"
 
 
+def bitstream_command(board, games=DEFAULT_GAMES):
+    """The make line that builds `games` for `board` into `build_dir(board, games)`."""
+    game = "" if tuple(games) == DEFAULT_GAMES else f" GAME={','.join(games)}"
+    return f"make bitstream BOARD={board}{game}"
+
+
 def plan(target, games=DEFAULT_GAMES):
     """Amaranth's build plan for `games` on `target`: the files, nothing run."""
     platform = target.make_platform()
@@ -126,8 +147,9 @@ def plan(target, games=DEFAULT_GAMES):
                           nextpnr_opts=f"--report {PNR_REPORT} --write {ROUTED}")
 
 
-def bitstream(target, build_dir, games=DEFAULT_GAMES):
+def bitstream(target, build_dir, games=DEFAULT_GAMES, *, log=None):
     """Synthesis, place and route and packing into `build_dir`; returns the report.
+    `log(text)` hears each step as it begins (`_script`).
 
     The tools work in a temporary directory beside `build_dir`, which replaces it whole
     once the bitstream and its report are written: an interrupted or failed build leaves
@@ -147,11 +169,9 @@ def bitstream(target, build_dir, games=DEFAULT_GAMES):
     work.mkdir()
     try:
         build_plan.extract(work)
-        with open(work / BUILD_LOG, "w") as log:
-            status = subprocess.run(["sh", f"{build_plan.script}.sh"], cwd=work, env=env,
-                                    stdout=log, stderr=subprocess.STDOUT).returncode
+        status = _script(["sh", f"{build_plan.script}.sh"], work, env, log)
         if status != 0:
-            raise _build_failed(work, build_dir, status)
+            raise _build_failed(work, build_dir, status, target, games)
         report = make_report(target, work, games)
         report["bitstream"] = str(build_dir / f"{NAME}.bin")    # where it will be
         (work / REPORT).write_text(json.dumps(report, indent=2) + "\n")
@@ -159,6 +179,46 @@ def bitstream(target, build_dir, games=DEFAULT_GAMES):
     finally:
         shutil.rmtree(work, ignore_errors=True)     # gone already, unless interrupted
     return report
+
+
+POLL_S = 0.5                # how often a running build is looked at
+STILL_S = 30                # and a step that runs this long said to be running still
+
+
+def _script(command, work, env, log):
+    """Run Amaranth's build script in `work`, its output into BUILD_LOG; returns its
+    status. The tools print only to that log, so `log` hears from here each step as it
+    begins (the first of STEPS whose product is not there yet), every STILL_S seconds
+    that it runs on, and when YoWASP first compiles a tool."""
+    with open(work / BUILD_LOG, "w") as output:
+        process = subprocess.Popen(command, cwd=work, env=env, stdout=output,
+                                   stderr=subprocess.STDOUT)
+    if log is None:
+        return process.wait()
+    step, told, began, said = None, set(), time.monotonic(), time.monotonic()
+    try:
+        while True:
+            try:
+                return process.wait(timeout=POLL_S)
+            except subprocess.TimeoutExpired:
+                pass
+            now = next((name for name, product, _ in STEPS
+                        if not (work / product).exists()), None)
+            if now is not None and now != step:
+                step, began, said = now, time.monotonic(), time.monotonic()
+                log(step)
+            elif now is not None and time.monotonic() - said >= STILL_S:
+                said = time.monotonic()
+                log(f"{step}: running, {said - began:.0f} s so far")
+            for line in (work / BUILD_LOG).read_text(errors="replace").splitlines():
+                notice = yowasp_first_run(line)
+                if notice and notice not in told:
+                    told.add(notice)
+                    log(notice)
+    except BaseException:       # Ctrl-C: the script goes too, and leaves no tool behind
+        process.kill()
+        process.wait()
+        raise
 
 
 def _replace_dir(new, old):
@@ -183,9 +243,9 @@ def _last_line(text):
     return lines[-1] if lines else "(no output)"
 
 
-def _build_failed(work, build_dir, status):
+def _build_failed(work, build_dir, status, target, games):
     """Keep the failed build as `<build_dir>.failed`; the error names the tool, its last
-    line and its log."""
+    line and its log, or what does not fit and where it would."""
     failed = build_dir.with_name(f"{build_dir.name}.failed")
     shutil.rmtree(failed, ignore_errors=True)
     os.replace(work, failed)
@@ -197,8 +257,45 @@ def _build_failed(work, build_dir, status):
             break
     said = _last_line((failed / BUILD_LOG).read_text(errors="replace"))
     kept = f"; {build_dir} keeps the last good build" if build_dir.exists() else ""
+    over = overflow((failed / log).read_text(errors="replace"))
+    if over:
+        return _does_not_fit(target, games, over, failed / log)
     return BuildFailed(f"{tool} failed (exit status {status}): {said} "
                        f"(log: {failed / log}){kept}")
+
+
+def overflow(log):
+    """What nextpnr's `log` says does not fit: (cell, needed, available) for each cell
+    its utilisation table counts over the device's, else the cell the placer found no
+    room for, counts unknown (None); empty if nothing overflowed."""
+    over = [(cell, int(used), int(available))
+            for cell, used, available in UTILISATION.findall(log)
+            if int(used) > int(available)]
+    named = NO_BELS.search(log)
+    return over or ([(named[1], None, None)] if named else [])
+
+
+def _does_not_fit(target, games, over, log):
+    def name(cell):
+        return f"{RESOURCES[cell]} ({cell})" if cell in RESOURCES else cell
+    device = target.make_platform().device
+    if over[0][1] is None:          # the placer's word alone: no counts to go by
+        needs = f"it needs more {name(over[0][0])} than there are"
+        advice = "a board with a bigger FPGA may fit it (ttt boards lists them)"
+    else:
+        needs = "it needs " + "; ".join(f"{used} {name(cell)}, {available} available"
+                                        for cell, used, available in over)
+        fits = [board for board in BOARDS.values() if board is not target and
+                all(board.capacity.get(cell, 0) >= used for cell, used, _ in over)]
+        if fits:
+            board = fits[0]
+            has = " and ".join(str(board.capacity[cell]) for cell, _, _ in over)
+            advice = (f"the {board.name}'s {board.make_platform().device} has {has}: "
+                      f"{bitstream_command(board.name, games)}")
+        else:
+            advice = "no board of the project has as many (ttt boards lists them)"
+    return DoesNotFit(f"{', '.join(games)} does not fit the {target.name}'s {device}: "
+                      f"{needs} (nextpnr's log: {log}); {advice}")
 
 
 def _flip_flops(netlist):
@@ -247,10 +344,10 @@ def format_report(report):
     rows = [
         ("board", f"{report['board']} ({report['device']})"),
         ("games", ", ".join(report.get("games", DEFAULT_GAMES))),
-        ("logic cells", share(report["logic_cells"])),
+        (RESOURCES["ICESTORM_LC"], share(report["logic_cells"])),
         ("flip-flops", str(report["flip_flops"])),
-        ("RAM blocks", share(report["ram_blocks"])),
-        ("I/O pins", share(report["io"])),
+        (RESOURCES["ICESTORM_RAM"], share(report["ram_blocks"])),
+        (RESOURCES["SB_IO"], share(report["io"])),
         ("clock", f"{report['clock_mhz']:g} MHz (nextpnr fmax {report['fmax_mhz']:.1f} MHz)"),
     ]
     if report["worst_move_cycles"] is not None:
@@ -304,15 +401,19 @@ def _cannot_start(binary, said, run):
                        f"(docs/boards.md, Programming)")
 
 
-def program(target, build_dir, mode="flash", *, announce=None, run=subprocess.run):
-    """Write `build_dir`'s bitstream to the connected board's flash (`mode` "flash") or
-    load it into the FPGA (`mode` "sram"), after passing the command line to
+def program(target, directory, mode="flash", *, games=DEFAULT_GAMES, announce=None,
+            run=subprocess.run):
+    """Write `directory`'s bitstream (of `games`) to the connected board's flash (`mode`
+    "flash") or load it into the FPGA (`mode` "sram"), after passing the command line to
     `announce`; returns openFPGALoader's output. Every failure is a `UserError` of one
     line that says what to do."""
-    bitstream_path = Path(build_dir) / f"{NAME}.bin"
+    bitstream_path = Path(directory) / f"{NAME}.bin"
     if not bitstream_path.exists():
-        raise NoBitstream(f"{bitstream_path} does not exist: run "
-                          f"`make bitstream BOARD={target.name}` first")
+        build = (bitstream_command(target.name, games)
+                 if Path(directory).resolve() == build_dir(target.name, games).resolve() else
+                 f"ttt bitstream --board {target.name} --game {','.join(games)} "
+                 f"--build-dir {directory}")
+        raise NoBitstream(f"{bitstream_path} does not exist: run `{build}` first")
     binary = loader()
     command = [binary, "--board", target.programmer, MODES[mode], str(bitstream_path)]
     if announce:

