@@ -81,10 +81,10 @@ def test_the_eth_golden_model_opens_where_the_start_clocks_say():
     assert sum(1 for _ in cartridge.games([0], (), others=False)) == 101
 
 
-# cocotb's Verilator build of each is a minute: make test keeps the ETH chip's.
+# cocotb's Verilator build of a cartridge is half a minute: make test-slow. (cocotb on
+# Verilator stays in make test on the exported chip: tests/test_netlist.py.)
 @pytest.mark.parametrize("name, backend", [
-    pytest.param(name, backend, marks=[pytest.mark.slow]
-                 if (name, backend) == ("firstfree", "cocotb") else [])
+    pytest.param(name, backend, marks=[pytest.mark.slow] if backend == "cocotb" else [])
     for name in ("eth", "firstfree") for backend in cartridges.BACKENDS])
 def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
     games = handful(name)

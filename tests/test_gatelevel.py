@@ -51,6 +51,9 @@ def _complemented(name):
     return edit
 
 
+# A gate-level build of its own: make test-slow (test_equiv.py finds a changed LUT in
+# make test).
+@pytest.mark.slow
 def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
     # A LUT of the stack: it matters only once the chip searches, well into a game.
     verilog = gatelevel.chip_verilog("synth", BOARD)
