@@ -31,8 +31,7 @@ from typing import NamedTuple
 
 from firmware_ref.cli import UserError, positive_int, run
 from firmware_ref.ultimate import engine
-from firmware_ref.ultimate.match import positions
-from firmware_ref.ultimate.rules import show
+from firmware_ref.ultimate.rules import positions, show
 
 from . import BUILD
 from .compiled import run_tool

@@ -10,22 +10,9 @@ import random
 from collections import Counter
 
 from . import engine
-from .rules import Position
+from .rules import Position, positions
 
 __all__ = ["positions", "random_player", "mcts_player", "engine_player", "game", "match", "main"]
-
-
-def positions(count, seed):
-    """`count` open positions of random games (random legal moves from the empty board),
-    the same for the same `seed`. Each is taken at a ply drawn uniformly from its game's
-    length, so that openings, middle games and endgames all occur."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        position, game = Position(), []
-        while position.legal():
-            game.append(position)
-            position = position.play(rng.choice(position.legal()))
-        yield rng.choice(game)
 
 
 def random_player(rng):

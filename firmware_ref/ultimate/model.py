@@ -9,8 +9,7 @@ import random
 from dataclasses import dataclass, replace
 
 from . import engine
-from .match import positions
-from .rules import CELLS, FULL, HAS_LINE, LINES, Position, parse, show
+from .rules import CELLS, FULL, HAS_LINE, LINES, Position, parse, positions, show
 from ..turns import Probe
 
 __all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "search_clocks", "Player", "load",

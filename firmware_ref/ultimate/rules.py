@@ -9,9 +9,11 @@ player sent to one may play any empty cell of any undecided board. The game ends
 when a player owns three big places in a row, or when no move is left (a draw).
 """
 
+import random
+
 from ..turns import LINES
 
-__all__ = ["CELLS", "LINES", "Position", "parse", "show"]
+__all__ = ["CELLS", "LINES", "Position", "parse", "positions", "show"]
 
 CELLS = 81
 FULL = 0x1FF
@@ -108,3 +110,16 @@ def parse(board, last="-"):
 def show(position):
     return "".join("X" if position.xs >> i & 1 else "O" if position.os >> i & 1 else "."
                    for i in range(CELLS))
+
+
+def positions(count, seed):
+    """`count` open positions of random games (random legal moves from the empty board),
+    the same for the same `seed`. Each is taken at a ply drawn uniformly from its game's
+    length, so that openings, middle games and endgames all occur."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        position, game = Position(), []
+        while position.legal():
+            game.append(position)
+            position = position.play(rng.choice(position.legal()))
+        yield rng.choice(game)
