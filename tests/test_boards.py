@@ -255,14 +255,8 @@ def test_the_wiring_table_in_the_docs_is_the_pin_plan():
         assert f"set_io front_panel_0__{signal}__io[{bit}] {pin}\n" in pcf
 
 
-def test_place_and_route_icebreaker(tmp_path):
-    report = bitstream(target("icebreaker"), tmp_path)
-    assert (tmp_path / "ttt.bin").stat().st_size > 100_000
-    assert json.loads((tmp_path / "report.json").read_text()) == report
-    assert 0 < report["logic_cells"]["used"] <= report["logic_cells"]["available"] == 5280
-    assert report["flip_flops"] >= 97                  # the chip's own, at least
-    assert report["fmax_mhz"] > report["clock_mhz"] == 12
-    assert report["worst_move_cycles"] == 15007
+# The real toolchain places and routes the iCEBreaker build through `make bitstream`
+# (tests/test_journeys.py, "On a board, step by step").
 
 
 # Errors a person meets.
@@ -407,7 +401,8 @@ def test_an_unrecognised_failure_is_one_line_with_the_tools_last_line(built):
     assert str(error) == "openFPGALoader failed (exit status 3): Error: it broke"
 
 
-# Builds: with stand-in tools (the real toolchain runs in test_place_and_route_icebreaker).
+# Builds: with stand-in tools (the real toolchain runs in make bitstream's journey,
+# tests/test_journeys.py).
 
 def fake_toolchain(where, monkeypatch=None, yosys=None, nextpnr=None):
     """Shell scripts in place of Yosys, nextpnr and icepack, making what the report
