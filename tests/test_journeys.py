@@ -14,7 +14,6 @@ one test, in the table's order, under a lock on the build directory it shares.
 import ast
 import fcntl
 import json
-import os
 import re
 import shlex
 import shutil
@@ -115,10 +114,6 @@ class Journey:
     promise: str = None
     check: object = None
 
-    @property
-    def name(self):
-        return self.run
-
 
 def J(shown, run=None, **options):
     shown = (shown,) if isinstance(shown, str) else tuple(shown)
@@ -130,7 +125,6 @@ NO_DISPLAY = (("DISPLAY", ""), ("WAYLAND_DISPLAY", ""))
 MAKE_FAILED = re.compile(r"^make: \*\*\* \[Makefile:\d+: [a-z-]+\] Error \d+$")
 # A one-time build announces itself; the next run of the same command does not.
 ONCE = re.compile(r"\(once, about \d+ s\)$")
-# One whole game in a board-like row, the user first (make play, the box).
 BOARD_STEPS = "On a board, step by step"
 WAVES_STEPS = "Waves and the netlist, step by step"
 STICK_STEPS = "On the iCEstick, step by step"
@@ -308,8 +302,8 @@ JOURNEYS = [
             r"build/e2\.gtkw\.$",
       last=r"signal tree holds the same names, under ttt_chip", says=r"gtkwave build/e2\.vcd "
       r"build/e2\.gtkw", steps=WAVES_STEPS),
-    J("ttt waves", env=NO_DISPLAY, first=r"^The waves of the E\.2 session are in build/e2\.vcd",
-      last=r"under ttt_chip", steps=WAVES_STEPS),
+    J("ttt waves", env=NO_DISPLAY, last=r"under ttt_chip", steps=WAVES_STEPS,
+      first=r"^The waves of the E\.2 session are in build/e2\.vcd"),
     J("make waves-golden", env=NO_DISPLAY,
       first=r"^The waves of the E\.2 session are in build/e2_golden\.vcd",
       last=r"signal tree holds the same names, under ttt_chip", steps=WAVES_STEPS),
@@ -386,7 +380,8 @@ JOURNEYS = [
       r"\S*build/icebreaker/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, steps=BOARD_STEPS,
       locks=("icebreaker",)),
     J("OPENFPGALOADER=/path/to/openFPGALoader make prog", status=2,
-      last=r"^error: OPENFPGALOADER=/path/to/openFPGALoader is not an executable$", steps=BOARD_STEPS, locks=("icebreaker",)),
+      last=r"^error: OPENFPGALOADER=/path/to/openFPGALoader is not an executable$",
+      steps=BOARD_STEPS, locks=("icebreaker",)),
     J("make verify NETLIST=synth",
       first=r"^  (yosys|verilator): ", last=r"^all 1955 games agree: 2871 key presses, "
       r"336323 cycles", awaits="a traceback (unknown backend 'auto'): fixed on branch errors",
@@ -407,11 +402,11 @@ JOURNEYS = [
       awaits="a traceback (unknown backend 'auto'): fixed on branch errors",
       slow=True, steps=STICK_STEPS, locks=("icestick",)),
     J("make prog BOARD=icestick", status=2, first=r"/openFPGALoader --board ice40_generic "
-      r"--write-flash \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, slow=True,
-      steps=STICK_STEPS, locks=("icestick",)),
+      r"--write-flash \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board,
+      slow=True, steps=STICK_STEPS, locks=("icestick",)),
     J("make load BOARD=icestick", status=2, first=r"/openFPGALoader --board ice40_generic "
-      r"--write-sram \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, slow=True,
-      steps=STICK_STEPS, locks=("icestick",)),
+      r"--write-sram \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board,
+      slow=True, steps=STICK_STEPS, locks=("icestick",)),
 
     # The board in a box: the desk that is flashed, compiled, with the client.
     J(("make play-board", "printf 'b2\\nquit\\n' | make play-board"), "make play-board",
