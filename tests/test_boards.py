@@ -29,8 +29,7 @@ from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
 from sim.compiled import YOWASP_FIRST_RUN_S
-from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, first_line, last_line, make, said,
-                  watched)
+from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched)
 
 
 
@@ -257,29 +256,8 @@ def test_the_wiring_table_in_the_docs_is_the_pin_plan():
         assert f"set_io front_panel_0__{signal}__io[{bit}] {pin}\n" in pcf
 
 
-def test_make_bitstream_then_make_verify_netlist_routed():
-    # The suite's one place and route, as README.md's "On a board, step by step" runs
-    # it: into build/icebreaker/, where make verify finds the routed netlist.
-    built = make("bitstream")
-    assert built.returncode == 0, built.stdout + built.stderr
-    assert first_line(built).startswith("Building eth for the iCEBreaker (iCE40UP5K)")
-    assert last_line(built) == "report: build/icebreaker/report.json"
-    made = ROOT / "build" / "icebreaker"
-    report = json.loads((made / REPORT).read_text())
-    assert (made / "ttt.bin").stat().st_size > 100_000
-    assert 0 < report["logic_cells"]["used"] <= report["logic_cells"]["available"] == \
-        target("icebreaker").capacity["ICESTORM_LC"]
-    assert report["ram_blocks"]["available"] == target("icebreaker").capacity["ICESTORM_RAM"]
-    assert report["flip_flops"] >= 97                  # the chip's own, at least
-    assert report["fmax_mhz"] > report["clock_mhz"] == 12
-    assert report["worst_move_cycles"] == 15007
-
-    checked = make("verify", "NETLIST=routed")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert first_line(checked) == ("every game in lockstep on the routed netlist of the "
-                                   "icebreaker, gate by gate, at the chip's pins")
-    assert re.fullmatch(r"all 1955 games agree: \d+ key presses, \d+ cycles, the chip's "
-                        r"pins \(.*\) at every edge, in .*", last_line(checked))
+# The real toolchain places and routes the iCEBreaker build through `make bitstream`
+# (tests/test_journeys.py, "On a board, step by step").
 
 
 # Errors a person meets.
@@ -448,8 +426,8 @@ def test_an_unrecognised_failure_is_one_line_with_the_tools_last_line(built):
     assert str(error) == "openFPGALoader failed (exit status 3): Error: it broke"
 
 
-# Builds: with stand-in tools (the real toolchain runs in
-# test_make_bitstream_then_make_verify_netlist_routed).
+# Builds: with stand-in tools (the real toolchain runs in make bitstream's journey,
+# tests/test_journeys.py).
 
 def fake_toolchain(where, monkeypatch=None, yosys=None, nextpnr=None, first=None):
     """Shell scripts in place of Yosys, nextpnr and icepack, making what the report
