@@ -43,7 +43,7 @@ def test_games_through_the_box_agree_with_the_golden_model(built, monkeypatch):
     # going while an answer is owed, whatever falls between two runs.
     monkeypatch.setattr(box, "CHUNK", 500)
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
-    with Box() as board, open_port(board.port) as port:
+    with Box() as board, open_port(board.port, board.TIMEOUT) as port:
         link = Link(port)
         assert link.command(protocol.switch(0, True)).switches[0]
         for entered in (None, position):
@@ -203,7 +203,7 @@ def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
     # is checked against its own golden model, and its text line comes through.
     from firmware_ref.firstfree import Model
     said, typed = [], iter(["a1", "b1", "a2", "a3", "quit"])
-    with Box(("firstfree",)) as board, open_port(board.port) as port:
+    with Box(("firstfree",)) as board, open_port(board.port, board.TIMEOUT) as port:
         assert play(None, stream=port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     # The golden model, played the same way: the person on A1, A2, A3 (places 0, 3, 6).

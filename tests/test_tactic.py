@@ -211,7 +211,7 @@ def test_a_game_against_the_machine_through_the_board_in_a_box():
     from boards.tools.box import Box
     said = []
     typed = iter(["555", "237", "146", "999", "quit", "quit"])
-    with Box(("tactic",)) as box, open_port(box.port) as port:
+    with Box(("tactic",)) as box, open_port(box.port, box.TIMEOUT) as port:
         session = client.Session(client.BoardGame(Link(port)),
                                  lambda prompt: next(typed), said.append)
         assert session.run() == 0

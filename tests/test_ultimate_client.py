@@ -132,7 +132,7 @@ def box_link():
     """A Link to the board in a box playing the ultimate cartridge."""
     from boards.host.terminal import open_port
     from boards.tools.box import Box
-    with Box(("ultimate",)) as box, open_port(box.port) as port:
+    with Box(("ultimate",)) as box, open_port(box.port, box.TIMEOUT) as port:
         yield Link(port)
 
 

@@ -9,6 +9,7 @@ creating or reinstalling one: that is ``make``'s first run, which ``make test`` 
 import contextlib
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -125,9 +126,22 @@ def interrupted(argv, *, ready):
     return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
 
 
+# What a make that runs the suite (make test) tells the makes below it: a user's make
+# at a shell hears none of it.
+MAKE_ENV = ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES", "MAKE_TERMOUT",
+            "MAKE_TERMERR")
+
+
 def _env(env):
-    path = f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-    return {**os.environ, "PATH": path, **(env or {})}
+    """The environment of a command a user types at a shell: the suite's own, less what
+    make added to it (`make test ARGS=...` exports ARGS, and every make below would
+    take it), with the environment's scripts first on PATH."""
+    _, _, assigned = os.environ.get("MAKEFLAGS", "").partition("--")
+    added = set(re.findall(r"(?:^|\s)(\w+)=", assigned))
+    shell = {name: value for name, value in os.environ.items()
+             if name not in MAKE_ENV and name not in added}
+    path = f"{VENV / 'bin'}{os.pathsep}{shell.get('PATH', '')}"
+    return {**shell, "PATH": path, **(env or {})}
 
 
 def _lines(done):

@@ -74,11 +74,11 @@ def _ports():
     return ", ".join(p.device for p in comports()) or "none"
 
 
-def open_port(port):
+def open_port(port, timeout=TIMEOUT):
     """The serial port `port` at the link's baud rate, or a one-line UserError."""
     import serial
     try:
-        return serial.Serial(port, BAUD, timeout=TIMEOUT)
+        return serial.Serial(port, BAUD, timeout=timeout)
     except (serial.SerialException, OSError, ValueError) as error:
         # pyserial's text repeats the port and the OS's error; the OS's alone is enough.
         number = getattr(error, "errno", None)
@@ -467,7 +467,7 @@ def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
         write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
               f"{box.port})")
         try:
-            with open_port(box.port) as stream:
+            with open_port(box.port, box.TIMEOUT) as stream:
                 return play(box.port, stream=stream, read=read, write=write)
         except UserError:
             if box.error:       # the client heard nothing because the box had stopped

@@ -134,6 +134,11 @@ class Box:
     is owed (the protocol answers every frame with one line), so an idle box costs
     nothing; leaving the ``with`` stops the thread and closes the terminal."""
 
+    # Seconds a reader of `port` waits for a line (a real board's is 2). The box is
+    # simulated: on a loaded machine a line may take seconds, and one cut short by a
+    # timeout would be read as two.
+    TIMEOUT = 60
+
     def __init__(self, games=DEFAULT_GAMES, *, log=None):
         self.desk = CompiledDesk(games, log=log)
         self._master, self._slave = os.openpty()
