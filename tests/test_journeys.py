@@ -511,11 +511,12 @@ JOURNEYS = [
 
     # The proofs: the fast jobs are tests/test_formal.py's in make test.
     J("make formal", 'make formal ARGS="--no-covers --no-mutants --no-equiv"',
-      first=r"^every property, 9 invariants: pass", last=r"never_lost", slow=True,
+      first=r"^every property, 9 invariants: pass", last=r"^\| `never_lost` \|", slow=True,
       steps=FORMAL_STEPS),
     J(("ttt formal", "ttt formal --no-covers --no-mutants"),
       "ttt formal --no-covers --no-mutants", first=r"^every property, 9 invariants: pass",
-      last=r"\|$", says=r"equivalent", slow=True, steps=FORMAL_STEPS,
+      says=r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \1 \(", slow=True,
+      last=r"^\| RTL vs icestick routed \| .* \| (\d+) / \1 \(", steps=FORMAL_STEPS,
       locks=("icebreaker", "icestick")),
 
     # The benchmark, quick: it replaced tests/test_benchmark.py's run through the API.
