@@ -628,10 +628,11 @@ def type_it(journey, cwd=ROOT):
         env[name] = value
     words = [str(VENV / word.removeprefix(".venv/")) if word.startswith(".venv/") else word
              for word in words]
+    timeout = 1800 if journey.slow else 300        # a journey that hangs is a failure
     if words[0] == "make" and cwd == ROOT:
-        done = make(words[1], *words[2:], input=journey.input, env=env, timeout=1800)
+        done = make(words[1], *words[2:], input=journey.input, env=env, timeout=timeout)
     else:
-        done = typed(words, input=journey.input, env=env, cwd=cwd, timeout=1800)
+        done = typed(words, input=journey.input, env=env, cwd=cwd, timeout=timeout)
     done.cwd = cwd
     return done
 
@@ -655,7 +656,7 @@ def check(journey, done, started):
     for command in journey.shown:               # what the docs show it print, it prints
         for line in shown_output().get(command, ()):
             assert re.sub(r"/dev/pts/\d+", "/dev/pts/0", line) in [
-                re.sub(r"/dev/pts/\d+", "/dev/pts/0", said) for said in lines], line
+                re.sub(r"/dev/pts/\d+", "/dev/pts/0", printed) for printed in lines], line
     if journey.status == 2:
         # Refused: one line, its own, and make's Error line after it when make ran it.
         own = [line for line in done.stderr.splitlines() if line.strip()
