@@ -191,7 +191,7 @@ def test_a_box_that_stops_says_why(built, capsys, monkeypatch):
 
     def broken(self, cycles):
         raise OSError(errno.EBADF, "the desk went away")
-    monkeypatch.setattr(terminal, "TIMEOUT", 0.2)
+    monkeypatch.setattr(box.Box, "TIMEOUT", 0.2)
     monkeypatch.setattr(box.CompiledDesk, "run", broken)
     assert main(["play-board"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: the board in a box stopped: [Errno 9] the desk "
