@@ -447,6 +447,18 @@ def said(text):
     print(text, flush=True)
 
 
+def _quiet(stream, silence=0.3):
+    """Wait until a box that has just started has said its first lines (a cartridge's
+    line at power-up), and drop them: the session's first frame must not meet a line
+    being sent, which the desk answers in its middle."""
+    timeout, stream.timeout = stream.timeout, silence
+    try:
+        while stream.read(4096):
+            pass
+    finally:
+        stream.timeout = timeout
+
+
 def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
     """Play the board on serial port `port`, or on `stream`, or, with neither, the board
     in a box holding `games`. Returns the exit status; errors are UserError, one line."""
@@ -468,6 +480,7 @@ def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
               f"{box.port})")
         try:
             with open_port(box.port, box.TIMEOUT) as stream:
+                _quiet(stream)
                 return play(box.port, stream=stream, read=read, write=write)
         except UserError:
             if box.error:       # the client heard nothing because the box had stopped
