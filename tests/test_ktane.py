@@ -17,7 +17,7 @@ import pytest
 from user import ROOT, make, started, typed
 
 from boards.host import bomb
-from boards.host.terminal import Link, open_port, play
+from boards.host.terminal import Link, open_box, play
 from boards.tools.box import Box
 from firmware_ref.ktane import lfsr, manual, model, module, states
 from firmware_ref.ktane.manual import Defuser, expect, start_row
@@ -285,7 +285,7 @@ def test_the_terminal_defuses_the_golden_module():
 
 
 def test_a_module_is_defused_through_the_board_in_a_box():
-    with Box(("ktane",)) as box, open_port(box.port, box.TIMEOUT) as port:
+    with Box(("ktane",)) as box, open_box(box) as port:
         board = bomb.BoardBomb(Link(port))
         for edge in (None, Edgework(8, 0, 1, 1)):
             view = board.new(edge)
@@ -309,7 +309,7 @@ def test_a_module_is_defused_through_the_board_in_a_box():
 
 def test_play_board_hands_the_bomb_to_its_own_client():
     said, typed = [], iter(["pass", "quit"])
-    with Box(("ktane",)) as box, open_port(box.port, box.TIMEOUT) as port:
+    with Box(("ktane",)) as box, open_box(box) as port:
         assert play(None, stream=port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     text = "\n".join(said)

@@ -207,11 +207,11 @@ def test_the_planner_clocks_per_round():
 
 def test_a_game_against_the_machine_through_the_board_in_a_box():
     from boards.host import tactic as client
-    from boards.host.terminal import Link, open_port
+    from boards.host.terminal import Link, open_box
     from boards.tools.box import Box
     said = []
     typed = iter(["555", "237", "146", "999", "quit", "quit"])
-    with Box(("tactic",)) as box, open_port(box.port, box.TIMEOUT) as port:
+    with Box(("tactic",)) as box, open_box(box) as port:
         session = client.Session(client.BoardGame(Link(port)),
                                  lambda prompt: next(typed), said.append)
         assert session.run() == 0

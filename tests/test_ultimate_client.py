@@ -130,9 +130,9 @@ def test_the_command_line_plays_the_golden_engine():
 @pytest.fixture
 def box_link():
     """A Link to the board in a box playing the ultimate cartridge."""
-    from boards.host.terminal import open_port
+    from boards.host.terminal import open_box
     from boards.tools.box import Box
-    with Box(("ultimate",)) as box, open_port(box.port, box.TIMEOUT) as port:
+    with Box(("ultimate",)) as box, open_box(box) as port:
         yield Link(port)
 
 

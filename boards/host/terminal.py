@@ -24,8 +24,8 @@ from ..gateware.top import BAUD
 from ..tools.build import DEFAULT_GAMES
 
 
-__all__ = ["Link", "NoAnswer", "open_port", "play", "check_position", "show", "HELP",
-           "Prompter", "Quit", "link_errors", "Session", "Console", "play_board",
+__all__ = ["Link", "NoAnswer", "open_port", "open_box", "play", "check_position", "show",
+           "HELP", "Prompter", "Quit", "link_errors", "Session", "Console", "play_board",
            "play_golden"]
 
 PLACES = {coordinate(k): k for k in range(9)}
@@ -447,16 +447,16 @@ def said(text):
     print(text, flush=True)
 
 
-def _quiet(stream, silence=0.3):
-    """Wait until a box that has just started has said its first lines (a cartridge's
-    line at power-up), and drop them: the session's first frame must not meet a line
-    being sent, which the desk answers in its middle."""
-    timeout, stream.timeout = stream.timeout, silence
-    try:
-        while stream.read(4096):
-            pass
-    finally:
-        stream.timeout = timeout
+def open_box(box, silence=0.3):
+    """The port of a started board in a box (boards/tools/box.py), opened with the box's
+    wait, once the box has said its power-up lines (a cartridge's line), which are
+    dropped: a first frame that met a line being sent was answered in its middle."""
+    stream = open_port(box.port, box.TIMEOUT)
+    stream.timeout = silence
+    while stream.read(4096):
+        pass
+    stream.timeout = box.TIMEOUT
+    return stream
 
 
 def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
@@ -479,8 +479,7 @@ def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
         write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
               f"{box.port})")
         try:
-            with open_port(box.port, box.TIMEOUT) as stream:
-                _quiet(stream)
+            with open_box(box) as stream:
                 return play(box.port, stream=stream, read=read, write=write)
         except UserError:
             if box.error:       # the client heard nothing because the box had stopped
