@@ -89,7 +89,12 @@ def available(simulator):
 def _runner(simulator):
     from cocotb_tools.runner import get_runner
     available(simulator)
-    return get_runner(simulator)
+    runner = get_runner(simulator)
+    # A cached build is meant to be reused: cocotb's warning that it skips compiling
+    # it would be the last line a user reads.
+    runner.log.addFilter(
+        lambda record: not record.getMessage().startswith("Skipping compilation"))
+    return runner
 
 
 @dataclass(frozen=True)
