@@ -52,7 +52,7 @@ netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), wit
 # The waves this project writes are made when missing or older than the sources; any
 # other file is the comparer's to find (or to say it cannot).
 WAVE_FILES := build/e2.vcd build/e2_golden.vcd build/netlist_e2.vcd build/netlist_e2_icarus.fst
-WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py)
+WAVE_SOURCES := $(wildcard hdl/*.py hdl/*/*.py firmware_ref/*.py firmware_ref/*/*.py sim/*.py sim/*/*.py)
 
 # make exits 2 for a difference as for files it cannot compare (ttt compare: 1 and 2);
 # the comparer's last line says which (docs/decisions.md).

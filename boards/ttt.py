@@ -37,8 +37,8 @@ def _megahertz(text):
 
 def _games(text):
     """GAME: one game or several, comma-separated, each a folder of hdl/; ``museum``:
-    the museum's machines (sim/museum.py)."""
-    from sim import cartridges, museum
+    the museum's machines (sim/cartridges/scores.py)."""
+    from sim.cartridges import bench as cartridges, scores as museum
     if text.strip() == "museum":
         text = ",".join(museum.MACHINES.values())
     games = tuple(name.strip() for name in text.split(","))
@@ -65,12 +65,12 @@ def _shown(path):
 # -- the E.2 session and the golden model ---------------------------------------------
 
 def _e2(args):
-    from sim import session
+    from sim.chip import session
     return session.report(golden=args.golden, clock=args.clock)
 
 
 def _waves(args, parser):
-    from sim import session
+    from sim.chip import session
     if args.game is None:
         which = "golden" if args.golden else "netlist" if args.netlist else "hdl"
         return session.waves(which=which, simulator=args.sim)
@@ -83,7 +83,9 @@ def _waves(args, parser):
 def _game_waves(name, number, golden):
     """Game `number` of cartridge `name` on its core and its golden model: both waves
     written, one opened."""
-    from sim import BUILD, cartridges, session
+    from sim import BUILD
+    from sim.cartridges import bench as cartridges
+    from sim.chip import session
     core = BUILD / f"{name}-game{number}.vcd"
     model = core.with_name(f"{name}-game{number}_golden.vcd")
     status = 0
@@ -103,12 +105,12 @@ def _game_waves(name, number, golden):
 
 
 def _games_report(args):
-    from sim import games
+    from sim.chip import games
     print(games.format_report(games.survey(), args.clock))
 
 
 def _play(args):
-    from sim import cartridges
+    from sim.cartridges import bench as cartridges
 
     from .host import clients, terminal
     try:
@@ -141,19 +143,19 @@ def _verilog(args):
 
 
 def _netlist(args):
-    from sim import netlist
+    from sim.backends import netlist
     return netlist.run_tests(args.sim, args.tests, openings=args.openings,
                              sessions=args.sessions)
 
 
 def _compare(args):
-    from sim import compare
+    from sim.waves import compare
     return compare.run(args.expected, args.actual, signals=args.signals,
                        clocks=tuple(args.clock_signal or compare.CLOCKS))
 
 
 def _verify(args, parser):
-    from sim import verify
+    from sim.verification import verify
     games = args.game
     if len(games) != 1:
         parser.error("verify checks one game at a time")
@@ -168,7 +170,7 @@ def _verify(args, parser):
     if args.board and not args.netlist:
         parser.error("--board needs --netlist synth or routed")
     from .gateware.top import DEFAULT_BOARD
-    from .tools import gatelevel
+    from sim.verification import gatelevel
 
     board = args.board or DEFAULT_BOARD
 
@@ -184,18 +186,18 @@ def _verify(args, parser):
 
 
 def _benchmark(args):
-    from .tools import benchmark
+    from sim.reports import benchmark
     return benchmark.run(repeats=args.repeats, quick=args.quick,
                          icarus_games=args.icarus_games, out=args.out)
 
 
 def _museum(args):
-    from .tools import museum
+    from sim.reports import museum
     museum.run(args.machines, seeds=args.seeds, cost=not args.no_cost, out=args.out)
 
 
 def _formal(args):
-    from .tools import formal
+    from sim.verification.formal import proofs as formal
     return formal.run(covers=not args.no_covers, mutated=not args.no_mutants,
                       equivalence=not args.no_equiv)
 
@@ -205,7 +207,7 @@ def _formal(args):
 def _target(args):
     """The board and its build directory, checked before any work."""
     from .gateware.top import UnknownBoard, target
-    from .tools.build import build_dir
+    from boards.builds.build import build_dir
     try:
         board = target(args.board)
     except UnknownBoard as error:
@@ -216,7 +218,7 @@ def _target(args):
 def _bitstream(args):
     import time
 
-    from .tools.build import DEFAULT_GAMES, ETH_BUILD_S, REPORT, bitstream, format_report
+    from boards.builds.build import DEFAULT_GAMES, ETH_BUILD_S, REPORT, bitstream, format_report
     board, out = _target(args)
     took = f", about {ETH_BUILD_S} s" if tuple(args.game) == DEFAULT_GAMES else ""
     print(f"Building {', '.join(args.game)} for the {board.summary} into {_shown(out)}/ "
@@ -230,7 +232,7 @@ def _bitstream(args):
 
 def _cost(args):
     from .gateware.top import UnknownBoard, target
-    from .tools import cost
+    from boards.builds import cost
     try:
         target(args.board)
     except UnknownBoard as error:
@@ -240,7 +242,7 @@ def _cost(args):
 
 def _programming(mode, done):
     def run(args):
-        from .tools.build import NAME, program
+        from boards.builds.build import NAME, program
         board, out = _target(args)
         print(program(board, out, mode, games=args.game,
                       announce=lambda line: print(line, flush=True)), end="")
@@ -484,10 +486,13 @@ names that --board and make's BOARD take.""",
 
 def parser():
     """The command line: every subcommand with its arguments."""
-    from sim import BUILD, cartridges, netlist, verify
+    from sim import BUILD
+    from sim.cartridges import bench as cartridges
+    from sim.backends import netlist
+    from sim.verification import verify
 
     from .gateware.top import BOARDS, DEFAULT_BOARD
-    from .tools.build import DEFAULT_GAMES
+    from boards.builds.build import DEFAULT_GAMES
     top = argparse.ArgumentParser(prog="ttt", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", required=True, metavar="command")

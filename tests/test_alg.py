@@ -7,7 +7,7 @@ import pytest
 from boards.ttt import main as ttt
 from firmware_ref.eth import alg
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow, move
-from sim import e2
+from sim.chip import e2
 
 
 def value_of(board, k, p):

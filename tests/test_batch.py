@@ -4,12 +4,12 @@ import random
 
 import numpy as np
 
-from firmware_ref.eth.batch import (INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns,
+from firmware_ref.eth.batch import (INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns, 
                                 record_session)
 from firmware_ref.eth.cycle import CycleModel
 from firmware_ref.eth.pins import press, start
-from sim import e2
-from sim.stimulus import random_session
+from sim.chip import e2
+from sim.chip.stimulus import random_session
 
 
 def _probes(session, random=0):

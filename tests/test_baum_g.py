@@ -16,7 +16,7 @@ from firmware_ref.baum_g_forced import model as forced
 from firmware_ref.turns import EMPTY, GREEN, RED
 from hdl import turns as turns_core
 from hdl.baum_g import g as g_core
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 FIG_10 = {(0, 0, 0): 0, (1, 0, 0): 1, (-1, 0, 0): -1, (-1, -1, 0): -8, (1, 1, 0): 8,
           (-1, 1, 0): 0, (1, -1, 1): 0, (-1, 1, -1): 0, (1, 1, 1): 28, (-1, -1, -1): -28}

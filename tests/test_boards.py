@@ -15,8 +15,8 @@ import pytest
 
 from boards.host import protocol
 from boards.ttt import main as ttt
-from boards.tools.desk_sim import run, sim_desk
-from boards.tools.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_BOARD, MODES,
+from boards.box.desk_sim import run, sim_desk
+from boards.builds.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_BOARD, MODES, 
                           NAME, REPORT,
                           BuildFailed, NoBitstream, NoBoard, NoPermission,
                           ProgrammingFailed, ToolMissing, bitstream, build_dir, loader,
@@ -28,7 +28,7 @@ from firmware_ref import cli
 from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
-from sim.compiled import YOWASP_FIRST_RUN_S
+from sim.backends.compiled import YOWASP_FIRST_RUN_S
 from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched)
 
 
@@ -263,7 +263,7 @@ def test_the_wiring_table_in_the_docs_is_the_pin_plan():
 # Errors a person meets.
 
 def test_an_unknown_or_repeated_game_is_named_with_the_games_there_are():
-    from sim.cartridges import names
+    from sim.cartridges.bench import names
     done = make("bitstream", "GAME=chess")
     assert done.returncode == 2 and "Building" not in done.stdout     # no work began
     refused = done.stderr.splitlines()[-2]          # above make's own line

@@ -1,4 +1,4 @@
-"""The board in a box (boards/tools/box.py): the desk compiled at the board's timings, behind a
+"""The board in a box (boards/box/box.py): the desk compiled at the board's timings, behind a
 pseudo-terminal, played by the real terminal client over the real serial protocol at
 115 200 baud in the board's clocks, and checked against the golden model."""
 
@@ -14,14 +14,14 @@ import threading
 import pytest
 
 from boards.host import protocol, terminal
-from boards.tools import box
-from boards.tools.box import Box
+from boards.box import box
+from boards.box.box import Box
 from boards.host.terminal import Link, open_port, play
 from firmware_ref import cli
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
 
 # The user's preference: the first free place in this order.
@@ -282,7 +282,7 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
     # ETH cartridge's pins in lockstep with its golden model (firmware_ref/eth/cartridge.py);
     # the busy clocks after each key, which the console counts, are the chip's think time.
     from firmware_ref.eth import cartridge
-    from sim import cartridges
+    from sim.cartridges import bench as cartridges
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 
     def keys(board):

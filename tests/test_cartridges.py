@@ -8,9 +8,9 @@ import pytest
 from amaranth.hdl import Fragment
 
 from boards.gateware.top import target
-from boards.tools.build import plan
+from boards.builds.build import plan
 from hdl.cartridge import Cartridge, Signature
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 from user import make
 
 
@@ -55,7 +55,7 @@ def test_the_console_builds_other_cartridges_and_several_at_once(board, games):
 
 def test_verify_of_a_game_without_a_golden_model_is_one_line(monkeypatch):
     from firmware_ref.cli import UserError
-    from sim import verify
+    from sim.verification import verify
     monkeypatch.setattr(cartridges, "golden", lambda name: None)
     with pytest.raises(UserError, match="firstfree has no golden model"):
         verify.cartridge("firstfree")
@@ -196,7 +196,7 @@ def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, 
                                                                        capsys):
     import sim
     from boards.ttt import main as ttt
-    from sim import session
+    from sim.chip import session
     monkeypatch.setattr(sim, "BUILD", tmp_path)
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)

@@ -113,7 +113,7 @@ def test_a_refusal_after_parsing_shows_its_own_subcommands_usage(argv, capsys):
 
 def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys):
     from boards import ttt
-    from sim import museum
+    from sim.cartridges import scores as museum
     args = ttt.parser().parse_args(["bitstream", "--game", "museum"])
     assert args.game == tuple(museum.MACHINES.values())
     with pytest.raises(SystemExit):

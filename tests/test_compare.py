@@ -1,11 +1,12 @@
-"""The waveform comparer (sim.compare) and the golden waves it checks the HDL against."""
+"""The waveform comparer (sim.waves.compare) and the golden waves it checks the HDL against."""
 
 import pytest
 from vcd import VCDWriter
 
-from sim import compare, e2, golden_waves, lockstep
+from sim.waves import compare, golden as golden_waves
+from sim.chip import e2, lockstep
 from boards.ttt import main as ttt
-from sim.waves import read
+from sim.waves.files import read
 from user import first_line, last_line, make
 
 CYCLES = 10

@@ -1,4 +1,4 @@
-"""The compiled chip (CXXRTL, sim.compiled) and the batch lockstep (sim.verify).
+"""The compiled chip (CXXRTL, sim.backends.compiled) and the batch lockstep (sim.verification.verify).
 
 The pin-level lockstep tests that Amaranth's simulator runs also run on the compiled
 chip: see tests/test_lockstep.py. Here: the build and its cache, the pin and batch
@@ -13,9 +13,10 @@ import pytest
 
 from firmware_ref.eth import cycle
 from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
-from sim import compiled, verify
-from sim.signals import PROBE_PATHS
-from sim.stimulus import random_session
+from sim.backends import compiled
+from sim.verification import verify
+from sim.chip.signals import PROBE_PATHS
+from sim.chip.stimulus import random_session
 
 
 def _sessions(count, edges=1500):

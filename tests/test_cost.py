@@ -1,4 +1,4 @@
-"""boards/tools/cost.py (``make cost``): its attribution of cells to blocks, on a tiny
+"""boards/builds/cost.py (``make cost``): its attribution of cells to blocks, on a tiny
 netlist made by hand, and its edges. Nothing here places or routes: a measurement takes
 minutes a seed (docs/boards.md, Cost)."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from firmware_ref import cli
 
-from boards.tools import build, cost
+from boards.builds import build, cost
 
 CHIP = build.CHIP_INSTANCE.split(".")
 

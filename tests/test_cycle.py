@@ -3,10 +3,10 @@
 import pytest
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, move
-from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State,
+from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State, 
                                     UnresetChip, key_down, places)
 from firmware_ref.eth.pins import press, start
-from sim import e2
+from sim.chip import e2
 
 BOTH = COMPUTER | HUMAN         # a place with both bits set
 

@@ -6,7 +6,7 @@ import pytest
 
 from firmware_ref.eth import cycle
 from firmware_ref.eth.cycle import State
-from sim import e2
+from sim.chip import e2
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_think_times_agree_with_the_papers_rows(paper):
 
 
 def test_ttt_e2_on_the_golden_model(capsys, tmp_path):
-    from sim import session
+    from sim.chip import session
     assert session.report(golden=True, build=tmp_path / "build") == 0   # build/ stays clean
     assert (tmp_path / "build" / "e2_golden.vcd").exists()
     assert not (tmp_path / "build" / "e2.vcd").exists()
@@ -110,7 +110,7 @@ def test_ttt_e2_on_the_golden_model(capsys, tmp_path):
 
 
 def test_ttt_e2_on_the_hdl_writes_waves(capsys, tmp_path):
-    from sim import session
+    from sim.chip import session
     build = tmp_path / "build"
     assert session.report(clock=12, build=build) == 0
     out = capsys.readouterr().out
@@ -123,7 +123,7 @@ def test_ttt_e2_on_the_hdl_writes_waves(capsys, tmp_path):
     vcd = (build / "e2.vcd").read_text()
     assert "$var string" in vcd and "setboardi" in vcd       # the state by name
     gtkw = (build / "e2.gtkw").read_text()
-    from sim.gtkw import zoom       # opens on the first 2 us of waves in ns
+    from sim.waves.gtkw import zoom       # opens on the first 2 us of waves in ns
     assert str(build / "e2.vcd") in gtkw and f"\n*{zoom(1e-9):.6f} " in gtkw
     for group in ("pins", "controller", "board", "move", "value", "stack", "keyboard"):
         assert f"-{group}" in gtkw

@@ -1,4 +1,4 @@
-"""Formal equivalence of the chip's netlists (boards.tools.equiv, docs/equivalence.md):
+"""Formal equivalence of the chip's netlists (sim.verification.equiv, docs/equivalence.md):
 the RTL against the exported Verilog and against synth_ice40's netlist of the chip
 alone, each proven for ever from power-up; a changed LUT is found and its pin named,
 by simulation or by sat. The board builds' netlists, synthesised and routed, are
@@ -13,7 +13,8 @@ import re
 import pytest
 from amaranth.hdl import Fragment, Value
 
-from boards.tools import build, equiv, gatelevel
+from boards.builds import build
+from sim.verification import equiv, gatelevel
 from hdl.eth.chip import Chip
 
 

@@ -11,10 +11,10 @@ import pytest
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import clocked, press, pressing, start
-from sim import games
-from sim.formal import jobs
-from sim.formal.harness import ASSUMPTIONS, PROPERTIES, key_bound
-from sim.mutants import mutants
+from sim.chip import games
+from sim.verification.formal import jobs
+from sim.verification.formal.harness import ASSUMPTIONS, PROPERTIES, key_bound
+from sim.verification.mutants import mutants
 
 def test_every_property_is_proven_unbounded(tmp_path):
     outcome = jobs.proof(PROPERTIES, work=tmp_path)

@@ -1,9 +1,9 @@
-"""Every game a user can play against the cycle model (sim.games)."""
+"""Every game a user can play against the cycle model (sim.chip.games)."""
 
 import pytest
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, full, move, wins
-from sim import games
+from sim.chip import games
 
 
 @pytest.fixture(scope="module")

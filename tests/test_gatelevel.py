@@ -1,6 +1,6 @@
 """What is flashed is what was verified: the chip of the iCEBreaker build, as Yosys
 synthesises it, gate by gate on Verilator, in lockstep with the golden model over every
-game at its pins (boards.tools.gatelevel, docs/verification.md). The routed netlist needs
+game at its pins (sim.verification.gatelevel, docs/verification.md). The routed netlist needs
 ``make bitstream`` and is checked by ``make verify NETLIST=routed``."""
 
 import re
@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
-from boards.tools import build, gatelevel
+from boards.builds import build
+from sim.verification import gatelevel
 from boards.ttt import main as ttt
 from firmware_ref import cli
-from sim import compiled, verify
+from sim.backends import compiled
+from sim.verification import verify
 from user import first_line, last_line, make
 
 BOARD = "icebreaker"
@@ -116,7 +118,7 @@ def test_without_make_verify_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
-    from boards.tools import benchmark
+    from sim.reports import benchmark
 
     def cut_fails(*_, **__):
         raise gatelevel.CutFailed("a net no cell drives")

@@ -13,8 +13,8 @@ from user import ROOT, typed
 from boards.ttt import main
 
 UNKNOWABLE = re.compile(r"\bseed 0\d\d\b|\bissues?\b", re.I)
-# A module or source file of the project: sim.verify, boards.tools.cost,
-# firmware_ref.eth.ttmain, boards/tools/box.py (docs/boards.md is not one). A command
+# A module or source file of the project: sim.verification.verify, boards.builds.cost,
+# firmware_ref.eth.ttmain, boards/box/box.py (docs/boards.md is not one). A command
 # the user runs, python -m firmware_ref.ktane, is taken out first.
 MODULE = re.compile(r"(?<![\w/])(?:sim|boards|firmware_ref|hdl)(?:[./][A-Za-z_]\w*)+")
 COMMAND = re.compile(r"python -m [\w.]+")

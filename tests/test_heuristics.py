@@ -9,7 +9,7 @@ import pytest
 
 from firmware_ref import perfect
 from firmware_ref.turns import EMPTY, GREEN, RED, line
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 NAMES = ("bawer_hawkins", "hendrix_purcell", "hendrix_purcell_defended")
 GAMES = {"bawer_hawkins": 811, "hendrix_purcell": 599, "hendrix_purcell_defended": 591}

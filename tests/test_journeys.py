@@ -173,7 +173,7 @@ def netlist_lockstep(done):
     command: every cocotb test passed, four random sessions, its waves of E.2 equal the
     golden model's (make sim wrote them), every signal at every edge, and their view
     decodes the state by name."""
-    from sim import compare
+    from sim.waves import compare
     simulator = "icarus" if "SIM=icarus" in done.args else "verilator"
     for test in ("e2_session", "whole_games", "random_keys"):
         assert f"PASS {test} on {simulator}" in done.stdout
@@ -612,9 +612,9 @@ JOURNEYS = [
       "python -m firmware_ref.ultimate.match --games 1 --depth 1 --playouts 20",
       first=r"^the engine \(depth 1\) against a random player, 1 games: ",
       last=r"^the engine \(depth 1\) against MCTS, 20 playouts a move, 1 games: "),
-    J(("python -m sim.ultimate_ref --fmax MHZ",
-       "python -m sim.ultimate_ref --positions 100 --seed 1 --fmax 21.07"),
-      "python -m sim.ultimate_ref --positions 2 --seed 1 --fmax 21.07",
+    J(("python -m sim.reports.ultimate_ref --fmax MHZ",
+       "python -m sim.reports.ultimate_ref --positions 100 --seed 1 --fmax 21.07"),
+      "python -m sim.reports.ultimate_ref --positions 2 --seed 1 --fmax 21.07",
       first=r"^2 positions of random games \(seed 1\), depth 4: the same move, value and "
             r"nodes in both$", last=r"^hardware at 21\.07 MHz +\d+"),
     J("python -m firmware_ref.hendrix_purcell_defended.defence",

@@ -18,11 +18,11 @@ from user import ROOT, make, started, typed
 
 from boards.host import bomb
 from boards.host.terminal import Link, open_box, play
-from boards.tools.box import Box
+from boards.box.box import Box
 from firmware_ref.ktane import lfsr, manual, model, module, states
 from firmware_ref.ktane.manual import Defuser, expect, start_row
 from firmware_ref.ktane.model import Edgework, Model, Player
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 
 # -- the expert: the manual page ----------------------------------------------------

@@ -38,5 +38,5 @@ def test_each_package_imports_only_those_below_it(package):
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path):
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from boards.tools import build\n    import tests.x\n")
+    module.write_text("def f():\n    from boards.builds import build\n    import tests.x\n")
     assert imported(module) == {"boards", "tests"}

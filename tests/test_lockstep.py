@@ -1,6 +1,6 @@
 """The chip against the golden model, every pin at every clock edge.
 
-Each test runs on Amaranth's simulator and on the compiled chip (CXXRTL, sim.compiled):
+Each test runs on Amaranth's simulator and on the compiled chip (CXXRTL, sim.backends.compiled):
 `simulate` is either backend's, with the same bench interface."""
 
 import random
@@ -12,8 +12,9 @@ import pytest
 from firmware_ref.eth import cycle
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
 from firmware_ref.eth.pins import start, starting
-from sim import compiled, e2, games, lockstep
-from sim.stimulus import random_session
+from sim.backends import compiled
+from sim.chip import e2, games, lockstep
+from sim.chip.stimulus import random_session
 
 SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
 

@@ -1,4 +1,4 @@
-"""The museum (boards/tools/museum.py, sim/museum.py, boards/tools/corecost.py): scores
+"""The museum (sim/reports/museum.py, sim/cartridges/scores.py, boards/builds/corecost.py): scores
 checked against counts made another way, the table's schema, blunders on a hand-made
 position, the cost tool's reading of nextpnr, whole-or-nothing files, one-line errors."""
 
@@ -11,13 +11,13 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 
 from boards.ttt import main as ttt
-from boards.tools import build, corecost
-from boards.tools import museum as runner
+from boards.builds import build, corecost
+from sim.reports import museum as runner
 from firmware_ref import perfect
 from firmware_ref.turns import EMPTY, GREEN, RED, line
 from hdl.firstfree.cartridge import FirstFree
 from hdl.turns import EngineSignature
-from sim import cartridges, museum
+from sim.cartridges import bench as cartridges, scores as museum
 
 
 def first_free_by_hand():
@@ -65,7 +65,7 @@ def test_first_free_scores_agree_with_a_count_from_the_game_tree():
 
 def test_the_chips_scores_agree_with_sim_games_on_an_opening():
     from firmware_ref.eth import cartridge
-    from sim import games
+    from sim.chip import games
     opening = 3
     got = museum.score("eth", cartridge.games([opening], (), others=False))
     surveyed = list(games.all_games([opening]))
@@ -74,7 +74,7 @@ def test_the_chips_scores_agree_with_sim_games_on_an_opening():
     assert first.games == len(surveyed) > 50
     assert first.won == sum(g.winner == "chip" for g in surveyed)
     assert first.drawn == sum(g.winner == "draw" for g in surveyed) and first.lost == 0
-    # Every answer's think time as sim.games times it, and one opening per game.
+    # Every answer's think time as sim.chip.games times it, and one opening per game.
     extra = Counter(first.cycles) - Counter(m.cycles for g in surveyed for m in g.moves)
     assert sum(extra.values()) == len(surveyed) and len(extra) == 1
 

@@ -1,6 +1,6 @@
 """Change any one transition of the HDL controller: the lockstep checks must fail.
 
-The mutants are sim.mutants's: hdl/eth/controller.py with one transition altered. The
+The mutants are sim.verification.mutants's: hdl/eth/controller.py with one transition altered. The
 mutant controller goes into an otherwise unchanged Chip.
 """
 
@@ -11,9 +11,9 @@ import pytest
 import hdl.eth.chip
 from firmware_ref.eth.cycle import places
 from firmware_ref.eth.pins import pressing, starting
-from sim import e2, games, lockstep
-from sim.mutants import SOURCE, controller_from, mutants
-from sim.stimulus import random_session
+from sim.chip import e2, games, lockstep
+from sim.verification.mutants import SOURCE, controller_from, mutants
+from sim.chip.stimulus import random_session
 
 
 def test_the_unmutated_source_passes_the_battery(monkeypatch):

@@ -14,7 +14,9 @@ import pytest
 
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
-from sim import compare, e2, golden_waves, netlist
+from sim.waves import compare, golden as golden_waves
+from sim.chip import e2
+from sim.backends import netlist
 from user import said, watched
 
 def _available(simulator):

@@ -53,8 +53,8 @@ def test_the_blunders_of_first_free_are_the_moves_it_throws_away():
     found = perfect.blunders(Scan)
     assert (board_bits([EMPTY] * 9), 0) not in found
     # As the museum's scoring at the pins finds them, each game of first free played
-    # through its golden model (sim/museum.py): 27 when it begins, 65 when not.
-    from sim import museum
+    # through its golden model (sim/cartridges/scores.py): 27 when it begins, 65 when not.
+    from sim.cartridges import scores as museum
     sides = museum.score("firstfree")
     assert {(board_bits(p), m.place) for side in sides.values()
             for p, m in side.blunders.items()} == found

@@ -17,7 +17,7 @@ from firmware_ref.table import choice, rom
 from firmware_ref.turns import EMPTY, GREEN, RED, full, line
 from hdl.table.cartridge import Table
 from hdl.table.lookup import Lookup, words
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 MOVES = table.parameters()["moves"]
 

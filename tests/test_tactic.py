@@ -154,7 +154,7 @@ def test_the_command_line():
 # -- the cartridge: core and golden model ---------------------------------------------
 
 from firmware_ref.tactic import model  # noqa: E402  (the cartridge's tests below)
-from sim import cartridges  # noqa: E402
+from sim.cartridges import bench as cartridges  # noqa: E402
 
 PEOPLE = list(model.two_person_games())
 
@@ -208,7 +208,7 @@ def test_the_planner_clocks_per_round():
 def test_a_game_against_the_machine_through_the_board_in_a_box():
     from boards.host import tactic as client
     from boards.host.terminal import Link, open_box
-    from boards.tools.box import Box
+    from boards.box.box import Box
     said = []
     typed = iter(["555", "237", "146", "999", "quit", "quit"])
     with Box(("tactic",)) as box, open_box(box) as port:

@@ -8,7 +8,7 @@ from firmware_ref import perfect
 from firmware_ref.turbo import model as turbo
 from firmware_ref.turns import EMPTY, GREEN, RED, line
 from hdl.turbo import analysis, engine, order
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 BUDGET = 256            # the console's think clocks of a reply at most (issue 14)
 

@@ -240,7 +240,7 @@ def test_the_strength_matches_play_whole_legal_games():
 
 
 from firmware_ref.ultimate import model  # noqa: E402  (the cartridge's tests below)
-from sim import cartridges  # noqa: E402
+from sim.cartridges import bench as cartridges  # noqa: E402
 
 REFUSED = list(model.refused_games())
 PLAYED = list(model.played_games(count=3, plies=44))

@@ -131,7 +131,7 @@ def test_the_command_line_plays_the_golden_engine():
 def box_link():
     """A Link to the board in a box playing the ultimate cartridge."""
     from boards.host.terminal import open_box
-    from boards.tools.box import Box
+    from boards.box.box import Box
     with Box(("ultimate",)) as box, open_box(box) as port:
         yield Link(port)
 

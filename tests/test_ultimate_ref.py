@@ -1,4 +1,4 @@
-"""The compiled reference of the Ultimate Tic-Tac-Toe engine (sim/ultimate_ref.cc, issue
+"""The compiled reference of the Ultimate Tic-Tac-Toe engine (sim/reports/ultimate_ref.cc, issue
 18's speed comparison): the same move, value and nodes as the golden engine on positions
 of random games, a disagreement caught, and its build and command line.
 
@@ -14,7 +14,7 @@ import pytest
 from firmware_ref.cli import UserError
 from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.rules import Position, parse, show
-from sim import ultimate_ref
+from sim.reports import ultimate_ref
 from user import said, watched
 
 
@@ -75,14 +75,14 @@ def test_the_command_line_stops_with_one_line_at_a_disagreement(monkeypatch, cap
 
 
 def test_the_command_line_prints_both_engines():
-    done = subprocess.run([sys.executable, "-m", "sim.ultimate_ref", "--positions", "4",
+    done = subprocess.run([sys.executable, "-m", "sim.reports.ultimate_ref", "--positions", "4",
                            "--depth", "2"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "the same move, value and nodes" in lines[0]
     assert lines[1].split() == ["engine", "nodes", "seconds", "nodes/s"]
     assert lines[2].startswith("Python") and lines[3].startswith("compiled")
-    done = subprocess.run([sys.executable, "-m", "sim.ultimate_ref", "--positions", "0"],
+    done = subprocess.run([sys.executable, "-m", "sim.reports.ultimate_ref", "--positions", "0"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
 
@@ -143,7 +143,7 @@ def test_with_fmax_it_says_about_how_long_the_simulator_takes_before_it_begins()
     # arrives while it is simulated (then Ctrl-C), its figure from one constant.
     nodes = ultimate_ref.golden([(position, engine.DEPTH)
                                  for position in ultimate_ref.positions(3, seed=1)]).nodes
-    argv = ["python", "-m", "sim.ultimate_ref", "--fmax", "12", "--positions", "3"]
+    argv = ["python", "-m", "sim.reports.ultimate_ref", "--fmax", "12", "--positions", "3"]
     with watched(argv) as running:
         lines = said(running)
         assert "the same move, value and nodes in both" in next(lines)

@@ -14,8 +14,10 @@ import pytest
 from boards.ttt import main as ttt
 from firmware_ref.eth.cycle import places
 from hdl.eth.export import TOP
-from sim import compare, e2, golden_waves, gtkw, lockstep, netlist, waves
-from sim.signals import WAVES
+from sim.waves import compare, golden as golden_waves, gtkw, files as waves
+from sim.chip import e2, lockstep
+from sim.backends import netlist
+from sim.chip.signals import WAVES
 
 KINDS = ("amaranth", "golden", "verilator", "icarus")
 FULL = ("amaranth", "verilator", "icarus")          # every signal of the design
@@ -201,7 +203,7 @@ def test_the_place_traces_read_the_board(files):
 def sim_waves(monkeypatch, tmp_path):
     """`ttt waves --golden` with build/ in tmp_path; returns a function that runs it and
     what GTKWave was asked to do."""
-    from sim import session
+    from sim.chip import session
     (tmp_path / "build").mkdir()
     launched = []
 

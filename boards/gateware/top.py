@@ -28,7 +28,7 @@ class Target:
     summary: str
     front_panel: bool
     # The FPGA's cells by nextpnr's names, as its "Device utilisation" counts them: to
-    # say which board a build that does not fit would fit (boards/tools/build.py).
+    # say which board a build that does not fit would fit (boards/builds/build.py).
     capacity: dict = field(hash=False)
 
     def make_platform(self):

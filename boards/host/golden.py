@@ -10,7 +10,7 @@ after the answer, as on a board.
 """
 
 from hdl.cartridge import LAMPS, SETTLE, SWITCHES
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 from . import protocol
 from ..gateware.desk import CYCLES_MAX

@@ -1,6 +1,6 @@
 """Play the board from a terminal over its USB serial port: `ttt play-board`.
 
-With no port it plays the board in a box (boards/tools/box.py), over a pseudo-terminal opened
+With no port it plays the board in a box (boards/box/box.py), over a pseudo-terminal opened
 exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.ttmain): a
 column A-C and a row 1-3. A board with several games (`GAME=eth,firstfree`) is asked for
 them when the session begins; `game` lists them and `game N` plays game N with its own
@@ -17,11 +17,11 @@ import sys
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
 from hdl.turns import Turns
-from sim import cartridges
+from sim.cartridges import bench as cartridges
 
 from . import clients, protocol
 from ..gateware.top import BAUD
-from ..tools.build import DEFAULT_GAMES
+from boards.builds.build import DEFAULT_GAMES
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "open_box", "play", "check_position", "show",
@@ -448,7 +448,7 @@ def said(text):
 
 
 def open_box(box, silence=0.3):
-    """The port of a started board in a box (boards/tools/box.py), opened with the box's
+    """The port of a started board in a box (boards/box/box.py), opened with the box's
     wait, once the box has said its power-up lines (a cartridge's line), which are
     dropped: a first frame that met a line being sent was answered in its middle."""
     stream = open_port(box.port, box.TIMEOUT)
@@ -467,9 +467,9 @@ def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
     if port:
         with open_port(port) as stream:
             return play(port, stream=stream, read=read, write=write)
-    from sim.compiled import BackendMissing
+    from sim.backends.compiled import BackendMissing
 
-    from ..tools.box import Box
+    from boards.box.box import Box
     try:
         box = Box(games, log=write)
     except BackendMissing as error:

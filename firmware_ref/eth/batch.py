@@ -5,7 +5,7 @@ its probe (the pins and E.2's internal nodes), packed into one 64-bit integer pe
 in an ``array('q')``. Building no `Probe` objects makes it several times faster than
 reading `CycleModel.probe` each cycle, so long sessions, and many of them (one per
 process), can be recorded and then compared as arrays, for instance against a compiled
-simulation of the chip (sim/compiled.py). `columns` unpacks the rows with numpy.
+simulation of the chip (sim/backends/compiled.py). `columns` unpacks the rows with numpy.
 
     chip = Recorder()
     start(chip, userbegins=True)       # any protocol of firmware_ref.eth.cycle

@@ -433,7 +433,7 @@ def _checked(regs):
 #
 # A protocol is a generator that sets the chip's inputs and yields where the clock
 # should tick, reading only `set`, `state` and `board`. `clocked` runs one on this model;
-# sim/lockstep.py runs the same protocols on the HDL.
+# sim/chip/lockstep.py runs the same protocols on the HDL.
 
 def places(led):
     """The 9 places of a led/board value in alg.py's encoding: 0 empty, 1 chip, 2 user

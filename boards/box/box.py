@@ -1,0 +1,205 @@
+"""The board in a box: the desk that is flashed, compiled, behind a pseudo-terminal.
+
+`ttt play-board` with no port plays this (docs/boards.md, "The board in a box").
+The desk at the board's real timings, everything `top.BoardTop` builds but the FPGA's
+I/O buffers, goes through CXXRTL (sim.backends.compiled) with `boards/box/box.cc`, which runs the
+host's UART beside it at 115 200 baud in the board's clocks. A thread moves bytes
+between that UART and a pseudo-terminal, which a client opens as it opens a real port:
+
+    with Box() as box:
+        port = serial.Serial(box.port, BAUD)
+"""
+
+import ctypes
+import errno
+import functools
+import os
+import select
+import threading
+import tty
+from pathlib import Path
+
+from amaranth.back import rtlil
+from amaranth.hdl import ClockDomain, Elaboratable, Module
+
+from sim.cartridges import bench as cartridges
+from sim.backends import compiled
+
+from boards.gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
+from boards.builds.build import DEFAULT_GAMES
+
+
+__all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]
+
+# The board's oscillator; every board the project knows runs at 12 MHz.
+CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
+TOP = "ttt_desk"
+WRAPPER = Path(__file__).with_name("box.cc")
+CHUNK = round(CLOCK_HZ / 1000)      # clocks per run between looks at the terminal: 1 ms
+ROOM = 4096                         # bytes a run may bring back
+# An answer owed for longer than this is given up (the client reports it): the chip's
+# worst move takes 15 007 clocks and a status line 34 bytes: some 4 ms in all.
+PATIENCE = round(CLOCK_HZ)          # one second of the board's time
+# After the desk's last byte the clock runs on for a byte's time: a cartridge's line
+# that follows an answer (docs/boards.md) begins as the answer's last byte ends.
+LINGER = round(10 * CLOCK_HZ / BAUD)
+TERMINATORS = b"\r\n"
+THREAD = "board in a box"        # the name of the thread that runs it
+# The first build of a box with one game (sim.backends.compiled: Yosys, then the C++ compiler at
+# -O2), measured on the project's 2-core machine (2026-11-25, load about 4): Ultimate's
+# engine 50 s (the median of 48, 50 and 74 s), the cigarette box 13 s, every other game
+# 4 to 7 s. With several games their sum is said, an overestimate: the museum's eight
+# took 41 s, said as 62.
+BUILD_S = {"ultimate": 50, "bawer_hawkins": 13}
+OTHER_BUILD_S = 7
+
+
+class BoxTop(Elaboratable):
+    """The desk with the board's clock domain (no reset, as on the board) and its
+    members as the netlist's ports, the clock named ``clk``."""
+
+    def __init__(self, games, clock_hz=CLOCK_HZ):
+        self.desk = desk_for([cartridges.cartridge(name) for name in games], clock_hz)
+        self.domain = ClockDomain("sync", reset_less=True)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.domains.sync = self.domain
+        m.submodules.desk = self.desk
+        return m
+
+    @property
+    def ports(self):
+        return [self.domain.clk, *(value for _, _, value in
+                                   self.desk.signature.flatten(self.desk))]
+
+
+@functools.cache
+def design(games=DEFAULT_GAMES):
+    """The desk with `games` as sim.backends.compiled builds it (elaborated once per process)."""
+    top = BoxTop(games)
+    return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
+                                              emit_src=False), WRAPPER,
+                           f"the desk with {', '.join(games)}",
+                           sum(BUILD_S.get(name, OTHER_BUILD_S) for name in games))
+
+
+def _signatures():
+    handle, i32, i64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
+    buffer = ctypes.c_char_p
+    return {
+        "box_create": ([ctypes.c_double], handle), "box_destroy": ([handle], None),
+        "box_send": ([handle, buffer, i32], None),
+        "box_run": ([handle, i64, ctypes.c_void_p, i32], i32),
+        "box_busy": ([handle], i32),
+        "box_broken": ([handle], i64),
+    }
+
+
+class CompiledDesk:
+    """The compiled desk and the host's UART, driven from Python: `send` bytes, `run`
+    clocks and get back the bytes the desk sent meanwhile."""
+
+    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+        self._lib = compiled.load(compiled.library(design(tuple(games)), log=log),
+                                  _signatures())
+        self._handle = self._lib.box_create(CLOCK_HZ / BAUD)
+        self._out = ctypes.create_string_buffer(ROOM)
+
+    def close(self):
+        if self._handle:
+            self._lib.box_destroy(self._handle)
+            self._handle = None
+
+    def send(self, data):
+        self._lib.box_send(self._handle, bytes(data), len(data))
+
+    def run(self, cycles):
+        got = self._lib.box_run(self._handle, cycles, self._out, ROOM)
+        return self._out.raw[:got]
+
+    @property
+    def busy(self):
+        """A byte is on the wire, either way, or waits to go out."""
+        return bool(self._lib.box_busy(self._handle))
+
+    @property
+    def broken(self):
+        """Bytes from the desk with a low stop bit (dropped, as a UART does)."""
+        return self._lib.box_broken(self._handle)
+
+
+class Box:
+    """The board in a box on a pseudo-terminal: ``with Box() as box``, then open
+    ``box.port``. The board's clock runs only while a byte is on the wire or an answer
+    is owed (the protocol answers every frame with one line), so an idle box costs
+    nothing; leaving the ``with`` stops the thread and closes the terminal."""
+
+    # Seconds a reader of `port` waits for a line (a real board's is 2). The box is
+    # simulated: on a loaded machine a line may take seconds, and one cut short by a
+    # timeout would be read as two.
+    TIMEOUT = 60
+
+    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+        self.desk = CompiledDesk(games, log=log)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)        # pyserial does this too; no echo before it opens
+        self.port = os.ttyname(self._slave)
+        self._stop_r, self._stop_w = os.pipe()
+        self._thread = threading.Thread(target=self._serve, name=THREAD)
+        self.error = None               # what ended the thread early, if anything
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._master < 0:
+            return
+        if self._thread.is_alive():
+            os.write(self._stop_w, b"x")
+            self._thread.join()
+        for fd in (self._master, self._slave, self._stop_r, self._stop_w):
+            os.close(fd)
+        self._master = self._slave = self._stop_r = self._stop_w = -1
+        self.desk.close()
+
+    def _serve(self):
+        owed = 0                    # lines the desk owes: one per frame sent
+        midline = False             # the desk has sent part of a line
+        in_frame = False            # the bytes sent since the last terminator
+        waited = 0                  # clocks since the last byte either way
+        try:
+            while True:
+                # A half-sent line runs on: a cartridge may pause a clock between two
+                # of its bytes, where the clock would otherwise stop.
+                idle = (owed == 0 and not self.desk.busy and not midline
+                        and waited >= LINGER)
+                ready, _, _ = select.select([self._master, self._stop_r], [], [],
+                                            None if idle else 0)
+                if self._stop_r in ready:
+                    return
+                if self._master in ready:
+                    data = os.read(self._master, ROOM)
+                    waited = 0
+                    for byte in data:
+                        terminator = byte in TERMINATORS
+                        owed += terminator and in_frame
+                        in_frame = not terminator
+                    self.desk.send(data)
+                answer = self.desk.run(CHUNK)
+                if answer:
+                    os.write(self._master, answer)
+                    midline = not answer.endswith(b"\n")
+                    owed = max(0, owed - answer.count(b"\n"))
+                    waited = 0
+                else:
+                    waited += CHUNK
+                if waited >= PATIENCE:
+                    owed, midline = 0, False
+        except OSError as error:
+            if error.errno != errno.EIO:    # EIO: the terminal was closed under us
+                self.error = error

@@ -1,0 +1,91 @@
+"""What one cartridge core costs alone on an iCE40 HX1K: logic cells and fmax.
+
+The core is exported as the benches export it (sim.cartridges.bench `netlist`, top module
+``cartridge``, clock ``cp``), synthesised by Yosys (``synth_ice40``) and placed and routed
+by nextpnr on the HX1K in its TQ144 package once per seed, its ports put on pads
+wherever nextpnr likes (``--pcf-allow-unconstrained``): no console, no board. The figures
+are the medians over the seeds of nextpnr's ICESTORM_LC count and its "Max frequency for
+clock" of ``cp``. Results are kept under build/museum/cost/<game>-<hash>/, the hash of the
+netlist, the seeds and this recipe, so a core measured before is not measured again.
+"""
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from firmware_ref.cli import replacing
+
+from sim import BUILD
+from sim.cartridges import bench as cartridges
+
+from boards.builds import build
+from boards.builds.cost import SEEDS, median, run_tool
+
+__all__ = ["DEVICE", "SEEDS", "CACHE", "RESULT", "parse_log", "measure"]
+
+DEVICE = ("--hx1k", "--package", "tq144")
+CACHE = BUILD / "museum" / "cost"
+RESULT = "cost.json"
+CLOCK = cartridges.CLOCK
+# The exported top's views name their fields' wires ``position[0]``, which ABC's
+# reintegration in synth_ice40 takes for bit selects (a Yosys assertion fails); such
+# names are purged before synthesis (in a board build they sit below the desk, renamed).
+SYNTH = (f"read_rtlil core.il; hierarchy -top {cartridges.TOP}; proc; flatten; "
+         f"opt_clean -purge; synth_ice40 -top {cartridges.TOP} -json core.json")
+RECIPE = 1              # raise when the way of measuring changes: old results are stale
+
+_LCS = re.compile(r"ICESTORM_LC:\s+(\d+)/\s*\d+")
+_FMAX = re.compile(r"Max frequency for clock '([^']*)': ([\d.]+) MHz")
+
+
+def parse_log(text):
+    """(logic cells, fmax in MHz of clock `CLOCK`) from a nextpnr log: the utilisation's
+    ICESTORM_LC count, and the last (after routing) fmax of the clock whose name is
+    `CLOCK` or begins with it (nextpnr names a buffered clock ``cp$SB_IO_IN_$glb_clk``).
+    None for what the log does not say."""
+    lcs = _LCS.search(text)
+    fmax = [float(mhz) for clock, mhz in _FMAX.findall(text)
+            if clock == CLOCK or clock.startswith(CLOCK + "$")]
+    return (int(lcs.group(1)) if lcs else None), (fmax[-1] if fmax else None)
+
+
+def _key(netlist, seeds):
+    recipe = json.dumps([RECIPE, SYNTH, DEVICE, list(seeds)])
+    return hashlib.sha256((recipe + netlist).encode()).hexdigest()[:16]
+
+
+def measure(name, seeds=SEEDS, *, cache=None, log=print):
+    """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
+    `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
+    build.ToolMissing (one line) without Yosys or nextpnr, build.BuildFailed if a tool
+    fails."""
+    netlist = cartridges.netlist(cartridges.cartridge(name)(), "rtlil")
+    seeds = tuple(seeds)
+    where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
+    if (where / RESULT).exists():
+        return json.loads((where / RESULT).read_text())
+    env = build.toolchain_env()
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "core.il").write_text(netlist)
+    log(f"  {name}: synthesising its core alone for the iCE40 HX1K")
+    run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], where,
+              where / "yosys.out")
+    per_seed = {}
+    for seed in seeds:                  # one at a time: the machine's cores are shared
+        log(f"  {name}: placing and routing, seed {seed}")
+        seed_log = where / f"nextpnr-seed{seed}.log"
+        run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
+                   "--pcf-allow-unconstrained", "--seed", str(seed),
+                   "--log", seed_log.name],
+                  where, where / f"nextpnr-seed{seed}.out")
+        lcs, fmax = parse_log(seed_log.read_text(errors="replace"))
+        per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}
+    result = {
+        "game": name, "device": "iCE40 HX1K TQ144", "seeds": per_seed,
+        "logic_cells": median([s["logic_cells"] for s in per_seed.values()]),
+        "fmax_mhz": median([s["fmax_mhz"] for s in per_seed.values()]),
+    }
+    with replacing(where / RESULT) as file:
+        json.dump(result, file, indent=1)
+    return result

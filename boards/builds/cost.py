@@ -1,0 +1,764 @@
+"""What each block of a board build costs, in logic cells and fmax: ``make cost``.
+
+``ttt cost --board B --game G --seeds N ...`` builds the board as ``make bitstream``
+does (boards/builds/build.py `plan`: its RTLIL, Yosys script, PCF and nextpnr command
+line, with the chip kept as its own module), then places and routes it once per seed,
+and writes under ``build/cost/<board>/``: ``cost.md`` (the tables it prints) and
+``cost.json`` (every number, per seed), beside the runs (``synth/``, and per seed the
+production and timing nextpnr runs). The blocks are `BLOCKS`: instance paths, a path
+matching an instance and everything under it, the longest matching path winning, and
+``top`` taking what no other block claims; an instance name that Amaranth made unique
+with a ``$N`` suffix matches its plain name. docs/boards.md (Cost) has the figures.
+
+Logic cells per block (the production build, unchanged)
+-------------------------------------------------------
+A cell belongs to the block that *drives the RTL signal it computes*, not to the block
+its name starts with: Yosys names a flattened cell after a net it touches, and a net
+that crosses a module boundary keeps one scope's name only. So:
+
+1. A second Yosys run of the same script stops right after ``flatten`` (``synth_ice40
+   -run :coarse``). There every public signal bit still has its RTL driver cell, whose
+   name gives its scope (``$flatten\\desk.\\link.$procdff$12`` is in desk.link; public
+   cells carry ``hdlname``; a kept module's cells are in its instance). An inverter or
+   buffer is looked through (it costs no LUT), except where that would put a cell
+   outside a kept module into it.
+2. In the final netlist (the one nextpnr reads), a SB_LUT4 / SB_DFF* / SB_CARRY whose
+   output bit still carries an RTL signal name (``hdlname``), or feeds a pad, belongs to
+   that signal's driver: this settles nearly every flip-flop. Every other cell (ABC's
+   LUTs, whose outputs are new nets) belongs to the block of the cells it feeds
+   (majority, repeated to a fixed point; ties to the deeper path); cells left over take
+   their drivers' block. A cell outside a kept module is never given to that module.
+   Where Yosys optimised across a boundary, the merged LUTs go with the cone they ended
+   up in; the rule does not change with a refactor, which is what a comparison needs.
+3. nextpnr packs the cells into ICESTORM_LCs named after them (``<LUT>_LC`` holding the
+   LUT and maybe the FF it alone feeds, ``<FF>_DFFLC``, ``<CARRY>$CARRY``). An LC
+   belongs to the block of its LUT, else of its FF, else of its carry (column ``mixed``
+   counts LCs whose LUT and FF differ); carry feed-in LCs go to the LC their carry
+   feeds, ``$PACKER_GND/VCC`` to top. The blocks add up to nextpnr's ICESTORM_LC total
+   (asserted). Packing precedes placement, so LC counts do not depend on the seed.
+The Yosys LUT4 / DFF / CARRY counts per block are rule 2 on the final Yosys netlist; the
+last column says how many were settled by their own output's name.
+
+fmax per block (a separate timing build per seed)
+-------------------------------------------------
+nextpnr reports one fmax per clock net, so in a timing build the flip-flops of the
+`SPLIT` blocks (the chip) are clocked through a second global buffer (an SB_GB inserted
+into the final netlist, fed by the same clock net); everything else stays on the board
+clock. The netlist is otherwise the production one, placed and routed with the same
+seed. nextpnr then reports the chip's internal fmax, the rest's (``desk``: desk glue,
+link, panel, debouncers, top), and the worst cross paths chip -> desk and desk -> chip,
+shown as 1000 / the path's delay, as nextpnr prints them (no clock skew). ``timing
+build whole`` is the lowest of the four, to compare with the production build (the
+second global buffer delays the chip's clock by ~1.6 ns, which nextpnr leaves out of
+these numbers).
+
+The timing build places differently from the production build (one more global net),
+so per-seed values scatter as any seed does; the medians are what to compare. The
+production build gives the whole design's fmax and its critical path, whose start and
+end flip-flops are mapped to blocks with the attribution above.
+"""
+
+import datetime
+import itertools
+import json
+import re
+import shlex
+import statistics
+import subprocess
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from firmware_ref.cli import UserError, replacing
+
+from sim import BUILD, ROOT
+
+from boards.gateware.top import target
+from boards.builds import build
+
+__all__ = ["BLOCKS", "SPLIT", "REST", "SEEDS", "MARKDOWN", "RESULT", "run_tool", "median",
+           "cost_dir", "measure",
+           "markdown", "run", "flatten", "driver_scopes", "attribute_cells", "Blocks",
+           "lc_owners", "split_clock_netlist"]
+
+# The reported blocks and their instance paths (see above); "top" takes the rest.
+BLOCKS = {"chip": (build.CHIP_INSTANCE,), "adapter": ("desk.cartridge0",),
+          "link": ("desk.link",), "panel": ("desk.panel",),
+          "debouncers": ("desk.contacts",), "desk_glue": ("desk",), "top": ()}
+SPLIT = ("chip",)               # on their own global clock in the timing build
+REST = "desk"                   # what the timing build's board clock keeps
+SEEDS = (1, 2, 3, 4, 5)
+JOBS = 2                        # nextpnr runs in parallel
+MARKDOWN = "cost.md"
+RESULT = "cost.json"
+SPLIT_NET = "cost_split_clk"
+FF_CLOCK_PORTS = {"SB_DFF": ("C",), "SB_RAM40_4K": ("RCLK", "WCLK"),
+                  "SB_SPRAM256KA": ("CLOCK",), "SB_MAC16": ("CLK",)}
+
+
+# ---------------------------------------------------------------- tools and the plan
+
+def run_tool(cmd, cwd, log):
+    """Run `cmd` in `cwd`, its output to the file `log`; BuildFailed with the log's
+    last lines if it fails."""
+    with open(log, "w") as out:
+        status = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
+    if status:
+        tail = Path(log).read_text(errors="replace").strip().splitlines()[-3:]
+        raise build.BuildFailed(f"{Path(cmd[0]).name} failed ({status}) in {cwd}: "
+                                f"{' | '.join(tail)} (log: {log})")
+
+
+def _extract_plan(board, games, workdir):
+    """The project's build plan, extracted into `workdir`; returns (device, nextpnr argv)."""
+    platform = board.make_platform()
+    plan = build.plan(board, games)
+    plan.extract(workdir)
+    script = (workdir / f"{plan.script}.sh").read_text()
+    line = next(l for l in script.splitlines() if l.startswith('"$NEXTPNR_ICE40"'))
+    argv = shlex.split(line)[1:]
+    return f"{platform.device}-{platform.package}", argv
+
+
+def with_options(argv, **options):
+    """`argv` with --option values replaced or added (None removes the option)."""
+    out, skip = [], False
+    for i, token in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        key = token[2:].replace("-", "_") if token.startswith("--") else None
+        if key in options:
+            skip = True
+            continue
+        out.append(token)
+    for key, value in options.items():
+        if value is not None:
+            out += [f"--{key.replace('_', '-')}", str(value)]
+    return out
+
+
+# ---------------------------------------------------------------- Yosys netlists
+
+def truthy(value):
+    return "1" in str(value)
+
+
+def is_blackbox(module):
+    attrs = module.get("attributes", {})
+    return any(truthy(attrs.get(a, "0")) for a in ("blackbox", "whitebox"))
+
+
+def flatten(netlist, top):
+    """A hierarchical Yosys JSON netlist as one level, named as nextpnr names it.
+
+    Returns cells {name: dict(type, conns, dirs, attrs, scope, module, local)} and nets
+    {name: dict(bits, public, hdlname)}; bits are global ints (or "0"/"1"/"x"/"z"
+    strings). Also how often each module is instantiated.
+    """
+    modules = netlist["modules"]
+    fresh = itertools.count()
+    cells, nets, instances = {}, {}, Counter()
+
+    def walk(modname, prefix, scope, bitmap):
+        instances[modname] += 1
+        mod = modules[modname]
+
+        def g(bit):
+            if isinstance(bit, str):
+                return bit
+            if bit not in bitmap:
+                bitmap[bit] = next(fresh)
+            return bitmap[bit]
+
+        for name, cell in mod["cells"].items():
+            ctype = cell["type"]
+            if ctype in modules and not is_blackbox(modules[ctype]):
+                sub = modules[ctype]
+                submap = {}
+                for port, bits in cell["connections"].items():
+                    for sb, b in zip(sub["ports"][port]["bits"], bits):
+                        if not isinstance(sb, str):
+                            submap[sb] = g(b)
+                hdl = cell["attributes"].get("hdlname")
+                walk(ctype, f"{prefix}{name}.",
+                     scope + (hdl.split(" ") if hdl else name.split(".")), submap)
+                continue
+            cells[prefix + name] = {
+                "type": ctype, "attrs": cell.get("attributes", {}),
+                "dirs": cell.get("port_directions", {}),
+                "conns": {p: [g(b) for b in bits] for p, bits in cell["connections"].items()},
+                "scope": scope, "module": modname, "local": name,
+            }
+        for name, net in mod["netnames"].items():
+            hdl = net.get("attributes", {}).get("hdlname")
+            nets[prefix + name] = {"bits": [g(b) for b in net["bits"]],
+                                   "public": not name.startswith("$"), "hdlname": bool(hdl)}
+
+    walk(top, "", [], {})
+    return cells, nets, instances
+
+
+WIRES = ("$not", "$pos", "$buf", "$_NOT_", "$_BUF_")
+FLATTEN_PREFIX = re.compile(r"\$flatten((?:\\[^\\]*?\.)*)")
+
+
+def rtl_scope(name, cell):
+    """The instance path (list) of a cell of the netlist right after `flatten`."""
+    hdl = cell["attrs"].get("hdlname")
+    if hdl:
+        return cell["scope"] + hdl.split(" ")[:-1]
+    m = FLATTEN_PREFIX.match(cell["local"])
+    if m:
+        return cell["scope"] + [s[1:-1] for s in re.findall(r"\\[^\\]*?\.", m.group(1))]
+    return cell["scope"]
+
+
+def outputs(cell):
+    return [b for p, bits in cell["conns"].items() if cell["dirs"].get(p) == "output"
+            for b in bits]
+
+
+def inputs(cell):
+    return [b for p, bits in cell["conns"].items() if cell["dirs"].get(p) != "output"
+            for b in bits]
+
+
+def driver_scopes(flat_netlist, top):
+    """Right after flatten: {(net name, bit index): instance path of its driver}, and
+    {(cell name, input port, bit index): instance path of that bit's driver} for the
+    cells that keep their names to the end (I/O buffers, kept instances)."""
+    cells, nets, _ = flatten(flat_netlist, top)
+    direct, through = {}, {}
+    for name, cell in cells.items():
+        if cell["type"] == "$scopeinfo":
+            continue
+        for i, b in enumerate(outputs(cell)):
+            direct[b] = rtl_scope(name, cell)
+            if cell["type"] in WIRES and len(cell["conns"]["A"]) > i:
+                through[b] = cell["conns"]["A"][i]
+    driver = {}
+    for b in direct:
+        # An inverter or buffer costs no LUT: the logic behind it decides, else (a LUT
+        # outside a kept module cannot be that module's) the inverter itself.
+        seen, at = set(), b
+        while at in through and at not in seen and not isinstance(through[at], str):
+            seen.add(at)
+            at = through[at]
+        driver[b] = (direct.get(at, []), direct[b])
+    scopes = {}
+    for name, net in nets.items():
+        if not net["public"]:
+            continue
+        for i, b in enumerate(net["bits"]):
+            if not isinstance(b, str):
+                scopes[(name, i)] = driver.get(b, ([],))  # undriven here: a top-level input
+    anchors = {}
+    for name, cell in cells.items():
+        if name.startswith("$") or cell["type"] == "$scopeinfo":
+            continue
+        for port, bits in cell["conns"].items():
+            if cell["dirs"].get(port) == "output":
+                continue
+            for i, b in enumerate(bits):
+                if not isinstance(b, str):
+                    anchors[(name, port, i)] = driver.get(b, ([],))
+    return scopes, anchors
+
+
+class Blocks:
+    """Instance path -> block name, by the longest matching path prefix."""
+
+    def __init__(self, blocks):
+        """`blocks`: {block name: instance paths}, no paths for the block of the rest."""
+        self.order, self.paths = [], []
+        for name, paths in blocks.items():
+            self.order.append(name)
+            for path in paths or ("",):
+                self.paths.append(([p for p in path.split(".") if p], name))
+        self.paths.sort(key=lambda item: -len(item[0]))
+        self.default = next((n for p, n in self.paths if not p), None)
+
+    @staticmethod
+    def _same(inst, want):
+        return inst == want or re.sub(r"\$\d+$", "", inst) == want
+
+    def of(self, scope):
+        if scope is None:
+            return None
+        for path, name in self.paths:
+            if len(scope) >= len(path) and all(self._same(i, w) for i, w in zip(scope, path)):
+                return name
+        return self.default or "(unattributed)"
+
+
+def kind(ctype):
+    if ctype == "SB_LUT4":
+        return "LUT4"
+    if ctype.startswith("SB_DFF"):
+        return "DFF"
+    if ctype == "SB_CARRY":
+        return "CARRY"
+    return None
+
+
+def attribute_cells(cells, nets, scopes, anchors):
+    """{final cell name: instance path} for every cell of the final netlist."""
+    kept = {tuple(c["scope"]) for c in cells.values() if c["scope"]}
+
+    def inside(path, prefix):
+        return len(path) >= len(prefix) and tuple(path[:len(prefix)]) == prefix
+
+    def usable(scope, cell):
+        return all(inside(cell["scope"], k) for k in kept if inside(scope, k))
+
+    names_of = defaultdict(list)               # bit -> candidate scopes, best first
+    for name, net in nets.items():
+        if net["hdlname"] or (net["public"] and (name, 0) in scopes):
+            for i, b in enumerate(net["bits"]):
+                if (name, i) in scopes:
+                    names_of[b].append(scopes[(name, i)])
+    for name, cell in cells.items():            # what feeds a pad: who drove it in RTL
+        for port, bits in cell["conns"].items():
+            for i, b in enumerate(bits):
+                if (name, port, i) in anchors and not isinstance(b, str):
+                    names_of[b].append(anchors[(name, port, i)])
+    sinks, drivers = defaultdict(list), {}
+    for name, cell in cells.items():
+        for b in inputs(cell):
+            sinks[b].append(name)
+        for b in outputs(cell):
+            drivers[b] = name
+
+    def vote(candidates):
+        count = Counter(tuple(c) for c in candidates)
+        best = max(count.values())
+        return list(sorted((c for c, n in count.items() if n == best),
+                           key=lambda c: (-len(c), c))[0])
+
+    owner, by_name = {}, set()
+    for name, cell in cells.items():
+        if cell["type"] == "$scopeinfo":
+            continue
+        found = [next((s for s in options if usable(s, cell)), cell["scope"])
+                 for b in outputs(cell) for options in names_of.get(b, [])]
+        if found:
+            owner[name] = vote(found)
+            by_name.add(name)
+        elif not outputs(cell):                  # drives nothing: where it sits
+            owner[name] = cell["scope"]
+    pending = [n for n, c in cells.items() if n not in owner and c["type"] != "$scopeinfo"]
+    for direction in ("sinks", "drivers"):
+        changed = True
+        while changed and pending:
+            changed, left = False, []
+            for name in pending:
+                cell = cells[name]
+                if direction == "sinks":
+                    near = [owner[s] for b in outputs(cell) for s in sinks.get(b, [])
+                            if s in owner]
+                else:
+                    near = [owner[drivers[b]] for b in inputs(cell)
+                            if b in drivers and drivers[b] in owner]
+                near = [s for s in near if usable(s, cell)]
+                if near:
+                    owner[name] = vote(near)
+                    changed = True
+                else:
+                    left.append(name)
+            pending = left
+    for name in pending:
+        owner[name] = None
+    return owner, by_name
+
+
+# ---------------------------------------------------------------- nextpnr's netlist
+
+def lc_owners(routed, cells, owner, blocks):
+    """{LC name: dict(block, lut, ff)} and the count of LCs whose LUT and FF differ."""
+    mod = next(iter(routed["modules"].values()))
+    lcs = {n: c for n, c in mod["cells"].items() if c["type"] == "ICESTORM_LC"}
+    ff_by_d = {}
+    for name, cell in cells.items():
+        if kind(cell["type"]) == "DFF":
+            ff_by_d[cell["conns"]["D"][0]] = name
+    info, unknown = {}, []
+    for name, lc in lcs.items():
+        lut = ff = carry = None
+        if name.endswith("_DFFLC") and name[:-6] in cells:
+            ff = name[:-6]
+        elif name.endswith("$CARRY") and name[:-6] in cells:
+            carry = name[:-6]
+        elif name.endswith("_LC") and name[:-3] in cells:
+            base = name[:-3]
+            if kind(cells[base]["type"]) == "LUT4":
+                lut = base
+                if lc["parameters"].get("DFF_ENABLE") == "1":
+                    ff = ff_by_d.get(cells[base]["conns"]["O"][0])
+            elif kind(cells[base]["type"]) == "CARRY":
+                carry = base
+        if name in ("$PACKER_GND", "$PACKER_VCC"):
+            block = blocks.of([])
+        else:
+            src = lut or ff or carry
+            block = blocks.of(owner.get(src)) if src else None
+        info[name] = {"block": block, "lut": lut, "ff": ff,
+                      "lut_block": blocks.of(owner.get(lut)) if lut else None,
+                      "ff_block": blocks.of(owner.get(ff)) if ff else None}
+        if block is None:
+            unknown.append(name)
+    # Carry feed-ins and anything unnamed: the LC their outputs feed, else their drivers.
+    sinks, drivers = defaultdict(list), {}
+    for name, lc in lcs.items():
+        for port, bits in lc["connections"].items():
+            for b in bits:
+                if port in ("O", "COUT", "LO"):
+                    drivers[b] = name
+                else:
+                    sinks[b].append(name)
+    for _ in range(10):
+        for name in list(unknown):
+            lc = lcs[name]
+            near = [info[s]["block"] for p in ("COUT", "O", "LO")
+                    for b in lc["connections"].get(p, [])
+                    for s in sinks.get(b, []) if info[s]["block"]]
+            if not near:
+                near = [info[drivers[b]]["block"] for p in ("CIN", "I0", "I1", "I2", "I3")
+                        for b in lc["connections"].get(p, [])
+                        if b in drivers and info[drivers[b]]["block"]]
+            if near:
+                info[name]["block"] = Counter(near).most_common(1)[0][0]
+                unknown.remove(name)
+    for name in unknown:
+        info[name]["block"] = "(unattributed)"
+    mixed = sum(1 for i in info.values() if i["lut_block"] and i["ff_block"]
+                and i["lut_block"] != i["ff_block"])
+    return info, mixed
+
+
+def endpoint_block(cellname, info, cells, owner, blocks):
+    """Block of a timing path's start or end cell: its LC's FF, else the LC, else the
+    I/O cell's own path."""
+    if cellname in info:
+        i = info[cellname]
+        return i["ff_block"] or i["block"]
+    base = cellname
+    return blocks.of(owner.get(base, cells.get(base, {}).get("scope", [])))
+
+
+def clock_pairs(report):
+    out = {}
+    for cp in report.get("critical_paths", []):
+        delay = sum(s["delay"] for s in cp["path"])
+        out[(cp["from"], cp["to"])] = {"delay_ns": delay, "path": cp["path"]}
+    return out
+
+
+def path_ends(path):
+    start = next((s["from"]["cell"] for s in path if s["type"] in ("clk-to-q", "source")),
+                 path[0]["from"]["cell"])
+    end = path[-1]["to"]["cell"]
+    return start, end
+
+
+# ---------------------------------------------------------------- timing build netlist
+
+def split_clock_netlist(netlist, top, cells, owner, blocks, split):
+    """A copy of the final netlist whose `split` blocks' FFs (and RAM/DSP clocks) are
+    clocked through their own SB_GB from the same clock net."""
+    net = json.loads(json.dumps(netlist))
+    modules = net["modules"]
+    chosen = defaultdict(list)      # module -> [(local cell, port)]
+    others = defaultdict(int)
+    for name, cell in cells.items():
+        ports = next((p for t, p in FF_CLOCK_PORTS.items() if cell["type"].startswith(t)), ())
+        if not ports:
+            continue
+        if blocks.of(owner.get(name)) in split:
+            chosen[cell["module"]] += [(cell["local"], p) for p in ports if p in cell["conns"]]
+        else:
+            others[cell["module"]] += 1
+    _, _, instances = flatten(netlist, top)
+    moved = 0
+    for modname, sites in chosen.items():
+        if instances[modname] > 1:
+            raise UserError(f"module {modname} is instantiated "
+                             f"{instances[modname]} times; cannot split its clock per block")
+        mod = modules[modname]
+        top_bit = max([b for n in mod["netnames"].values() for b in n["bits"]
+                       if not isinstance(b, str)] + [0])
+        buffers = {}
+        for local, port in sites:
+            conn = mod["cells"][local]["connections"][port]
+            clk = conn[0]
+            if clk not in buffers:
+                top_bit += 1
+                buffers[clk] = top_bit
+                suffix = "" if len(buffers) == 1 else f"_{len(buffers)}"
+                mod["cells"][f"{SPLIT_NET}_gb{suffix}"] = {
+                    "hide_name": 0, "type": "SB_GB", "parameters": {}, "attributes": {},
+                    "port_directions": {"USER_SIGNAL_TO_GLOBAL_BUFFER": "input",
+                                        "GLOBAL_BUFFER_OUTPUT": "output"},
+                    "connections": {"USER_SIGNAL_TO_GLOBAL_BUFFER": [clk],
+                                    "GLOBAL_BUFFER_OUTPUT": [top_bit]}}
+                mod["netnames"][SPLIT_NET + suffix] = {"hide_name": 0, "bits": [top_bit],
+                                                       "attributes": {}}
+            mod["cells"][local]["connections"][port] = [buffers[clk]]
+            moved += 1
+    return net, moved
+
+
+# ---------------------------------------------------------------- one board
+
+def _synthesize(synth_dir, board, games, yosys):
+    synth_dir.mkdir(parents=True, exist_ok=True)
+    device, argv = _extract_plan(board, games, synth_dir)
+    name = build.NAME
+    run_tool([yosys, "-q", "-l", f"{name}.rpt", f"{name}.ys"], synth_dir,
+              synth_dir / "yosys.log")
+    # The same script, stopped right after flatten: every signal's RTL driver.
+    script = (synth_dir / f"{name}.ys").read_text()
+    lines = []
+    for line in script.splitlines():
+        if line.strip().startswith("synth_ice40"):
+            lines += [line + " -run :coarse", "select A:whitebox %n",
+                      "write_json -selected flat.json"]
+            break
+        lines.append(line)
+    (synth_dir / "flat.ys").write_text("\n".join(lines) + "\n")
+    run_tool([yosys, "-q", "-l", "flat.rpt", "flat.ys"], synth_dir, synth_dir / "yosys_flat.log")
+    return device, argv
+
+
+def _pnr(nextpnr, argv, json_path, pcf, rundir, seed):
+    rundir.mkdir(parents=True, exist_ok=True)
+    report = rundir / "report.json"
+    cmd = [nextpnr] + with_options(argv, json=json_path, pcf=pcf, log=rundir / "nextpnr.log",
+                                   asc=rundir / "out.asc", seed=seed, report=report,
+                                   write=rundir / "routed.json")
+    (rundir / "command.txt").write_text(shlex.join(cmd) + "\n")
+    run_tool(cmd, rundir, rundir / "stdout.log")
+
+
+def cost_dir(board, games=build.DEFAULT_GAMES):
+    """build/cost/<board>/, or build/cost/<board>-<game>+<game>/ as build_dir names it."""
+    return BUILD / "cost" / build.build_dir(board, games).name
+
+
+def median(values):
+    """The median of `values` that are not None; None if there are none."""
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
+    """Build `games` for board `board` (a name), place and route it once per seed under
+    `out` (default `cost_dir`), and return every number as a dict (see the module)."""
+    board = target(board)
+    games, seeds = tuple(games), list(seeds)
+    env = build.toolchain_env()
+    yosys, nextpnr = env["YOSYS"], env["NEXTPNR_ICE40"]
+    out = Path(out or cost_dir(board.name, games))
+    synth_dir = out / "synth"
+    blocks = Blocks(BLOCKS)
+    name = build.NAME
+    log(f"synthesising {', '.join(games)} for the {board.name} in {synth_dir}")
+    device, argv = _synthesize(synth_dir, board, games, yosys)
+
+    final = json.loads((synth_dir / f"{name}.json").read_text())
+    top = next(m for m, v in final["modules"].items()
+               if truthy(v.get("attributes", {}).get("top", "0")))
+    cells, nets, _ = flatten(final, top)
+    scopes, anchors = driver_scopes(json.loads((synth_dir / "flat.json").read_text()), top)
+    owner, by_name = attribute_cells(cells, nets, scopes, anchors)
+
+    yosys_cells = {b: Counter() for b in blocks.order}
+    for cell_name, cell in cells.items():
+        k = kind(cell["type"])
+        if k:
+            count = yosys_cells.setdefault(blocks.of(owner[cell_name]), Counter())
+            count[k] += 1
+            if cell_name in by_name:
+                count["named"] += 1
+
+    split = set(SPLIT)
+    timing_net, moved = split_clock_netlist(final, top, cells, owner, blocks, split)
+    timing_json = synth_dir / "timing.json"
+    timing_json.write_text(json.dumps(timing_net))
+
+    pcf = synth_dir / f"{name}.pcf"
+    jobs = []
+    for seed in seeds:
+        jobs.append((argv, synth_dir / f"{name}.json", out / f"seed{seed}" / "production", seed))
+        jobs.append((argv, timing_json, out / f"seed{seed}" / "timing", seed))
+    log(f"placing and routing, seeds {' '.join(map(str, seeds))}: {len(jobs)} nextpnr runs, "
+        f"{JOBS} at a time (about a minute each)")
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        for f in [pool.submit(_pnr, nextpnr, a, j, pcf, d, s) for a, j, d, s in jobs]:
+            f.result()
+
+    per_seed = {}
+    for seed in seeds:
+        prod_dir, tim_dir = out / f"seed{seed}" / "production", out / f"seed{seed}" / "timing"
+        report = json.loads((prod_dir / "report.json").read_text())
+        routed = json.loads((prod_dir / "routed.json").read_text())
+        info, mixed = lc_owners(routed, cells, owner, blocks)
+        per_block = Counter(i["block"] for i in info.values())
+        total = report["utilization"]["ICESTORM_LC"]["used"]
+        assert sum(per_block.values()) == total, (sum(per_block.values()), total)
+        fmax = min(c["achieved"] for c in report["fmax"].values())
+        pairs = clock_pairs(report)
+        clocked = [(k, v) for k, v in pairs.items()
+                   if k[0].startswith("pos") and k[1].startswith("pos") and k[0] == k[1]]
+        crit = min(clocked, key=lambda kv: 1000 / kv[1]["delay_ns"])[1] if clocked else None
+        start = end = None
+        if crit:
+            s, e = path_ends(crit["path"])
+            start = endpoint_block(s, info, cells, owner, blocks)
+            end = endpoint_block(e, info, cells, owner, blocks)
+
+        treport = json.loads((tim_dir / "report.json").read_text())
+        troute = json.loads((tim_dir / "routed.json").read_text())
+        tinfo, _ = lc_owners(troute, cells, owner, blocks)
+        split_clk = [c for c in treport["fmax"] if SPLIT_NET in c]
+        rest_clk = [c for c in treport["fmax"] if SPLIT_NET not in c]
+        tpairs = clock_pairs(treport)
+
+        def pair(a, b):
+            for (f, t), v in tpairs.items():
+                if f.split(" ", 1)[-1] in a and t.split(" ", 1)[-1] in b:
+                    s, e = path_ends(v["path"])
+                    return {"mhz": 1000 / v["delay_ns"], "delay_ns": v["delay_ns"],
+                            "from": [s, endpoint_block(s, tinfo, cells, owner, blocks)],
+                            "to": [e, endpoint_block(e, tinfo, cells, owner, blocks)]}
+            return None
+        tb = {"split_internal": pair(split_clk, split_clk),
+              "rest_internal": pair(rest_clk, rest_clk),
+              "split_to_rest": pair(split_clk, rest_clk),
+              "rest_to_split": pair(rest_clk, split_clk)}
+        per_seed[seed] = {
+            "lc_total": total,
+            "lc": {b: per_block.get(b, 0)
+                   for b in blocks.order + sorted(set(per_block) - set(blocks.order))},
+            "lc_mixed": mixed,
+            "fmax_mhz": fmax,
+            "critical_path": {"from_block": start, "to_block": end,
+                              "from_cell": s if crit else None, "to_cell": e if crit else None,
+                              "delay_ns": crit["delay_ns"] if crit else None},
+            "timing_build": {
+                "lc_total": treport["utilization"]["ICESTORM_LC"]["used"],
+                "global_buffers": treport["utilization"].get("SB_GB", {}).get("used"),
+                "split_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in split_clk),
+                                      default=None),
+                "rest_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in rest_clk),
+                                     default=None),
+                **tb,
+                "whole_mhz": min([v["mhz"] for v in tb.values() if v], default=None),
+                "clocks": list(treport["fmax"]),
+            },
+        }
+
+    runs = per_seed.values()
+    lc_names = list(per_seed[seeds[0]]["lc"])
+    medians = {
+        "lc_total": median([s["lc_total"] for s in runs]),
+        "lc": {b: median([s["lc"].get(b, 0) for s in runs]) for b in lc_names},
+        "fmax_mhz": median([s["fmax_mhz"] for s in runs]),
+        "split_fmax_mhz": median([s["timing_build"]["split_fmax_mhz"] for s in runs]),
+        "rest_fmax_mhz": median([s["timing_build"]["rest_fmax_mhz"] for s in runs]),
+        "split_to_rest_mhz": median([(s["timing_build"]["split_to_rest"] or {}).get("mhz")
+                                      for s in runs]),
+        "rest_to_split_mhz": median([(s["timing_build"]["rest_to_split"] or {}).get("mhz")
+                                      for s in runs]),
+        "timing_whole_mhz": median([s["timing_build"]["whole_mhz"] for s in runs]),
+        "critical_path_blocks": dict(Counter(
+            f"{s['critical_path']['from_block']} -> {s['critical_path']['to_block']}"
+            for s in runs)),
+    }
+    return {
+        "board": board.name, "device": device, "games": list(games), "commit": _git_commit(),
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "keep_hierarchy": [build.CHIP_INSTANCE],
+        "blocks": [f"{b}={','.join(paths)}" for b, paths in BLOCKS.items()],
+        "split": list(SPLIT), "rest_name": REST,
+        "nextpnr_argv": argv, "tools": {"yosys": yosys, "nextpnr": nextpnr},
+        "split_ffs_moved": moved,
+        "yosys_cells": {b: dict(c) for b, c in yosys_cells.items()},
+        "yosys_cells_total": dict(sum(yosys_cells.values(), Counter())),
+        "seeds": per_seed, "median": medians,
+    }
+
+
+def _git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True).stdout.strip() or None
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------- report
+
+def fmt(v, digits=2):
+    return "-" if v is None else (f"{v:.{digits}f}" if isinstance(v, float) else str(v))
+
+
+def markdown(r):
+    """The tables of a `measure` result, as Markdown."""
+    split = "+".join(r["split"])
+    rest = r["rest_name"]
+    lc_names = list(r["median"]["lc"])
+    out = [f"## {r['board']} ({r['device']}), {'+'.join(r['games'])}: commit "
+           f"{(r['commit'] or '?')[:10]}, seeds {' '.join(map(str, r['seeds']))}", ""]
+    out += ["### Logic cells (ICESTORM_LC, production build)", "",
+            "| seed | total | " + " | ".join(lc_names) + " | mixed LUT/FF LCs |",
+            "|---" * (len(lc_names) + 3) + "|"]
+    for seed, s in r["seeds"].items():
+        out.append(f"| {seed} | {s['lc_total']} | "
+                   + " | ".join(str(s["lc"].get(b, 0)) for b in lc_names)
+                   + f" | {s['lc_mixed']} |")
+    m = r["median"]
+    out.append(f"| **median** | **{fmt(m['lc_total'])}** | "
+               + " | ".join(f"**{fmt(m['lc'][b])}**" for b in lc_names) + " | |")
+    out += ["", "### Yosys cells per block (synth_ice40, same for every seed)", "",
+            "| block | LUT4 | DFF | CARRY | of these, by their own output's name |",
+            "|---|---|---|---|---|"]
+    for b, c in list(r["yosys_cells"].items()) + [("**total**", r["yosys_cells_total"])]:
+        out.append(f"| {b} | {c.get('LUT4', 0)} | {c.get('DFF', 0)} | {c.get('CARRY', 0)} "
+                   f"| {c.get('named', 0)} |")
+    out += ["", f"### fmax (MHz); per block from the timing build ({split} flip-flops on "
+                f"their own global clock)", "",
+            f"| seed | whole design | critical path (start -> end block) | {split} internal "
+            f"| {rest} internal "
+            f"| {split} -> {rest} | {rest} -> {split} | timing build whole |",
+            "|---|---|---|---|---|---|---|---|"]
+    for seed, s in r["seeds"].items():
+        t = s["timing_build"]
+        cp = s["critical_path"]
+        out.append(f"| {seed} | {fmt(s['fmax_mhz'])} | {cp['from_block']} -> {cp['to_block']} "
+                   f"| {fmt(t['split_fmax_mhz'])} | {fmt(t['rest_fmax_mhz'])} "
+                   f"| {fmt((t['split_to_rest'] or {}).get('mhz'))} "
+                   f"| {fmt((t['rest_to_split'] or {}).get('mhz'))} "
+                   f"| {fmt(t['whole_mhz'])} |")
+    cps = ", ".join(f"{k} x{v}" for k, v in m["critical_path_blocks"].items())
+    out.append(f"| **median** | **{fmt(m['fmax_mhz'])}** | {cps} | **{fmt(m['split_fmax_mhz'])}** "
+               f"| **{fmt(m['rest_fmax_mhz'])}** | **{fmt(m['split_to_rest_mhz'])}** "
+               f"| **{fmt(m['rest_to_split_mhz'])}** "
+               f"| **{fmt(m['timing_whole_mhz'])}** |")
+    out += ["", f"{r['split_ffs_moved']} clock pins moved to the {split} clock in the timing "
+            "build. Blocks: " + "; ".join(r["blocks"]) + "."]
+    return "\n".join(out) + "\n"
+
+
+def run(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
+    """`measure`, then write `MARKDOWN` and `RESULT` into `out` (default `cost_dir`),
+    each whole or not at all, and print the Markdown."""
+    out = Path(out or cost_dir(board, games))
+    result = measure(board, games, seeds, out, log=log)
+    text = markdown(result)
+    with replacing(out / RESULT) as file:
+        file.write(json.dumps(result, indent=1, default=str) + "\n")
+    with replacing(out / MARKDOWN) as file:
+        file.write(text)
+    print(text)
+    log(f"wrote {out / MARKDOWN} and {out / RESULT}; the runs are under {out}/")

@@ -1,0 +1,1 @@
+"""Faster ways to run a core than Amaranth's simulator: compiled with CXXRTL, and the exported netlist under cocotb."""

