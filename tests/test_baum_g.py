@@ -7,7 +7,7 @@ playing the forced moves through cures it (docs/museum-baum-g.md)."""
 import itertools
 
 import pytest
-from amaranth.sim import Simulator
+from bench import simulate
 
 from firmware_ref import perfect, turns
 from firmware_ref.baum_g import model as plain
@@ -91,9 +91,7 @@ def test_the_core_adds_g_as_the_golden_model_does():
             ctx.set(core.green, sum(1 << k for k in range(9) if places[k] == GREEN))
             assert ctx.get(core.value) == plain.G(plain.signs(places, RED)), places
 
-    sim = Simulator(core)
-    sim.add_testbench(bench)
-    sim.run()
+    simulate(core, bench)
 
 
 # -- figs. 12 to 14 ------------------------------------------------------------------

@@ -1,21 +1,19 @@
 """Block-level tests of the Amaranth chip (hdl/), against brute-force definitions.
 
 These tests use no golden model: each block is checked against a direct Python statement
-of what seed 002 (§3, appendix C) and docs/decisions.md say it does. Set HDL_VCD=1 to
-write waveforms into build/.
+of what seed 002 (§3, appendix C) and docs/decisions.md say it does.
 """
 
 import itertools
-import os
 import pathlib
 import random
 import re
 
 import pytest
 from amaranth.back import rtlil
-from amaranth.hdl import Fragment, Module, Shape, Value as HDLValue
+from amaranth.hdl import Module, Shape, Value as HDLValue
 from amaranth.lib import wiring
-from amaranth.sim import Simulator
+from bench import elaborated, hold, pulse, simulate, until
 
 from hdl.eth import scan
 from hdl.eth.board import LINES, Board, FindFree, Full, Wins
@@ -33,29 +31,6 @@ EMPTY, CHIP, USER, BOTH = 0, 1, 2, 3  # a place's two bits: bit 2k chip, bit 2k+
 
 
 # -- shared helpers ---------------------------------------------------------------------
-
-def run(dut, *testbenches, clock=True):
-    """Simulate ``dut`` with async testbenches; VCD into build/ only when HDL_VCD is set."""
-    sim = Simulator(dut)
-    if clock:
-        sim.add_clock(1e-6)
-    for testbench in testbenches:
-        sim.add_testbench(testbench)
-    if os.environ.get("HDL_VCD"):
-        test = os.environ.get("PYTEST_CURRENT_TEST", "hdl").split("::")[-1].split(" ")[0]
-        vcd = ROOT / "build" / (re.sub(r"[^\w-]", "_", test) + ".vcd")
-        vcd.parent.mkdir(exist_ok=True)
-        with sim.write_vcd(str(vcd)):
-            sim.run()
-    else:
-        sim.run()
-
-
-def elaborated(dut):
-    """Elaborate ``dut`` as a build would; for tests that only look at its interface."""
-    Fragment.get(dut, None)
-    return dut
-
 
 def board_code(places):
     """The 18-bit board register for nine place codes (EMPTY, CHIP, USER, BOTH)."""
@@ -120,7 +95,7 @@ def test_findfree_every_occupancy_and_i():
                 checked += 1
         assert checked == len(boards) * 10
 
-    run(dut, testbench, clock=False)
+    simulate(dut, testbench)
 
 
 def test_wins_full_every_valid_board():
@@ -142,16 +117,14 @@ def test_wins_full_every_valid_board():
     top = Module()
     top.submodules.win = win
     top.submodules.full = full
-    run(top, testbench, clock=False)
+    simulate(top, testbench)
 
 
 def test_board_toggle_addressing_and_reset():
     dut = Board()
 
     async def testbench(ctx):
-        ctx.set(dut.reset, 1)
-        await ctx.tick()
-        ctx.set(dut.reset, 0)
+        await pulse(ctx, dut, reset=1)
         assert ctx.get(dut.board) == 0 and ctx.get(dut.p) == 0
 
         # p = 0: choose i toggles the chip's bit 2*index.
@@ -165,9 +138,7 @@ def test_board_toggle_addressing_and_reset():
         assert ctx.get(dut.board) == 0
         # flipp inverts p; now the same choose sets the user's bit 2*index+1.
         ctx.set(dut.toggleN, 1)
-        ctx.set(dut.flipp, 1)
-        await ctx.tick()
-        ctx.set(dut.flipp, 0)
+        await pulse(ctx, dut, flipp=1)
         assert ctx.get(dut.p) == 1
         ctx.set(dut.toggleN, 0)
         ctx.set(dut.index, 7)
@@ -194,12 +165,10 @@ def test_board_toggle_addressing_and_reset():
             await ctx.tick()
             assert ctx.get(dut.board) == before, index
         # Reset wins over a toggle and a flip in the same cycle.
-        ctx.set(dut.flipp, 1)
-        ctx.set(dut.reset, 1)
-        await ctx.tick()
+        await hold(ctx, dut, flipp=1, reset=1)
         assert ctx.get(dut.board) == 0 and ctx.get(dut.p) == 0
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 def test_board_validkey():
@@ -211,15 +180,14 @@ def test_board_validkey():
         ctx.set(dut.scan, 1)  # load the board through the block's own scan segment
         bits = [board_code(places) >> b & 1 for b in range(18)] + [0]  # board, then p
         for bit in bits:
-            ctx.set(dut.scanin, bit)
-            await ctx.tick()
+            await hold(ctx, dut, scanin=bit)
         ctx.set(dut.scan, 0)
         assert ctx.get(dut.board) == board_code(places)
         for key in range(16):
             ctx.set(dut.key, key)
             assert ctx.get(dut.validkey) == (key < 9 and places[key] == EMPTY), key
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 # -- move ------------------------------------------------------------------------------
@@ -271,7 +239,7 @@ def test_move_registers_and_choose_mux():
             ctx.set(dut.choose, choose)
             assert ctx.get(dut.index) == expected, choose
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 def test_move_random_init_default():
@@ -343,7 +311,7 @@ def test_value_controls_and_comparisons():
                 got = ctx.get(dut.r), ctx.get(dut.bestr), ctx.get(dut.a)
                 assert got == expected, (controls, (r, bestr, a), (stacka, stackbestr))
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 # -- stack -----------------------------------------------------------------------------
@@ -353,9 +321,7 @@ def test_stack_push_pop_sequences():
     rng = random.Random(4)
 
     async def testbench(ctx):
-        ctx.set(dut.reset, 1)
-        await ctx.tick()
-        ctx.set(dut.reset, 0)
+        await pulse(ctx, dut, reset=1)
         model = []
         for step in range(400):
             assert ctx.get(dut.sp) == len(model)
@@ -390,18 +356,14 @@ def test_stack_push_pop_sequences():
         assert [scan.unpack_entry(ctx.get(HDLValue.cast(dut.stackregs[k])))
                 for k in range(8)] == model
         # Reset sets sp = 0 and keeps the register file.
-        ctx.set(dut.call, 1)
-        await ctx.tick()
-        ctx.set(dut.call, 0)
+        await pulse(ctx, dut, call=1)
         assert ctx.get(dut.sp) == 1
         kept = [ctx.get(HDLValue.cast(dut.stackregs[k])) for k in range(8)]
-        ctx.set(dut.reset, 1)
-        await ctx.tick()
-        ctx.set(dut.reset, 0)
+        await pulse(ctx, dut, reset=1)
         assert ctx.get(dut.sp) == 0 and ctx.get(dut.ground) == 1
         assert [ctx.get(HDLValue.cast(dut.stackregs[k])) for k in range(8)] == kept
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 def test_stack_entry_layout_matches_scan_helper():
@@ -415,7 +377,7 @@ def test_stack_entry_layout_matches_scan_helper():
         assert packed == scan.pack_entry(9, 1, -1)
         assert scan.unpack_entry(packed) == (9, 1, -1)
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 # -- keyboard --------------------------------------------------------------------------
@@ -434,7 +396,7 @@ def test_keyboard_encoder_every_pattern():
             if len(pressed) == 1:
                 assert ctx.get(dut.key) == pressed[0]
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 def test_keyboard_is_registered_and_never_reset():
@@ -452,7 +414,7 @@ def test_keyboard_is_registered_and_never_reset():
         await ctx.tick()
         assert ctx.get(dut.keypressed) == 0
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 # -- controller ------------------------------------------------------------------------
@@ -573,7 +535,7 @@ def test_controller_transitions(reset):
                 assert ctx.get(dut.state) == (State.justreset if reset else after), \
                     (state, inputs)
 
-    run(dut, testbench)
+    simulate(dut, testbench)
 
 
 def test_state_codes_are_the_papers():
@@ -632,7 +594,7 @@ def test_every_block_on_the_path_is_scanned():
         assert (members["scan"], members["scanin"], members["scanout"]) == (
             wiring.In(1), wiring.In(1), wiring.Out(1)), name
         assert list(block.scan_registers) == [r.name for r in scan.block_chain(name)]
-    Fragment.get(chip, None)            # and the chip they make elaborates
+    elaborated(chip)                    # and the chip they make elaborates
 
 
 def random_scan_state(rng):
@@ -652,8 +614,7 @@ async def shift(ctx, chip, bits):
     ctx.set(chip.scan, 1)
     for bit in bits:
         out.append(ctx.get(chip.scanout))
-        ctx.set(chip.scanin, bit)
-        await ctx.tick()
+        await hold(ctx, chip, scanin=bit)
     ctx.set(chip.scan, 0)
     return out
 
@@ -684,7 +645,7 @@ def test_scan_shift_in_and_out():
         # Shift out once more; the last state comes out unchanged.
         assert scan.decode(await shift(ctx, chip, [0] * scan.SCAN_LENGTH)) == previous
 
-    run(chip, testbench)
+    simulate(chip, testbench)
 
 
 def test_scan_power_up_values():
@@ -697,7 +658,7 @@ def test_scan_power_up_values():
         assert values["sp"] == 0 and values["m"] == 0 and values["random"] == 0
         assert values["keyboard"] == 0x1ff
 
-    run(chip, testbench)
+    simulate(chip, testbench)
 
 
 def test_scan_then_run_resumes_from_the_loaded_state():
@@ -718,7 +679,7 @@ def test_scan_then_run_resumes_from_the_loaded_state():
                                                [EMPTY] * 4)
         assert ctx.get(chip.controller.state) == State.rating
 
-    run(chip, testbench)
+    simulate(chip, testbench)
 
 
 def test_scan_helper_round_trip_and_errors():
@@ -753,10 +714,8 @@ def test_chip_opens_at_the_random_counter(random_init):
     chip = Chip(random_init=random_init)
 
     async def testbench(ctx):
-        ctx.set(chip.keyboardN, keys_low())
-        ctx.set(chip.userbegins, 0)
-        ctx.set(chip.resetN, 0)
-        await ctx.tick()  # the reset edge; the counter has counted once
+        # The reset edge; the counter has counted once.
+        await hold(ctx, chip, keyboardN=keys_low(), userbegins=0, resetN=0)
         ctx.set(chip.resetN, 1)
         place = (random_init + 1) % 8
         assert ctx.get(chip.controller.state) == State.justreset
@@ -766,7 +725,7 @@ def test_chip_opens_at_the_random_counter(random_init):
         assert ctx.get(chip.led) == 1 << (2 * place)  # the chip's bit of that place
         assert ctx.get(chip.prompt) == 1 and ctx.get(chip.copyboard) == 1
 
-    run(chip, testbench)
+    simulate(chip, testbench)
 
 
 def test_chip_blocks_an_open_row():
@@ -792,16 +751,12 @@ def test_chip_blocks_an_open_row():
         assert ctx.get(chip.controller.state) == State.waiting
         assert ctx.get(chip.led) == board_code([USER, EMPTY, EMPTY, EMPTY, CHIP] +
                                                [EMPTY] * 4)
-        ctx.set(chip.keyboardN, keys_low(1))
-        await ctx.tick()
-        ctx.set(chip.keyboardN, keys_low())
-        for _ in range(2000):
-            await ctx.tick()
-            if ctx.get(chip.controller.state) in (State.waiting, State.finished):
-                break
+        await pulse(ctx, chip, keyboardN=keys_low(1))
+        await until(ctx, lambda: ctx.get(chip.controller.state) in (
+            State.waiting, State.finished), within=2000, what="the chip's answer to key 1")
         assert ctx.get(chip.controller.state) == State.waiting
         assert ctx.get(chip.led) == board_code([USER, USER, CHIP, EMPTY, CHIP] +
                                                [EMPTY] * 4)
         assert ctx.get(chip.sp) == 0 and ctx.get(chip.copyboard) == 1
 
-    run(chip, testbench)
+    simulate(chip, testbench)

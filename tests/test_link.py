@@ -13,7 +13,8 @@ link's strobes are recorded as effects: ``("key", k)``, ``("switch", n, value)``
 """
 
 import pytest
-from amaranth.sim import Simulator
+from bench import frame_bits, refuses, simulate
+from bench import hold as hold_inputs       # talk's own hold is the desk's input
 
 from boards.gateware.link import HostLink
 from boards.host import protocol
@@ -22,10 +23,6 @@ from hdl.cartridge import LAMPS, SWITCHES
 BIT = 6                     # clocks per bit: the UART's smallest comfortable bit
 ERROR = b"error"
 EMPTY, MACHINE, PERSON = 0, 1, 2
-
-
-def bits_of(byte, stop=1):
-    return [0] + [byte >> i & 1 for i in range(8)] + [stop]
 
 
 def led(board):
@@ -84,9 +81,8 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
             current[0] = n
             for i, byte in enumerate(frame):
                 stop = 0 if broken == (n, i) else 1
-                for level in bits_of(byte, stop):
-                    ctx.set(dut.rx, level)
-                    await ctx.tick().repeat(BIT)
+                for level in frame_bits(byte, stop=stop):
+                    await hold_inputs(ctx, dut, clocks=BIT, rx=level)
                 ctx.set(dut.rx, 1)
                 if not stop:
                     await ctx.tick().repeat(BIT)
@@ -162,11 +158,7 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
             ctx.set(dut.text_out.valid, bool(text))
             ctx.set(dut.text_out.payload, text[0] if text else 0)
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(host)
-    sim.add_testbench(desk, background=True)
-    sim.run()
+    simulate(dut, host, background=[desk])
     return results
 
 
@@ -312,14 +304,5 @@ def test_a_desk_whose_frames_could_change_the_position_during_setup_is_refused()
     from boards.gateware.desk import Desk
     from hdl.cartridge import SETUP
     from hdl.firstfree.cartridge import CARTRIDGE
-    import gc
-    import warnings
-
-    from amaranth.hdl import UnusedElaboratable
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnusedElaboratable)   # the desk refused to be
-        with pytest.raises(ValueError, match=f"would not hold for the cartridge's SETUP "
-                                             f"\\({SETUP}") as refused:
-            Desk([CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2)
-        del refused
-        gc.collect()
+    refuses(Desk, [CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2,
+            match=f"would not hold for the cartridge's SETUP \\({SETUP}")

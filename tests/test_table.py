@@ -10,7 +10,7 @@ board reaches included; the mutants show that each of these fails when it should
 import itertools
 
 import pytest
-from amaranth.sim import Simulator
+from bench import hold, simulate
 
 from firmware_ref import perfect, table
 from firmware_ref.table import choice, rom
@@ -187,14 +187,11 @@ def lookups(engine, shown):
         for places in shown:
             for k, place in enumerate(places):
                 ctx.set(engine.board[k].as_value(), place)
-            ctx.set(engine.think, 0)
-            await ctx.tick()
+            await hold(ctx, engine, think=0)
             ctx.set(engine.think, 1)
             got.append((ctx.get(engine.done), ctx.get(engine.move)))
-    simulator = Simulator(engine)
-    simulator.add_clock(1e-6)
-    simulator.add_testbench(bench)
-    simulator.run()
+
+    simulate(engine, bench)
     return got
 
 
