@@ -9,6 +9,8 @@
   by elaborating it), every pin of its signature, every wire between them (read from
   the source), and the scan path in the order hdl/eth/scan.py gives it.
 - Every path docs/layout.md names is in the repository.
+- No date, and no commit, in what a user reads: measured figures live in the files the
+  commands write (BENCHMARKS.md, build reports).
 - README.md stays one page: reference belongs in docs/.
 
 Command lines are tests/test_journeys.py's: it runs every one the docs show.
@@ -242,6 +244,18 @@ def test_every_path_the_layout_page_names_is_there():
              if "/" in span and not span.startswith(("build/", ".venv/"))}
     assert len(named) > 20
     assert sorted(path for path in named if not (ROOT / path).exists()) == []
+
+
+# -- dated figures -----------------------------------------------------------------------
+
+DATED = re.compile(r"\b20\d\d-\d\d-\d\d\b|\bcommits? \(?[0-9a-f]{7,40}\b|\([0-9a-f]{7,40}\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=name)
+def test_no_date_or_commit_in_what_a_user_reads(page):
+    found = [f"{number}: {line.strip()}" for number, line
+             in enumerate(page.read_text().splitlines(), start=1) if DATED.search(line)]
+    assert found == [], "measured figures belong in BENCHMARKS.md or a build report"
 
 
 # -- the README ------------------------------------------------------------------------
