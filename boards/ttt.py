@@ -112,12 +112,12 @@ def _games_report(args):
 def _play(args):
     from sim.cartridges import bench as cartridges
 
-    from .host import clients, terminal
+    from .host import clients, prompt
     try:
         cartridges.cartridge(args.game)     # here, not in the parser: one line, no usage
     except ValueError as error:
         raise cli.UserError(str(error)) from None
-    return clients.client(args.game).play_golden(terminal.typed, print, game=args.game,
+    return clients.client(args.game).play_golden(prompt.typed, print, game=args.game,
                                                  seed=args.seed, clock=args.clock)
 
 
@@ -251,7 +251,7 @@ def _programming(mode, done):
 
 
 def _play_board(args):
-    from .host.terminal import play
+    from .host.console import play
     return play(args.port, games=args.game)
 
 
@@ -492,6 +492,7 @@ def parser():
     from sim.verification import verify
 
     from .gateware.top import BOARDS, DEFAULT_BOARD
+    from .host import clients
     from boards.builds.build import DEFAULT_GAMES
     top = argparse.ArgumentParser(prog="ttt", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -537,12 +538,7 @@ def parser():
                      "for the pauses between presses, which the module's LFSR sees)")
     sub.add_argument("--game", default="eth", metavar="GAME",
                      help=f"one of {', '.join(cartridges.names())} (default eth: the "
-                     "chip, as the paper's main program plays it); ktane: defuse the bomb "
-                     "module Tic-Tac-Toe of Keep Talking and Nobody Explodes; tactic: "
-                     "David Dickerson's Tactic-Toe against the planner or for two "
-                     "people; ultimate: Ultimate Tic-Tac-Toe against the engine or for "
-                     "two people; any other: its machine on the board of nine places, "
-                     "as make play-board plays it")
+                     f"chip, as the paper's main program plays it); {clients.described()}")
 
     sub = command("move", _move, "the computer's move on a board by the paper's alg.c")
     sub.add_argument("board", help="9 places, row-major: 0 or . empty, 1 or O computer, "

@@ -21,7 +21,9 @@ from boards.builds.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_B
                           BuildFailed, NoBitstream, NoBoard, NoPermission,
                           ProgrammingFailed, ToolMissing, bitstream, build_dir, loader,
                           missing_libraries, overflow, plan, program)
-from boards.host.terminal import Link, check_position, open_port, play
+from boards.host.console import play
+from boards.host.link import Link, open_port
+from boards.host.terminal import check_position
 from boards.gateware.top import BOARDS, UnknownBoard, target
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
 from firmware_ref import cli

@@ -13,10 +13,11 @@ import threading
 
 import pytest
 
-from boards.host import protocol, terminal
+from boards.host import link as serial_link, protocol
 from boards.box import box
 from boards.box.box import Box
-from boards.host.terminal import Link, open_port, play
+from boards.host.console import play
+from boards.host.link import Link, open_port
 from firmware_ref import cli
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.eth.cycle import CycleModel, State, places
@@ -159,7 +160,7 @@ def test_a_bad_port_is_one_line(capsys, monkeypatch):
     assert err.count("\n") == 1
 
     # A port with something that is not the board on it: silent, or talking nonsense.
-    monkeypatch.setattr(terminal, "TIMEOUT", 0.2)
+    monkeypatch.setattr(serial_link, "TIMEOUT", 0.2)
     for answer, error in ((None, "error: no answer to b'S\\r' (got b''): is the board "
                                  "programmed, and is this its serial port?\n"),
                           (b"AT OK\r\n", "error: not a status line: 'AT OK'\n")):

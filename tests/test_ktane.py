@@ -17,7 +17,8 @@ import pytest
 from user import ROOT, make, started, typed
 
 from boards.host import bomb
-from boards.host.terminal import Link, open_box, play
+from boards.host.console import play
+from boards.host.link import Link, open_box
 from boards.box.box import Box
 from firmware_ref.ktane import lfsr, manual, model, module, states
 from firmware_ref.ktane.manual import Defuser, expect, start_row

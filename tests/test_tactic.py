@@ -207,7 +207,7 @@ def test_the_planner_clocks_per_round():
 
 def test_a_game_against_the_machine_through_the_board_in_a_box():
     from boards.host import tactic as client
-    from boards.host.terminal import Link, open_box
+    from boards.host.link import Link, open_box
     from boards.box.box import Box
     said = []
     typed = iter(["555", "237", "146", "999", "quit", "quit"])

@@ -16,8 +16,8 @@ from firmware_ref.ultimate.rules import Position, parse, show
 
 from boards.host import protocol
 from boards.host import ultimate as client
-from boards.host import terminal
-from boards.host.terminal import Link
+from boards.host import console
+from boards.host.link import Link
 
 # random.Random(7)'s first random game nine plies before its end, X to move: playing the first
 # legal cell each time, X loses to the engine's fourth answer.
@@ -130,7 +130,7 @@ def test_the_command_line_plays_the_golden_engine():
 @pytest.fixture
 def box_link():
     """A Link to the board in a box playing the ultimate cartridge."""
-    from boards.host.terminal import open_box
+    from boards.host.link import open_box
     from boards.box.box import Box
     with Box(("ultimate",)) as box, open_box(box) as port:
         yield Link(port)
@@ -142,7 +142,7 @@ def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])
     # The terminal hands the cartridge's letter to this client, whose BoardGame checks
     # every P line against the golden position.
-    assert terminal.Console(box_link, read, write).run() == 0
+    assert console.Console(box_link, read, write).run() == 0
     assert [line for line in said if line.startswith("The engine")] == engine_lines(replies)
     assert len(replies) == 4 and "O wins: the engine won." in said
 

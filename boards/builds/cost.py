@@ -68,6 +68,7 @@ import subprocess
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from firmware_ref.cli import UserError, replacing
 
@@ -303,73 +304,107 @@ def kind(ctype):
 
 
 def attribute_cells(cells, nets, scopes, anchors):
-    """{final cell name: instance path} for every cell of the final netlist."""
+    """{final cell name: instance path} for every cell of the final netlist (rule 2 of
+    the module's text), and the names of the cells settled by their own output's name."""
     kept = {tuple(c["scope"]) for c in cells.values() if c["scope"]}
+    owner, by_name = _owners_by_name(cells, _named_scopes(cells, nets, scopes, anchors),
+                                     kept)
+    pending = [n for n, c in cells.items() if n not in owner and c["type"] != "$scopeinfo"]
+    sinks, drivers = _sinks_and_drivers(cells)
+    for direction in ("sinks", "drivers"):
+        pending = _owners_by_neighbours(pending, direction, cells, owner, sinks, drivers,
+                                        kept)
+    for name in pending:
+        owner[name] = None
+    return owner, by_name
 
-    def inside(path, prefix):
-        return len(path) >= len(prefix) and tuple(path[:len(prefix)]) == prefix
 
-    def usable(scope, cell):
-        return all(inside(cell["scope"], k) for k in kept if inside(scope, k))
+def _inside(path, prefix):
+    return len(path) >= len(prefix) and tuple(path[:len(prefix)]) == prefix
 
-    names_of = defaultdict(list)               # bit -> candidate scopes, best first
+
+def _may_own(scope, cell, kept):
+    """Whether `cell` may go to `scope`: never into a kept module it is not in."""
+    return all(_inside(cell["scope"], k) for k in kept if _inside(scope, k))
+
+
+def _vote(candidates):
+    """The scope most `candidates` name; a tie goes to the deeper path, then the first
+    in order, so that the outcome does not depend on the netlist's order."""
+    count = Counter(tuple(c) for c in candidates)
+    best = max(count.values())
+    return list(sorted((c for c, n in count.items() if n == best),
+                       key=lambda c: (-len(c), c))[0])
+
+
+def _named_scopes(cells, nets, scopes, anchors):
+    """{bit: the RTL driver scopes of the names it still carries, best first}: a public
+    signal's bits, and what feeds a pad (who drove it in RTL)."""
+    names_of = defaultdict(list)
     for name, net in nets.items():
         if net["hdlname"] or (net["public"] and (name, 0) in scopes):
             for i, b in enumerate(net["bits"]):
                 if (name, i) in scopes:
                     names_of[b].append(scopes[(name, i)])
-    for name, cell in cells.items():            # what feeds a pad: who drove it in RTL
+    for name, cell in cells.items():
         for port, bits in cell["conns"].items():
             for i, b in enumerate(bits):
                 if (name, port, i) in anchors and not isinstance(b, str):
                     names_of[b].append(anchors[(name, port, i)])
+    return names_of
+
+
+def _sinks_and_drivers(cells):
+    """{bit: the cells it feeds} and {bit: the cell that drives it}."""
     sinks, drivers = defaultdict(list), {}
     for name, cell in cells.items():
         for b in inputs(cell):
             sinks[b].append(name)
         for b in outputs(cell):
             drivers[b] = name
+    return sinks, drivers
 
-    def vote(candidates):
-        count = Counter(tuple(c) for c in candidates)
-        best = max(count.values())
-        return list(sorted((c for c, n in count.items() if n == best),
-                           key=lambda c: (-len(c), c))[0])
 
+def _owners_by_name(cells, names_of, kept):
+    """The cells whose outputs carry an RTL name go to that name's driver; a cell that
+    drives nothing stays where it sits. Returns (owner, the names settled by name)."""
     owner, by_name = {}, set()
     for name, cell in cells.items():
         if cell["type"] == "$scopeinfo":
             continue
-        found = [next((s for s in options if usable(s, cell)), cell["scope"])
+        found = [next((s for s in options if _may_own(s, cell, kept)), cell["scope"])
                  for b in outputs(cell) for options in names_of.get(b, [])]
         if found:
-            owner[name] = vote(found)
+            owner[name] = _vote(found)
             by_name.add(name)
-        elif not outputs(cell):                  # drives nothing: where it sits
+        elif not outputs(cell):
             owner[name] = cell["scope"]
-    pending = [n for n, c in cells.items() if n not in owner and c["type"] != "$scopeinfo"]
-    for direction in ("sinks", "drivers"):
-        changed = True
-        while changed and pending:
-            changed, left = False, []
-            for name in pending:
-                cell = cells[name]
-                if direction == "sinks":
-                    near = [owner[s] for b in outputs(cell) for s in sinks.get(b, [])
-                            if s in owner]
-                else:
-                    near = [owner[drivers[b]] for b in inputs(cell)
-                            if b in drivers and drivers[b] in owner]
-                near = [s for s in near if usable(s, cell)]
-                if near:
-                    owner[name] = vote(near)
-                    changed = True
-                else:
-                    left.append(name)
-            pending = left
-    for name in pending:
-        owner[name] = None
     return owner, by_name
+
+
+def _owners_by_neighbours(pending, direction, cells, owner, sinks, drivers, kept):
+    """The `pending` cells given, by majority, the block of the cells they feed
+    (`direction` "sinks") or of their drivers ("drivers"), repeated until nothing
+    changes (`owner` is filled in place); returns those still without one."""
+    changed = True
+    while changed and pending:
+        changed, left = False, []
+        for name in pending:
+            cell = cells[name]
+            if direction == "sinks":
+                near = [owner[s] for b in outputs(cell) for s in sinks.get(b, [])
+                        if s in owner]
+            else:
+                near = [owner[drivers[b]] for b in inputs(cell)
+                        if b in drivers and drivers[b] in owner]
+            near = [s for s in near if _may_own(s, cell, kept)]
+            if near:
+                owner[name] = _vote(near)
+                changed = True
+            else:
+                left.append(name)
+        pending = left
+    return pending
 
 
 # ---------------------------------------------------------------- nextpnr's netlist
@@ -551,6 +586,15 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+class Design(NamedTuple):
+    """The final Yosys netlist with every cell given to its RTL scope."""
+    netlist: dict           # as Yosys wrote it
+    top: str                # its top module
+    cells: dict             # `flatten`'s cells
+    owner: dict             # cell name -> instance path (`attribute_cells`)
+    by_name: set            # the cells settled by their own output's name
+
+
 def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
     """Build `games` for board `board` (a name), place and route it once per seed under
     `out` (default `cost_dir`), and return every number as a dict (see the module)."""
@@ -561,120 +605,19 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
     out = Path(out or cost_dir(board.name, games))
     synth_dir = out / "synth"
     blocks = Blocks(BLOCKS)
-    name = build.NAME
     log(f"synthesising {', '.join(games)} for the {board.name} in {synth_dir}")
     device, argv = _synthesize(synth_dir, board, games, yosys)
-
-    final = json.loads((synth_dir / f"{name}.json").read_text())
-    top = next(m for m, v in final["modules"].items()
-               if truthy(v.get("attributes", {}).get("top", "0")))
-    cells, nets, _ = flatten(final, top)
-    scopes, anchors = driver_scopes(json.loads((synth_dir / "flat.json").read_text()), top)
-    owner, by_name = attribute_cells(cells, nets, scopes, anchors)
-
-    yosys_cells = {b: Counter() for b in blocks.order}
-    for cell_name, cell in cells.items():
-        k = kind(cell["type"])
-        if k:
-            count = yosys_cells.setdefault(blocks.of(owner[cell_name]), Counter())
-            count[k] += 1
-            if cell_name in by_name:
-                count["named"] += 1
-
-    split = set(SPLIT)
-    timing_net, moved = split_clock_netlist(final, top, cells, owner, blocks, split)
+    design = _attributed(synth_dir)
+    yosys_cells = _yosys_cells(design, blocks)
+    timing_net, moved = split_clock_netlist(design.netlist, design.top, design.cells,
+                                            design.owner, blocks, set(SPLIT))
     timing_json = synth_dir / "timing.json"
     timing_json.write_text(json.dumps(timing_net))
-
-    pcf = synth_dir / f"{name}.pcf"
-    jobs = []
-    for seed in seeds:
-        jobs.append((argv, synth_dir / f"{name}.json", out / f"seed{seed}" / "production", seed))
-        jobs.append((argv, timing_json, out / f"seed{seed}" / "timing", seed))
-    log(f"placing and routing, seeds {' '.join(map(str, seeds))}: {len(jobs)} nextpnr runs, "
-        f"{JOBS} at a time (about a minute each)")
-    with ThreadPoolExecutor(max_workers=JOBS) as pool:
-        for f in [pool.submit(_pnr, nextpnr, a, j, pcf, d, s) for a, j, d, s in jobs]:
-            f.result()
-
-    per_seed = {}
-    for seed in seeds:
-        prod_dir, tim_dir = out / f"seed{seed}" / "production", out / f"seed{seed}" / "timing"
-        report = json.loads((prod_dir / "report.json").read_text())
-        routed = json.loads((prod_dir / "routed.json").read_text())
-        info, mixed = lc_owners(routed, cells, owner, blocks)
-        per_block = Counter(i["block"] for i in info.values())
-        total = report["utilization"]["ICESTORM_LC"]["used"]
-        assert sum(per_block.values()) == total, (sum(per_block.values()), total)
-        fmax = min(c["achieved"] for c in report["fmax"].values())
-        pairs = clock_pairs(report)
-        clocked = [(k, v) for k, v in pairs.items()
-                   if k[0].startswith("pos") and k[1].startswith("pos") and k[0] == k[1]]
-        crit = min(clocked, key=lambda kv: 1000 / kv[1]["delay_ns"])[1] if clocked else None
-        start = end = None
-        if crit:
-            s, e = path_ends(crit["path"])
-            start = endpoint_block(s, info, cells, owner, blocks)
-            end = endpoint_block(e, info, cells, owner, blocks)
-
-        treport = json.loads((tim_dir / "report.json").read_text())
-        troute = json.loads((tim_dir / "routed.json").read_text())
-        tinfo, _ = lc_owners(troute, cells, owner, blocks)
-        split_clk = [c for c in treport["fmax"] if SPLIT_NET in c]
-        rest_clk = [c for c in treport["fmax"] if SPLIT_NET not in c]
-        tpairs = clock_pairs(treport)
-
-        def pair(a, b):
-            for (f, t), v in tpairs.items():
-                if f.split(" ", 1)[-1] in a and t.split(" ", 1)[-1] in b:
-                    s, e = path_ends(v["path"])
-                    return {"mhz": 1000 / v["delay_ns"], "delay_ns": v["delay_ns"],
-                            "from": [s, endpoint_block(s, tinfo, cells, owner, blocks)],
-                            "to": [e, endpoint_block(e, tinfo, cells, owner, blocks)]}
-            return None
-        tb = {"split_internal": pair(split_clk, split_clk),
-              "rest_internal": pair(rest_clk, rest_clk),
-              "split_to_rest": pair(split_clk, rest_clk),
-              "rest_to_split": pair(rest_clk, split_clk)}
-        per_seed[seed] = {
-            "lc_total": total,
-            "lc": {b: per_block.get(b, 0)
-                   for b in blocks.order + sorted(set(per_block) - set(blocks.order))},
-            "lc_mixed": mixed,
-            "fmax_mhz": fmax,
-            "critical_path": {"from_block": start, "to_block": end,
-                              "from_cell": s if crit else None, "to_cell": e if crit else None,
-                              "delay_ns": crit["delay_ns"] if crit else None},
-            "timing_build": {
-                "lc_total": treport["utilization"]["ICESTORM_LC"]["used"],
-                "global_buffers": treport["utilization"].get("SB_GB", {}).get("used"),
-                "split_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in split_clk),
-                                      default=None),
-                "rest_fmax_mhz": min((treport["fmax"][c]["achieved"] for c in rest_clk),
-                                     default=None),
-                **tb,
-                "whole_mhz": min([v["mhz"] for v in tb.values() if v], default=None),
-                "clocks": list(treport["fmax"]),
-            },
-        }
-
-    runs = per_seed.values()
-    lc_names = list(per_seed[seeds[0]]["lc"])
-    medians = {
-        "lc_total": median([s["lc_total"] for s in runs]),
-        "lc": {b: median([s["lc"].get(b, 0) for s in runs]) for b in lc_names},
-        "fmax_mhz": median([s["fmax_mhz"] for s in runs]),
-        "split_fmax_mhz": median([s["timing_build"]["split_fmax_mhz"] for s in runs]),
-        "rest_fmax_mhz": median([s["timing_build"]["rest_fmax_mhz"] for s in runs]),
-        "split_to_rest_mhz": median([(s["timing_build"]["split_to_rest"] or {}).get("mhz")
-                                      for s in runs]),
-        "rest_to_split_mhz": median([(s["timing_build"]["rest_to_split"] or {}).get("mhz")
-                                      for s in runs]),
-        "timing_whole_mhz": median([s["timing_build"]["whole_mhz"] for s in runs]),
-        "critical_path_blocks": dict(Counter(
-            f"{s['critical_path']['from_block']} -> {s['critical_path']['to_block']}"
-            for s in runs)),
-    }
+    _place_and_route(nextpnr, argv, synth_dir, timing_json, out, seeds, log)
+    per_seed = {seed: {**_production(out / f"seed{seed}" / "production", design, blocks),
+                       "timing_build": _timing_build(out / f"seed{seed}" / "timing",
+                                                     design, blocks)}
+                for seed in seeds}
     return {
         "board": board.name, "device": device, "games": list(games), "commit": _git_commit(),
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -685,7 +628,140 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
         "split_ffs_moved": moved,
         "yosys_cells": {b: dict(c) for b, c in yosys_cells.items()},
         "yosys_cells_total": dict(sum(yosys_cells.values(), Counter())),
-        "seeds": per_seed, "median": medians,
+        "seeds": per_seed, "median": _medians(per_seed, seeds),
+    }
+
+
+def _attributed(synth_dir):
+    """The final netlist of `_synthesize`, each cell given to the scope of the RTL
+    signal it computes, read from the netlist stopped after flatten (rules 1 and 2)."""
+    final = json.loads((synth_dir / f"{build.NAME}.json").read_text())
+    top = next(m for m, v in final["modules"].items()
+               if truthy(v.get("attributes", {}).get("top", "0")))
+    cells, nets, _ = flatten(final, top)
+    scopes, anchors = driver_scopes(json.loads((synth_dir / "flat.json").read_text()), top)
+    owner, by_name = attribute_cells(cells, nets, scopes, anchors)
+    return Design(final, top, cells, owner, by_name)
+
+
+def _yosys_cells(design, blocks):
+    """{block: Counter of LUT4, DFF, CARRY, and "named": those settled by their name}."""
+    counts = {b: Counter() for b in blocks.order}
+    for cell_name, cell in design.cells.items():
+        cell_kind = kind(cell["type"])
+        if cell_kind:
+            count = counts.setdefault(blocks.of(design.owner[cell_name]), Counter())
+            count[cell_kind] += 1
+            if cell_name in design.by_name:
+                count["named"] += 1
+    return counts
+
+
+def _place_and_route(nextpnr, argv, synth_dir, timing_json, out, seeds, log):
+    """The production and the timing netlist, placed and routed once per seed under
+    out/seed<N>/production and out/seed<N>/timing, `JOBS` nextpnr runs at a time."""
+    production_json = synth_dir / f"{build.NAME}.json"
+    pcf = synth_dir / f"{build.NAME}.pcf"
+    jobs = []
+    for seed in seeds:
+        jobs.append((production_json, out / f"seed{seed}" / "production", seed))
+        jobs.append((timing_json, out / f"seed{seed}" / "timing", seed))
+    log(f"placing and routing, seeds {' '.join(map(str, seeds))}: {len(jobs)} nextpnr runs, "
+        f"{JOBS} at a time (about a minute each)")
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        for done in [pool.submit(_pnr, nextpnr, argv, netlist, pcf, rundir, seed)
+                     for netlist, rundir, seed in jobs]:
+            done.result()
+
+
+def _production(rundir, design, blocks):
+    """One seed's production build: its LCs per block and its critical path."""
+    report = json.loads((rundir / "report.json").read_text())
+    routed = json.loads((rundir / "routed.json").read_text())
+    info, mixed = lc_owners(routed, design.cells, design.owner, blocks)
+    per_block = Counter(i["block"] for i in info.values())
+    total = report["utilization"]["ICESTORM_LC"]["used"]
+    assert sum(per_block.values()) == total, (sum(per_block.values()), total)
+    # The slowest path from a clock's rising edge to the same clock's.
+    same_clock = [pair for clocks, pair in clock_pairs(report).items()
+                  if clocks[0].startswith("pos") and clocks[0] == clocks[1]]
+    critical = min(same_clock, key=lambda pair: 1000 / pair["delay_ns"], default=None)
+    start_cell = end_cell = start = end = None
+    if critical:
+        start_cell, end_cell = path_ends(critical["path"])
+        start = endpoint_block(start_cell, info, design.cells, design.owner, blocks)
+        end = endpoint_block(end_cell, info, design.cells, design.owner, blocks)
+    return {
+        "lc_total": total,
+        "lc": {b: per_block.get(b, 0)
+               for b in blocks.order + sorted(set(per_block) - set(blocks.order))},
+        "lc_mixed": mixed,
+        "fmax_mhz": min(c["achieved"] for c in report["fmax"].values()),
+        "critical_path": {"from_block": start, "to_block": end,
+                          "from_cell": start_cell, "to_cell": end_cell,
+                          "delay_ns": critical["delay_ns"] if critical else None},
+    }
+
+
+def _timing_build(rundir, design, blocks):
+    """One seed's timing build: the split blocks' fmax, the rest's, and the paths
+    between them."""
+    report = json.loads((rundir / "report.json").read_text())
+    routed = json.loads((rundir / "routed.json").read_text())
+    info, _ = lc_owners(routed, design.cells, design.owner, blocks)
+    split_clocks = [c for c in report["fmax"] if SPLIT_NET in c]
+    rest_clocks = [c for c in report["fmax"] if SPLIT_NET not in c]
+    pairs = clock_pairs(report)
+
+    def between(sources, destinations):
+        """The first path from a clock of `sources` to one of `destinations`."""
+        for (source, destination), pair in pairs.items():
+            if (source.split(" ", 1)[-1] in sources
+                    and destination.split(" ", 1)[-1] in destinations):
+                start, end = path_ends(pair["path"])
+                return {"mhz": 1000 / pair["delay_ns"], "delay_ns": pair["delay_ns"],
+                        "from": [start, endpoint_block(start, info, design.cells,
+                                                       design.owner, blocks)],
+                        "to": [end, endpoint_block(end, info, design.cells, design.owner,
+                                                   blocks)]}
+        return None
+    paths = {"split_internal": between(split_clocks, split_clocks),
+             "rest_internal": between(rest_clocks, rest_clocks),
+             "split_to_rest": between(split_clocks, rest_clocks),
+             "rest_to_split": between(rest_clocks, split_clocks)}
+    return {
+        "lc_total": report["utilization"]["ICESTORM_LC"]["used"],
+        "global_buffers": report["utilization"].get("SB_GB", {}).get("used"),
+        "split_fmax_mhz": min((report["fmax"][c]["achieved"] for c in split_clocks),
+                              default=None),
+        "rest_fmax_mhz": min((report["fmax"][c]["achieved"] for c in rest_clocks),
+                             default=None),
+        **paths,
+        "whole_mhz": min([p["mhz"] for p in paths.values() if p], default=None),
+        "clocks": list(report["fmax"]),
+    }
+
+
+def _medians(per_seed, seeds):
+    """The medians over the seeds of what `markdown` shows in bold."""
+    runs = per_seed.values()
+    timing = [run["timing_build"] for run in runs]
+
+    def crossing(name):
+        return median([(t[name] or {}).get("mhz") for t in timing])
+    return {
+        "lc_total": median([run["lc_total"] for run in runs]),
+        "lc": {b: median([run["lc"].get(b, 0) for run in runs])
+               for b in per_seed[seeds[0]]["lc"]},
+        "fmax_mhz": median([run["fmax_mhz"] for run in runs]),
+        "split_fmax_mhz": median([t["split_fmax_mhz"] for t in timing]),
+        "rest_fmax_mhz": median([t["rest_fmax_mhz"] for t in timing]),
+        "split_to_rest_mhz": crossing("split_to_rest"),
+        "rest_to_split_mhz": crossing("rest_to_split"),
+        "timing_whole_mhz": median([t["whole_mhz"] for t in timing]),
+        "critical_path_blocks": dict(Counter(
+            f"{run['critical_path']['from_block']} -> {run['critical_path']['to_block']}"
+            for run in runs)),
     }
 
 

@@ -1,1 +1,2 @@
-"""The host's software: the serial protocol and the terminal client."""
+"""The host's side: the serial protocol and link, the game clients, and the one table
+that picks each game's client (clients.py)."""

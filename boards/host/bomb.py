@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from firmware_ref.ktane import model as golden
 
 from . import protocol
-from .terminal import link_errors
+from .link import link_errors
 
 __all__ = ["View", "parse_line", "GoldenBomb", "BoardBomb", "Session", "show", "HELP"]
 
@@ -97,7 +97,7 @@ class GoldenBomb:
 
 class BoardBomb:
     """The module on a board (or the board in a box) over the host link: `link` is a
-    boards.host.terminal.Link. The module's line follows the answer to a new module
+    boards.host.link.Link. The module's line follows the answer to a new module
     and to a strike; the client reads it before it sends more."""
 
     def __init__(self, link):
@@ -109,15 +109,9 @@ class BoardBomb:
         self._command(protocol.STATUS, again=True)     # a box just started: its line
 
     def _command(self, frame, again=False):
-        """The status after `frame`; `again`: once more if the link refused it, which
-        it does when the frame ends while the module's line is on its way (the frame
-        is then not acted on)."""
-        try:
-            self.status = self.link.command(frame)
-        except protocol.Rejected:
-            if not again:
-                raise
-            self.status = self.link.command(frame)
+        """The status after `frame` (`again`: protocol.Exchange's, for a frame that may
+        meet the module's line); the module's line, if it came, is read."""
+        self.status = self.link.command(frame, again=again)
         if self.link.texts:
             self.line = parse_line(self.link.texts[-1])
             self.link.texts.clear()
@@ -288,6 +282,6 @@ def play_golden(read, write, *, seed=None, **_):
 
 
 def play_board(link, read, write):
-    """The module on a board over `link` (boards.host.terminal.Link)."""
+    """The module on a board over `link` (boards.host.link.Link)."""
     with link_errors():
         return Session(BoardBomb(link), read, write).run()

@@ -21,9 +21,9 @@ __all__ = ["GoldenLink"]
 PATIENCE = 1 << 16          # clocks: the slowest machine answers within 15 007
 
 
-class GoldenLink:
+class GoldenLink(protocol.Exchange):
     """Game `game`'s golden model as a board with that one game, with the methods and
-    the ``texts`` of boards.host.terminal.Link."""
+    the ``texts`` of boards.host.link.Link."""
 
     def __init__(self, game):
         self.games = (game,)
@@ -36,7 +36,7 @@ class GoldenLink:
         self.cycles = 0
         self.settle()
 
-    def command(self, frame):
+    def answer(self, frame):
         """The status after `frame` (bytes, as a board takes them), or Rejected."""
         self.texts += self.after
         self.after = []
@@ -59,7 +59,7 @@ class GoldenLink:
         return self.status()
 
     def line(self):
-        """The cartridge's next line (boards.host.terminal.Link's `line`)."""
+        """The cartridge's next line (boards.host.link.Link's `line`)."""
         for _ in range(PATIENCE):
             for lines in (self.texts, self.after):
                 if lines:

@@ -12,8 +12,8 @@ from firmware_ref.eth.alg import check_board
 from hdl.cartridge import SWITCHES
 
 
-__all__ = ["Status", "ProtocolError", "Rejected", "key", "reset", "switch", "game", "text",
-           "STATUS", "parse", "MARKS", "PLACES", "BOTH", "TEXT_MARK"]
+__all__ = ["Status", "ProtocolError", "Rejected", "Exchange", "key", "reset", "switch",
+           "game", "text", "STATUS", "parse", "MARKS", "PLACES", "BOTH", "TEXT_MARK"]
 
 BOTH = 3                    # both stones on one place (docs/boards.md)
 MARKS = {**alg.MARKS, BOTH: "*"}
@@ -29,6 +29,28 @@ class ProtocolError(ValueError):
 
 class Rejected(ProtocolError):
     """The board answered ``error``: it took the frame as malformed and did nothing."""
+
+
+class Exchange:
+    """What a client talks to: a board over its serial link (boards.host.link.Link), or a
+    golden model answering as a board does (boards.host.golden.GoldenLink). A subclass
+    answers one frame (`answer`); every client sends through `command`."""
+
+    def answer(self, frame):
+        """The status a board sends after `frame` (bytes), or Rejected."""
+        raise NotImplementedError
+
+    def command(self, frame, again=False):
+        """The status after `frame`, or Rejected. `again`: sent once more if refused. A
+        frame that ends while a line of the cartridge's is on its way is refused and not
+        acted on (a board in a box that has just started, a module saying its line);
+        that line ends one frame only, so a second refusal is the board's own."""
+        try:
+            return self.answer(frame)
+        except Rejected:
+            if not again:
+                raise
+            return self.answer(frame)
 
 
 @dataclass(frozen=True)

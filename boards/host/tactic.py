@@ -15,7 +15,7 @@ from firmware_ref.tactic.referee import Referee
 from firmware_ref.tactic.rules import EMPTY, O, X, IllegalPlan, check, parse_plan, resolve
 
 from . import protocol
-from .terminal import link_errors
+from .link import link_errors
 
 __all__ = ["BoardGame", "RefereeGame", "Session", "show", "HELP", "play_board",
            "play_golden"]
@@ -46,7 +46,7 @@ class RefereeGame:
 
 
 class BoardGame:
-    """The cartridge on a board over `link` (boards.host.terminal.Link). It keeps a
+    """The cartridge on a board over `link` (boards.host.link.Link). It keeps a
     referee of its own beside the board to name each step, and checks the board's
     display against it after every step."""
 
@@ -57,12 +57,9 @@ class BoardGame:
         self.heard = None
 
     def _command(self, frame, again=False):
-        try:
-            status = self.link.command(frame)
-        except protocol.Rejected:
-            if not again:
-                raise
-            status = self.link.command(frame)
+        """The status after `frame` (`again`: protocol.Exchange's); the machine's plan,
+        if its line came with it, is kept."""
+        status = self.link.command(frame, again=again)
         if self.link.texts:
             self.heard = self.link.texts[-1]
             self.link.texts.clear()

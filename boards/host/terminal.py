@@ -1,92 +1,29 @@
-"""Play the board from a terminal over its USB serial port: `ttt play-board`.
+"""The board of nine places from a terminal: the client of every game that has none of
+its own (boards/host/clients.py), on a board over its serial port (`ttt play-board`,
+boards/host/console.py) or on the game's golden model (`make play GAME=firstfree`,
+boards/host/golden.py).
 
-With no port it plays the board in a box (boards/box/box.py), over a pseudo-terminal opened
-exactly as a real port is. Places are named as in `make play` (firmware_ref.eth.ttmain): a
-column A-C and a row 1-3. A board with several games (`GAME=eth,firstfree`) is asked for
-them when the session begins; `game` lists them and `game N` plays game N with its own
-client (boards/host/clients.py). The same `Session` plays a game of turns on its golden
-model (`make play GAME=firstfree`, boards/host/golden.py).
+Places are named as in `make play` (firmware_ref.eth.ttmain): a column A-C and a row
+1-3. The ETH chip's `make play` is the paper's own main program (F.3).
 """
 
-import contextlib
-import errno
 import functools
-import os
-import sys
 
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
 from hdl.turns import Turns
 from sim.cartridges import bench as cartridges
 
-from . import clients, protocol
-from ..gateware.top import BAUD
-from boards.builds.build import DEFAULT_GAMES
+from . import protocol
+from .link import link_errors
+from .prompt import Prompter, Quit
 
 
-__all__ = ["Link", "NoAnswer", "open_port", "open_box", "play", "check_position", "show",
-           "HELP", "Prompter", "Quit", "link_errors", "Session", "Console", "play_board",
-           "play_golden"]
+__all__ = ["play_board", "play_golden", "Session", "check_position", "show", "HELP",
+           "named", "playing"]
 
 PLACES = {coordinate(k): k for k in range(9)}
-TIMEOUT = 2                 # seconds: a board answers in milliseconds
 CHIPS = (COMPUTER, protocol.BOTH)   # places that hold a chip's stone
-
-
-class NoAnswer(protocol.ProtocolError):
-    """Nothing, or half a line, came back within the timeout."""
-
-
-class Link:
-    """One board on a byte stream with ``write`` and ``readline`` (a serial port)."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        self.texts = []         # the cartridge's lines, not yet shown
-        self.games = ()         # the board's games by number, once Console asked it
-
-    def command(self, frame):
-        self.stream.write(frame)
-        while True:
-            line = self.stream.readline()
-            if not line.endswith(b"\n"):
-                raise NoAnswer(f"no answer to {frame!r} (got {line!r}): is the board "
-                               "programmed, and is this its serial port?")
-            if not line.startswith(protocol.TEXT_MARK):
-                return protocol.parse(line)
-            self.texts.append(line[1:].rstrip(b"\r\n").decode("ascii", "replace"))
-
-    def line(self):
-        """The cartridge's next line: one that came before an answer, else the next the
-        board sends (a line said in answer to a frame follows the frame's answer)."""
-        if self.texts:
-            return self.texts.pop(0)
-        line = self.stream.readline()
-        if not line.endswith(b"\n"):
-            raise NoAnswer(f"the cartridge's line did not come (got {line!r})")
-        if not line.startswith(protocol.TEXT_MARK):
-            raise protocol.ProtocolError(f"not a line of the cartridge's: {line!r}")
-        return line[1:].rstrip(b"\r\n").decode("ascii", "replace")
-
-
-def _ports():
-    from serial.tools.list_ports import comports
-    return ", ".join(p.device for p in comports()) or "none"
-
-
-def open_port(port, timeout=TIMEOUT):
-    """The serial port `port` at the link's baud rate, or a one-line UserError."""
-    import serial
-    try:
-        return serial.Serial(port, BAUD, timeout=timeout)
-    except (serial.SerialException, OSError, ValueError) as error:
-        # pyserial's text repeats the port and the OS's error; the OS's alone is enough.
-        number = getattr(error, "errno", None)
-        reason = os.strerror(number) if number else str(error)
-        if number == errno.EACCES:
-            reason += " (on Linux, join the dialout group)"
-        raise UserError(f"cannot open the serial port {port}: {reason}; "
-                        f"serial ports on this machine: {_ports()}") from None
 
 
 def check_position(board):
@@ -166,46 +103,6 @@ def result(status):
 HELP = """Type a place for your stone: a column A-C and a row 1-3, e.g. B2 (as in make play).
 new: a new game;  new XO.|...|... : a new game from a position (X yours, O the machine's);
 user / machine: who begins the next game;  help;  quit"""
-YES_NO = {"Y": True, "YES": True, "N": False, "NO": False}
-QUIT = ("QUIT", "Q")
-
-
-class Quit(Exception):
-    """The player's input ended, or they typed quit."""
-
-
-@contextlib.contextmanager
-def link_errors():
-    """A board that answers what no board should, or a port that fails (pyserial's
-    SerialException is an OSError: unplugged): one line, a UserError."""
-    try:
-        yield
-    except protocol.ProtocolError as error:
-        raise UserError(str(error)) from None
-    except OSError as error:
-        raise UserError(f"the serial port failed: {error}") from None
-
-
-class Prompter:
-    """Questions on a terminal, `read(prompt)` (EOFError at the end) and `write(text)`:
-    the board's session and Ultimate's client ask through it."""
-
-    def ask(self, prompt):
-        try:
-            line = self.read(prompt)
-        except EOFError:
-            self.write("")
-            raise Quit from None
-        if line.strip().upper() in QUIT:
-            raise Quit
-        return line
-
-    def yes(self, question):
-        while True:
-            answer = self.ask(f"{question} (Y/N) ").strip().upper()
-            if answer in YES_NO:
-                return YES_NO[answer]
-            self.write("Please answer Y or N.")
 
 
 class Session(Prompter):
@@ -298,131 +195,13 @@ class Session(Prompter):
         """Send `frame`; the status after it. `again`: once more if it is refused.
         `quiet`: the cartridge's lines that came meanwhile are dropped, not shown."""
         try:
-            status = self.link.command(frame)
+            status = self.link.command(frame, again=again)
         except protocol.Rejected as error:
-            if again:
-                return self.command(frame, quiet=quiet)
             raise UserError(f"{error} ({frame!r}): is this the board's serial port?") from None
         for line in [] if quiet else self.link.texts:
             self.write(f"{machine(status).capitalize()} says: {line}")
         self.link.texts.clear()
         return status
-
-
-class Switch(Exception):
-    """The player chose game `number` of the board's."""
-
-    def __init__(self, number):
-        super().__init__(number)
-        self.number = number
-
-
-class Console:
-    """A board and its games, each played by its own client (boards/host/clients.py);
-    the board's `link`, and the terminal's `read` and `write`.
-
-    The link tells the games: a ``G`` frame is refused for a number the board does not
-    hold, and the status line names the game playing by its letter. So the board is
-    asked ``G1``, ``G2``, ... until one is refused twice (once may be a frame that met a
-    line of the cartridge's), then ``G0``, and the game that was playing begins anew. A
-    board of one game refuses ``G1`` and nothing changes. Every line typed passes here
-    first: ``game`` lists the games, ``game N`` plays one, ``help`` names them too."""
-
-    def __init__(self, link, read, write):
-        self.link, self.typed, self.write = link, read, write
-        self.number = 0             # the game playing
-
-    def run(self):
-        with link_errors():
-            status = self.command(protocol.STATUS, quiet=True)
-            self.link.games = self.ask_games(status)
-            self.number = self.link.games.index(named(status.game))
-            if len(self.link.games) > 1:
-                self.write(f"This board holds {len(self.link.games)} games, now "
-                           f"{playing(self.link.games, status)}; game lists them.")
-            while True:
-                try:
-                    return clients.client(self.link.games[self.number]).play_board(
-                        self.link, self.read, self.write)
-                except Switch as switch:
-                    self.number = switch.number
-                    self.write(f"Now {playing(self.link.games, self.begin())}.")
-
-    def command(self, frame, quiet=False):
-        """The status after `frame`, sent once more if the board refuses it, or Rejected
-        (refused twice: a line of the cartridge's ends only one frame)."""
-        try:
-            status = self.link.command(frame)
-        except protocol.Rejected:
-            status = self.link.command(frame)
-        if quiet:
-            self.link.texts.clear()
-        return status
-
-    def begin(self):
-        """Game `number` from an empty board, its switches as at power-up (the desk
-        keeps them across games, and each game reads them its own way)."""
-        status = self.command(protocol.STATUS, quiet=True)
-        init = cartridges.cartridge(self.link.games[self.number]).switch_init
-        for n, on in enumerate(status.switches):
-            if on != bool(init >> n & 1):
-                self.command(protocol.switch(n, not on), quiet=True)
-        return self.command(protocol.game(self.number), quiet=True)
-
-    def ask_games(self, status):
-        """The board's games by number (folders of hdl/), from its answers to ``G``."""
-        codes = {}
-        for number in range(1, 10):
-            try:
-                codes[number] = self.command(protocol.game(number), quiet=True).game
-            except protocol.Rejected:
-                break
-        if not codes:
-            return (named(status.game),)
-        codes[0] = self.command(protocol.game(0), quiet=True).game
-        games = tuple(named(codes[n]) for n in sorted(codes))
-        if None in games or len(set(games)) != len(games) or named(status.game) not in games:
-            letters = "".join(codes[n] for n in sorted(codes))
-            raise protocol.ProtocolError(f"the board's games are {letters} and it played "
-                                         f"{status.game}: not games this client knows")
-        # Back to the game that was playing, from the beginning.
-        self.command(protocol.game(games.index(named(status.game))), quiet=True)
-        return games
-
-    def read(self, prompt):
-        """A line typed for the client, after the lines about games."""
-        games = self.link.games
-        while True:
-            line = self.typed(prompt)
-            words = line.upper().split()
-            if words[:1] == ["HELP"] and len(games) > 1:
-                title = cartridges.cartridge(games[self.number]).title
-                self.write(f"game: this board's games;  game N: play game N (now game "
-                           f"{self.number}: {title})")
-            if words[:1] != ["GAME"]:
-                return line
-            if len(words) == 1:
-                self.write("\n".join(
-                    ["This board's games (game N plays one):"]
-                    + [f"  {n}  {cartridges.cartridge(name).title}"
-                       + ("  <- playing" if n == self.number else "")
-                       for n, name in enumerate(games)]))
-            elif words[1].isdigit() and int(words[1]) < len(games):
-                raise Switch(int(words[1]))
-            else:
-                held = (f"its games are 0 to {len(games) - 1}" if len(games) > 1
-                        else "it holds one game, 0")
-                self.write(f"There is no game {' '.join(line.split()[1:])} on this board: "
-                           f"{held} (game lists them).")
-
-
-def typed(prompt):
-    """`input`, echoing what was read when it does not come from a terminal, so that a
-    piped session reads as one typed by hand."""
-    line = input(prompt)
-    if not sys.stdin.isatty():
-        print(line)
-    return line
 
 
 def play_board(link, read, write):
@@ -440,48 +219,3 @@ def play_golden(read, write, *, game, seed=None, clock=None):
     from .golden import GoldenLink
     with link_errors():
         return Session(GoldenLink(game), read, write).run()
-
-
-def said(text):
-    """`print`, seen at once even in a log or a pipe: a line may precede a long wait."""
-    print(text, flush=True)
-
-
-def open_box(box, silence=0.3):
-    """The port of a started board in a box (boards/box/box.py), opened with the box's
-    wait, once the box has said its power-up lines (a cartridge's line), which are
-    dropped: a first frame that met a line being sent was answered in its middle."""
-    stream = open_port(box.port, box.TIMEOUT)
-    stream.timeout = silence
-    while stream.read(4096):
-        pass
-    stream.timeout = box.TIMEOUT
-    return stream
-
-
-def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
-    """Play the board on serial port `port`, or on `stream`, or, with neither, the board
-    in a box holding `games`. Returns the exit status; errors are UserError, one line."""
-    if stream is not None:
-        return Console(Link(stream), read, write).run() or 0
-    if port:
-        with open_port(port) as stream:
-            return play(port, stream=stream, read=read, write=write)
-    from sim.backends.compiled import BackendMissing
-
-    from boards.box.box import Box
-    try:
-        box = Box(games, log=write)
-    except BackendMissing as error:
-        raise UserError(f"the board in a box cannot be compiled: {error}") from None
-    with box:
-        machines = " + ".join(cartridges.cartridge(name).machine for name in games)
-        write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
-              f"{box.port})")
-        try:
-            with open_box(box) as stream:
-                return play(box.port, stream=stream, read=read, write=write)
-        except UserError:
-            if box.error:       # the client heard nothing because the box had stopped
-                raise UserError(f"the board in a box stopped: {box.error}") from None
-            raise

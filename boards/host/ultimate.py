@@ -18,7 +18,8 @@ from firmware_ref.ultimate.model import load
 from firmware_ref.ultimate.rules import CELLS, Position, parse, show
 
 from . import protocol
-from .terminal import Prompter, Quit, link_errors
+from .link import link_errors
+from .prompt import Prompter, Quit
 
 __all__ = ["EngineGame", "BoardGame", "Session", "Reply", "board", "indices",
            "parse_move", "HELP", "play_golden", "play_board"]
@@ -88,7 +89,7 @@ def parse_reply(line):
 
 
 class BoardGame:
-    """The cartridge on a board over `link` (boards.host.terminal.Link). The person's
+    """The cartridge on a board over `link` (boards.host.link.Link). The person's
     move is two keys; the board's `P` lines are read as the position, each checked
     against the golden position kept beside it (`golden`)."""
 
@@ -99,15 +100,9 @@ class BoardGame:
         self.lines = []             # the cartridge's lines not yet read
 
     def _command(self, frame, again=False):
-        """The status after `frame`; `again`: once more if the link refused it, which it
-        does when the frame ends while a line of the cartridge's is on its way (the
-        frame is then not acted on)."""
-        try:
-            status = self.link.command(frame)
-        except protocol.Rejected:
-            if not again:
-                raise
-            status = self.link.command(frame)
+        """The status after `frame` (`again`: protocol.Exchange's); the cartridge's lines
+        that came with it are kept to be read in order."""
+        status = self.link.command(frame, again=again)
         self.lines += self.link.texts
         self.link.texts.clear()
         return status
@@ -369,6 +364,6 @@ def play_golden(read, write, **_):
 
 
 def play_board(link, read, write):
-    """The cartridge on a board over `link` (boards.host.terminal.Link)."""
+    """The cartridge on a board over `link` (boards.host.link.Link)."""
     with link_errors():
         return Session(BoardGame(link), read, write).run()
