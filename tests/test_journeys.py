@@ -575,6 +575,7 @@ JOURNEYS = [
       first=r"^usage: ttt \[-h\] command \.\.\.$", last=r"show this help message and exit$"),
     J("ttt <subcommand> -h", "ttt verify -h", first=r"^usage: ttt verify \[-h\]",
       last=r"--jobs JOBS"),
+    J("ttt play -h", first=r"^usage: ttt play \[-h\]", last=r"make play-board plays it$"),
     J(".venv/bin/ttt boards", first=r"^icebreaker +iCEBreaker \(iCE40UP5K\)",
       last=r"^icestick +iCEstick \(iCE40HX1K\)"),
     J(".venv/bin/ttt move .../.X./...", first=r"^    A B C$", last=r"^nodes: 2521$",
