@@ -26,11 +26,13 @@ clock (firmware_ref/turns.py is the golden model written from this text):
   game.
 """
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Cat, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .blunder_lamp import BlunderLamp
 from .cartridge import BOARD, Cartridge
+from .move_line import MoveLine
 
 
 __all__ = ["LINES", "EngineSignature", "lines", "completes", "Turns"]
@@ -102,48 +104,32 @@ class Turns(Cartridge):
     def elaborate(self, platform):
         m = Module()
         m.submodules.engine = engine = self.engine()
+        m.submodules.blunder_lamp = blunder_lamp = BlunderLamp(self.blunders)
+        m.submodules.move_line = move_line = MoveLine()
         board = Signal(BOARD)
-        said = Signal(range(9))             # the move to say
-        saying = Signal(2)                  # 3: its column, 2: its row, 1: the newline
-        column, row = Signal(2), Signal(2)  # of `said`, decoded after its register
 
         red = Cat(place.red for place in board)
         green = Cat(place.green for place in board)
         full = (red | green).all()
         red_line, green_line = lines(red).any(), lines(green).any()
-
-        # The blunder lamp: whether the machine's move is one of them.
-        blundered = Signal()
-        blundering = Cat((board.as_value() == b) & (engine.move == k)
-                         for b, k in self.blunders).any()
-        with m.If(engine.think & engine.done):
-            m.d.sync += blundered.eq(blundering)
-        with m.If(self.start):
-            m.d.sync += blundered.eq(0)
-        own = blundered if self.blunder_lamp else green_line
+        own = blunder_lamp.lit if self.blunder_lamp else green_line
 
         m.d.comb += [
             self.board.eq(board),
             engine.board.eq(board),
             self.lamps.eq(Cat(self.ready, self.over, red_line, own)),
             self.rx.ready.eq(1),            # it has nothing to hear
+            blunder_lamp.board.eq(board), blunder_lamp.move.eq(engine.move),
+            blunder_lamp.moved.eq(engine.think & engine.done),
+            blunder_lamp.clear.eq(self.start),
+            move_line.move.eq(engine.move), move_line.hush.eq(self.start),
         ]
-
-        # The line that says the move, beside the game: the game never waits for it.
-        with m.Switch(said):
-            for k in range(9):
-                with m.Case(k):
-                    m.d.comb += [column.eq(k % 3), row.eq(k // 3)]
-        m.d.comb += [self.tx.valid.eq(saying != 0),
-                     self.tx.payload.eq(Mux(saying == 3, ord("A") + column,
-                                            Mux(saying == 2, ord("1") + row, ord("\n"))))]
-        with m.If(self.tx.valid & self.tx.ready):
-            m.d.sync += saying.eq(saying - 1)
+        wiring.connect(m, move_line.tx, wiring.flipped(self.tx))
 
         def restart():
             # From any state, last so that it wins.
             with m.If(self.start):
-                m.d.sync += [board.eq(self.position), saying.eq(0)]
+                m.d.sync += board.eq(self.position)
                 m.next = "OPEN"
 
         with m.FSM(init="OPEN"):
@@ -172,8 +158,8 @@ class Turns(Cartridge):
             with m.State("THINK"):
                 m.d.comb += [self.busy.eq(1), engine.think.eq(1)]
                 with m.If(engine.done):
-                    m.d.sync += [board[engine.move].red.eq(1), said.eq(engine.move),
-                                 saying.eq(3)]
+                    m.d.comb += move_line.say.eq(1)
+                    m.d.sync += board[engine.move].red.eq(1)
                     m.next = "JUDGE_MACHINE"
                 restart()
             with m.State("JUDGE_MACHINE"):

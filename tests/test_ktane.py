@@ -237,14 +237,14 @@ def test_the_core_agrees_with_its_golden_model():
     assert cartridges.lockstep("ktane", GAMES) == (len(GAMES), sum(map(len, GAMES)))
 
 
-@pytest.mark.parametrize("name, value", [
-    ("PIECES", 4),
-    ("ROWS", {**__import__("hdl.ktane.cartridge", fromlist=["ROWS"]).ROWS,
-              (1, 1): (5, 7, 7)}),
+@pytest.mark.parametrize("block, name, value", [
+    ("new_module", "PIECES", 4),
+    ("start_row", "ROWS", {**__import__("hdl.ktane.start_row", fromlist=["ROWS"]).ROWS,
+                           (1, 1): (5, 7, 7)}),
 ])
-def test_a_wrong_core_is_caught(monkeypatch, name, value):
-    import hdl.ktane.cartridge as core
-    monkeypatch.setattr(core, name, value)
+def test_a_wrong_core_is_caught(monkeypatch, block, name, value):
+    import importlib
+    monkeypatch.setattr(importlib.import_module(f"hdl.ktane.{block}"), name, value)
     with pytest.raises(cartridges.Mismatch):
         cartridges.lockstep("ktane", GAMES)
 

@@ -95,6 +95,8 @@ class Chip(wiring.Component):
         return registers
 
     def elaborate(self, platform):
+        # Kept whole: figure 2's wires between the paper's blocks, one group per block fed;
+        # a part of its own here would be a block the paper does not draw.
         m = Module()
 
         m.submodules.board = board = self.board

@@ -123,6 +123,8 @@ class Controller(Scanned):
     prompt: Out(1)
 
     def elaborate(self, platform):
+        # Kept whole: this is appendix C's eight-state listing, each state's outputs beside
+        # its next state as the paper gives them (Mealy: both hang on the same conditions).
         m = Module()
 
         # Appendix C: "let userhasmoved = keypressed & validkey".
