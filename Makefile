@@ -24,7 +24,7 @@ NETLIST ?=
 ARGS ?=
 
 .PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board museum formal clean
+	compare bitstream prog load cost play-board serve museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -82,6 +82,9 @@ cost: $(STAMP)        ## logic cells and fmax per block of the $(BOARD) build, m
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
 	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
+
+serve: $(STAMP)       ## the console in a web browser: open the address it prints; PORT=...: a real board
+	$(TTT) serve $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)

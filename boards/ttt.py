@@ -255,6 +255,12 @@ def _play_board(args):
     return play(args.port, games=args.game)
 
 
+def _serve(args):
+    from .web.server import serve
+    return serve(args.game, host=args.host, http_port=args.http_port, port=args.port,
+                 sessions=args.sessions, browser=not args.no_browser)
+
+
 def _boards(args):
     from .gateware.top import BOARDS
     print("\n".join(f"{name:<12} {board.summary}" for name, board in BOARDS.items()))
@@ -478,6 +484,20 @@ compiled the first time, in 4 to 13 s, about 50 s with Ultimate (it says how lon
 first), and cached under build/compiled/; a move answers in milliseconds. --game picks the box's cartridges. make play-board runs
 it (make play-board PORT=/dev/ttyUSB1 for a board).""",
 
+    "serve": """\
+Serve the console to a web browser on this machine: it prints the page's address
+and opens it in the desktop's browser, where there is one. The page is the console's front panel, the nine keys with their two-colour LEDs,
+the lamps and the switches, and each cartridge's own view (the bomb module,
+Tactic-Toe, Ultimate); two machines can play each other on it. Each page plays a
+board in a box of its own (the desk and its cartridges simulated, as ttt
+play-board plays them; compiled the first time, then cached under
+build/compiled/), or with --port the board on that serial port. It runs until
+Ctrl-C. --game picks the cartridges, as for ttt play-board (museum: all the
+museum's machines in one desk); --http-port the port it serves on (default any
+free one); --host the address it listens on: only this machine by default, and
+any other is warned about, since the server has no password. make serve runs it
+(make serve GAME=museum; make serve PORT=/dev/ttyUSB1 for a board).""",
+
     "boards": """\
 List the boards the project builds for, with their FPGA and what they offer: the
 names that --board and make's BOARD take.""",
@@ -655,6 +675,21 @@ def parser():
                      "board in a box, the desk and its cartridges simulated)")
     sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
                      help="without --port: the box's cartridges (default eth)")
+
+    sub = command("serve", _serve, "the console in a web browser: its front panel and "
+                  "each cartridge's view (make serve)")
+    sub.add_argument("--game", type=_games, default=DEFAULT_GAMES,
+                     help="the cartridges of each page's board (default eth)")
+    sub.add_argument("--port", help="the serial port of a real board, e.g. /dev/ttyUSB1 "
+                     "(default: a board in a box for each page)")
+    sub.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    sub.add_argument("--http-port", type=int, default=0, metavar="N",
+                     help="the port to serve on (default 0: any free one)")
+    sub.add_argument("--no-browser", action="store_true",
+                     help="do not open the page in the desktop's browser")
+    sub.add_argument("--sessions", type=cli.positive_int, default=4, metavar="N",
+                     help="pages played at once, a board in a box each (default 4)")
 
     command("boards", _boards, "list the boards")
     return top

@@ -448,6 +448,11 @@ JOURNEYS = [
     J("make play-board GAME=ultimate", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$", slow=True),
 
+    # The console in a browser: the server started, its page fetched, Ctrl-C.
+    J("make serve", covered=(
+        "tests/test_web_server.py::test_make_serve_prints_its_address_serves_the_page_and_"
+        "ends_on_ctrl_c", 'interrupted(["make", "serve"]')),
+
     # The games in the terminal, on their golden models.
     J("make play", input="y\nb2\n", first=r"^T I C - T A C - T O E",
       says=r"I play A1\. Time for move 1: 6496 clock cycles = 1082\.7 microseconds at 6 MHz",

@@ -95,20 +95,28 @@ def as_from_a_shell():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupted(argv, *, ready):
-    """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``) on a
-    pseudo-terminal, press Ctrl-C once it has printed `ready` (bytes), and return
-    (exit status, everything printed). The terminal turns the ^C byte into SIGINT for
-    the command and every process it started, as a user's terminal does."""
+def interrupted(argv, *, ready, meanwhile=None, env=None):
+    """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``, or a make
+    verb as `make` runs it, ``["make", "serve", ...]``) on a pseudo-terminal, press
+    Ctrl-C once it has printed `ready` (bytes), and return (exit status, everything
+    printed). `meanwhile(printed)`, if given, is called just before Ctrl-C; `env` adds
+    to a make's environment, as `typed`'s does. The
+    terminal turns the ^C byte into SIGINT for the command and every process it
+    started, as a user's terminal does; a command killed by it has status 130, as a
+    shell shows it."""
     pid, fd = pty.fork()
     if pid == 0:                                    # the child: the command
         as_from_a_shell()
         os.chdir(ROOT)
+        if argv[0] == "make":
+            os.execvpe("make", _make_argv(argv[1], argv[2:]), _env(env))
         os.execv(sys.executable, [sys.executable, *argv])
     out, deadline = b"", time.monotonic() + READY_S
     pressed = False
     while time.monotonic() < deadline:
         if not pressed and ready in out:
+            if meanwhile:
+                meanwhile(out.decode(errors="replace"))
             os.write(fd, b"\x03")
             pressed, deadline = True, time.monotonic() + EXIT_S
         readable, _, _ = select.select([fd], [], [], 0.1)
@@ -123,7 +131,8 @@ def interrupted(argv, *, ready):
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code, out.decode(errors="replace")
 
 
 # What a make that runs the suite (make test) tells the makes below it: a user's make

@@ -1,0 +1,219 @@
+"""The server of make serve without a browser: the page's files and nothing else, the
+WebSocket only from its own page, every malformed message answered with an error and
+the server going on, a game against the chip through the messages, sessions found again
+after a reload, and the limits. The board behind each page is the real board in a box."""
+
+import asyncio
+import re
+import urllib.request
+
+import aiohttp
+import pytest
+from user import interrupted
+from web import WAIT_S, Page, origin, served
+
+from boards.web import messages, server
+from firmware_ref import cli
+
+NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}      # no browser to open
+# What make itself says when the command it ran was interrupted.
+MAKE_SAID = re.compile(r"^make: \*\*\* \[Makefile:\d+: serve\] (Interrupt|Error 130)$")
+
+
+def run(scenario):
+    return asyncio.run(scenario)
+
+
+async def get(url, **headers):
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url, headers=headers, allow_redirects=False) as answer:
+            return answer.status, await answer.read(), answer.headers
+
+
+def test_the_page_and_its_files_are_served_and_nothing_else():
+    async def scenario():
+        async with served() as (_, url):
+            status, body, headers = await get(url)
+            assert status == 200 and b"<!doctype html>" in body.lower()
+            assert headers["Content-Type"].startswith("text/html")
+            assert "default-src 'self'" in headers["Content-Security-Policy"]
+            for name in server._files():
+                assert (await get(url + "static/" + name))[0] == 200, name
+            for path in ("static/server.py", "static/../server.py", "static/%2e%2e/server.py",
+                         "static/..%2fserver.py", "static/", "static/.", "../board.py",
+                         "static/index.html/", "etc/passwd", "static/%2fetc%2fpasswd",
+                         "boards/web/server.py"):
+                assert (await get(url + path))[0] == 404, path
+            # A name that some other site points at this machine is not this server's.
+            assert (await get(url, Host="evil.example:80"))[0] == 421
+    run(scenario())
+
+
+def test_a_websocket_from_another_origin_is_refused():
+    async def scenario():
+        async with served() as (_, url):
+            for headers in ({"Origin": "http://evil.example"}, {},
+                            {"Origin": origin(url) + ".evil.example"}):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    async with Page(url, headers=headers):
+                        pass
+                assert refused.value.status == 403
+    run(scenario())
+
+
+def test_every_malformed_message_gets_an_error_and_the_server_goes_on():
+    async def scenario():
+        async with served() as (console, url):
+            async with Page(url) as page:
+                assert page.welcome["kind"] == "welcome"
+                assert (await page.receive())["kind"] == "state"
+                wrong = ["x" * (messages.LIMIT + 1), "not json", "[1, 2]", '"text"',
+                         '{"kind": "launch"}', '{"kind": "act"}', '{"no": "kind"}',
+                         '{"kind": "act", "do": "key"}',
+                         '{"kind": "act", "do": "key", "place": 9}',
+                         '{"kind": "act", "do": "key", "place": true}',
+                         '{"kind": "act", "do": "explode"}', '{"kind": "game", "number": 5}',
+                         '{"kind": "hello"}', "[" * 100_00, '{"kind": "act", "do": "new", '
+                         '"position": "XXX|...|..."}']
+                for text in wrong:
+                    await page.socket.send_str(text)
+                    answer = await page.receive()
+                    assert answer["kind"] == "error", (text, answer)
+                    assert "Traceback" not in answer["text"]
+                await page.socket.send_bytes(b"\x00\x01")
+                assert (await page.receive())["kind"] == "error"
+                # Still playing: the chip answers B2 as it always does.
+                after = await page.act("key", place=4)
+                assert after["board"][0] == 1
+            async with Page(url) as page:          # a frame too long ends its socket only
+                await page.receive()
+                await page.socket.send_str("x" * (server.FRAME_LIMIT + 1))
+                assert (await page.receive()) is None
+            async with Page(url) as page:
+                assert page.welcome["kind"] == "welcome"
+            assert console.said == []               # nothing failed in the server
+    run(scenario())
+
+
+def test_a_message_before_hello_is_refused():
+    async def scenario():
+        async with served() as (_, url):
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(url + "ws", headers={"Origin": origin(url)}) as ws:
+                    await ws.send_json({"kind": "act", "do": "key", "place": 4})
+                    assert (await ws.receive_json())["text"] == "say hello first"
+    run(scenario())
+
+
+def test_a_game_against_the_chip_through_the_messages():
+    async def scenario():
+        async with served() as (_, url):
+            async with Page(url) as page:
+                games = page.welcome["games"]
+                assert [g["name"] for g in games] == ["eth"] and games[0]["view"] == "nine"
+                state = await page.receive()
+                assert state["board"] == [0] * 9 and state["state"] == "your move"
+                after = await page.act("key", place=4, id=7)
+                assert after["answers"] == 7 and after["board_ms"] > 0
+                assert after["said"] == ["The chip plays A1; its move took 6496 clock "
+                                         "cycles."]
+                assert after["board"] == [1, 0, 0, 0, 2, 0, 0, 0, 0]
+                taken = await page.act("key", place=0)
+                assert taken["said"] == ["A1 is taken."] and taken["board"] == after["board"]
+                for place in (8, 6, 5, 1, 7):
+                    state = await page.act("key", place=place)
+                    if state["over"]:
+                        break
+                assert state["over"] and state["result"] in ("The chip won.", "A draw.")
+                fresh = await page.act("new", position="X..|.O.|...")
+                assert fresh["board"] == [2, 0, 0, 0, 1, 0, 0, 0, 0] and not fresh["over"]
+                off = await page.act("switch", number=0, on=False)
+                assert off["switches"][0] is False and off["you_begin"] is False
+                opened = await page.act("new")
+                assert opened["said"][0].startswith("The chip opens at ")
+    run(scenario())
+
+
+def test_a_reloaded_page_finds_its_board_and_a_second_page_takes_it_over():
+    async def scenario():
+        async with served() as (_, url):
+            async with Page(url) as first:
+                await first.receive()
+                await first.act("key", place=4)
+                token = first.welcome["session"]
+            async with Page(url, session=token) as again:
+                assert again.welcome["resumed"] and again.welcome["session"] == token
+                assert (await again.receive())["board"] == [1, 0, 0, 0, 2, 0, 0, 0, 0]
+                async with Page(url, session=token) as other:
+                    assert other.welcome["resumed"]
+                    gone = await again.receive()
+                    assert gone["kind"] == "error" and gone["final"]
+                    assert gone["text"] == "This game went on in another page."
+            async with Page(url, session="made-up") as new:
+                assert not new.welcome["resumed"] and new.welcome["session"] != "made-up"
+    run(scenario())
+
+
+def test_the_limit_of_pages_and_the_boards_of_pages_gone():
+    async def scenario():
+        async with served(limit=1, idle_s=0.3) as (console, url):
+            async with Page(url) as first:
+                async with Page(url) as second:
+                    refused = second.welcome
+                    assert refused["kind"] == "error" and refused["final"]
+                    assert "all are taken" in refused["text"]
+                await first.receive()
+            assert len(console.sessions) == 1
+            for _ in range(100):                 # the sweep closes the board of a page gone
+                if not len(console.sessions):
+                    break
+                await asyncio.sleep(0.1)
+            assert len(console.sessions) == 0
+            async with Page(url) as third:
+                assert third.welcome["kind"] == "welcome"
+    run(scenario())
+
+
+def test_a_host_other_than_this_machine_is_warned_about(monkeypatch):
+    said = []
+    monkeypatch.setattr(server, "_compile", lambda games, log: None)
+    monkeypatch.setattr(server, "_run", lambda *args: asyncio.sleep(0))
+    server.serve(("eth",), host="0.0.0.0", log=said.append)
+    assert said == ["warning: --host 0.0.0.0: any machine that reaches this one may play "
+                    "the console, and the server has no password"]
+    said.clear()
+    for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
+        server.serve(("eth",), host=host, log=said.append)
+    assert said == []
+
+
+def test_a_port_in_use_is_one_line():
+    async def scenario():
+        async with served() as (console, url):
+            port = int(url.rstrip("/").rsplit(":", 1)[1])
+            with pytest.raises(server.UserError, match=f"port {port} of 127.0.0.1 is in "
+                               r"use: --http-port N serves on another \(0: any free one\)"):
+                await server.start(server.Console(("eth",)), http_port=port)
+    run(scenario())
+
+
+def test_make_serve_prints_its_address_serves_the_page_and_ends_on_ctrl_c():
+    # As a user runs it: make serve, the address read from its line (a free port),
+    # the page fetched from there, then Ctrl-C at the terminal; no desktop here, so no
+    # browser is opened.
+    fetched = []
+
+    def fetch(printed):
+        url = re.search(r"The console is at (http://127\.0\.0\.1:\d+/) ", printed)[1]
+        with urllib.request.urlopen(url, timeout=WAIT_S) as answer:
+            fetched.append((answer.status, answer.read()))
+
+    status, out = interrupted(["make", "serve"], ready=b"Ctrl-C stops it.",
+                              meanwhile=fetch, env=NO_DISPLAY)
+    assert fetched and fetched[0][0] == 200 and b"<!doctype html>" in fetched[0][1].lower()
+    assert status == cli.INTERRUPTED, out
+    lines = [line for line in out.replace("^C", "").splitlines() if line.strip()]
+    address = next(n for n, line in enumerate(lines) if "The console is at" in line)
+    after = [line for line in lines[address + 1:] if not MAKE_SAID.match(line)]
+    assert after == ["interrupted"], out
+    assert "Traceback" not in out
