@@ -13,7 +13,8 @@ from hdl.cartridge import SWITCHES
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "Exchange", "key", "reset", "switch",
-           "game", "text", "STATUS", "parse", "MARKS", "PLACES", "BOTH", "TEXT_MARK"]
+           "game", "text", "STATUS", "parse", "line", "MARKS", "PLACES", "BOTH",
+           "TEXT_MARK"]
 
 BOTH = 3                    # both stones on one place (docs/boards.md)
 MARKS = {**alg.MARKS, BOTH: "*"}
@@ -115,3 +116,13 @@ def parse(line):
     except (ValueError, KeyError, IndexError):
         raise ProtocolError(f"not a status line: {text!r}") from None
     return Status(board, flags["g"], bits["l"], bits["s"], cycles)
+
+
+def line(status):
+    """The status line a board sent for `status`, without CR LF: `parse`'s inverse, for
+    a client that shows the line itself (the page of ttt serve)."""
+    places = "".join(MARKS[v] for v in status.board)
+    bits = {name: "".join("01"[on] for on in flags)
+            for name, flags in (("l", status.lamps), ("s", status.switches))}
+    return (f"{places[0:3]}|{places[3:6]}|{places[6:9]} g{status.game} l{bits['l']} "
+            f"s{bits['s']} c{min(status.cycles, 0xFFFF):04X}")

@@ -9,6 +9,7 @@ machine's moves named once, a game of turns' move read from its line.
 from firmware_ref.eth.alg import EMPTY, HUMAN, coordinate
 from sim.cartridges import bench as cartridges
 
+from ...box.box import CLOCK_HZ
 from ...host import protocol
 from ...host.terminal import CHIPS, OVER, YOU_BEGIN, check_position, machine, result, \
     says_moves
@@ -27,6 +28,7 @@ class View(Base):
 
     def begin(self):
         self.status = self.command(protocol.STATUS, again=True, quiet=True)
+        self.played = []            # the machine's moves this game: (place, clocks)
 
     def command(self, frame, again=False, quiet=False):
         """The status after `frame`; the cartridge's other lines are said."""
@@ -50,6 +52,7 @@ class View(Base):
         for move in self.moves(mine, after):
             self.said.append(f"{machine(after).capitalize()} plays {move}; its move took "
                              f"{after.cycles} clock cycles.")
+            self.played.append((move, after.cycles))
         self.settled(after)
 
     def do_new(self, message):
@@ -64,8 +67,10 @@ class View(Base):
             except ValueError as error:
                 raise Invalid(f"new: that position won't do: {error}") from None
         status = self.command(protocol.reset(board))
+        self.played = []
         for move in self.moves(board or [EMPTY] * 9, status):
             self.said.append(f"{machine(status).capitalize()} opens at {move}.")
+            self.played.append((move, None))
         self.settled(status)
 
     def do_switch(self, message):
@@ -102,4 +107,6 @@ class View(Base):
                 "result": result(status) if over else None,
                 "state": ("game over" if over else "your move" if status.lamps[0]
                           else "thinking"),
-                "you_begin": first}
+                "you_begin": first, "line": protocol.line(status),
+                "moves": [{"move": move, "cycles": cycles} for move, cycles in self.played],
+                "clock_hz": CLOCK_HZ}

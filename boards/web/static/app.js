@@ -1,0 +1,97 @@
+// The page: the connection, the list of cartridges, and the view of the game playing,
+// loaded by its name (nine.js, bomb.js, ...) when the server's state names it.
+
+import { Connection } from "./socket.js";
+import { Timings } from "./timing.js";
+
+const $ = (id) => document.getElementById(id);
+const connection = new Connection((text) => status(text));
+const timings = new Timings($("timing"));
+let games = [];
+let view = null;          // { name, api } of the view drawn now
+let loading = Promise.resolve();
+let nextId = 1;
+
+function status(text) {
+  $("connection").textContent = text;
+}
+
+function say(lines) {
+  const list = $("said");
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.append(item);
+  }
+  while (list.children.length > 50) list.firstElementChild.remove();
+  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+}
+
+function showError(text) {
+  const error = $("error");
+  error.textContent = text;
+  error.hidden = !text;
+}
+
+// What a view calls to act on the game: every action carries an id, and the state
+// that answers it is timed from the click to the frame that shows it.
+export function act(what, fields = {}) {
+  const id = nextId++;
+  timings.sent(id, what);
+  showError("");
+  connection.send({ kind: "act", do: what, id, ...fields });
+}
+
+connection.on("welcome", (message) => {
+  games = message.games;
+  const select = $("games");
+  select.replaceChildren(...games.map((game) => {
+    const option = document.createElement("option");
+    option.value = game.number;
+    option.textContent = `${game.number}  ${game.title}`;
+    return option;
+  }));
+  select.disabled = games.length < 2;
+  const machines = games.filter((game) => game.view === "nine");
+  $("match-open").hidden = machines.length < 1 || message.port !== null;
+  status(message.resumed ? "Connected: the same board as before."
+                         : "Connected: a board of your own.");
+});
+
+connection.on("state", (state) => {
+  loading = loading.then(() => draw(state));
+});
+
+connection.on("error", (message) => showError(message.text));
+
+async function draw(state) {
+  if (!view || view.name !== state.view) {
+    const module = await import(`./${state.view}.js`);
+    const root = $("view");
+    root.replaceChildren();
+    view = { name: state.view, api: module.mount(root, { act, games }) };
+  }
+  $("games").value = state.game;
+  view.api.render(state);
+  $("view").setAttribute("aria-busy", "false");
+  if (state.said.length) say(state.said);
+  if (state.answers != null) timings.shown(state.answers, state.board_ms);
+}
+
+$("games").addEventListener("change", (event) => {
+  connection.send({ kind: "game", number: Number(event.target.value) });
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return;
+  if (view?.api.key?.(event)) event.preventDefault();
+});
+
+$("match-open").addEventListener("click", async () => {
+  const { openMatch } = await import("./match.js");
+  openMatch($("match"), $("match-open"), connection, games);
+});
+
+connection.open();
+window.ttt = { timings };       // read by the browser tests and make benchmark

@@ -1,0 +1,172 @@
+// The console's front panel for a game of nine places (the 1990 chip, first free, the
+// museum's machines), drawn as the board's (docs/boards.md): the 3x3 keys with their
+// two-colour LEDs, the lamps, the switches and reset. A key is a button named by its
+// place, A1 to C3, and described by what its LED shows, so that a screen reader can
+// play, and so can a test.
+
+const PLACES = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
+// The number pad's layout (7 8 9 on top) and the letters under the fingers.
+const KEYS = { "7": 0, "8": 1, "9": 2, "4": 3, "5": 4, "6": 5, "1": 6, "2": 7, "3": 8,
+               q: 0, w: 1, e: 2, a: 3, s: 4, d: 5, z: 6, x: 7, c: 8 };
+const EMPTY = 0, MACHINE = 1, PERSON = 2, BOTH = 3;
+const MARKS = { [EMPTY]: ".", [MACHINE]: "O", [PERSON]: "X", [BOTH]: "*" };
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+export function mount(root, { act }) {
+  let state = null;
+  let entering = null;      // the position being entered while reset is held, or null
+
+  const title = element("h2", { class: "cartridge" });
+  const keys = element("div", { class: "keys", role: "group", "aria-label": "The keys" });
+  const buttons = PLACES.map((place, k) => {
+    const description = element("span", { id: `place-${k}`, class: "hidden" });
+    const button = element("button", { type: "button", class: "key", "aria-label": place,
+                                       "aria-describedby": `place-${k}` },
+                           element("span", { class: "led", "aria-hidden": "true" }),
+                           element("span", { class: "place", "aria-hidden": "true",
+                                             text: place }),
+                           description);
+    button.addEventListener("click", () => press(k));
+    return button;
+  });
+  keys.append(element("span", { class: "corner" }),
+              ...["A", "B", "C"].map((c) => element("span", { class: "column", text: c,
+                                                             "aria-hidden": "true" })));
+  for (let row = 0; row < 3; row++) {
+    keys.append(element("span", { class: "row", text: `${row + 1}`, "aria-hidden": "true" }),
+                ...buttons.slice(3 * row, 3 * row + 3));
+  }
+
+  const lamps = element("div", { class: "lamps", role: "group", "aria-label": "Lamps" });
+  const switches = element("div", { class: "switches", role: "group",
+                                     "aria-label": "Switches" });
+  const reset = element("button", { type: "button", class: "reset", text: "New game" });
+  reset.addEventListener("click", () => act("new"));
+  const hold = element("button", { type: "button", class: "hold", "aria-pressed": "false",
+                                   text: "Hold reset: enter a position" });
+  hold.addEventListener("click", () => holdReset());
+  const stateLine = element("p", { class: "state", role: "status" });
+  const statusLine = element("p", { class: "line" }, element("span", { text: "Status line " }),
+                             element("code"));
+  const think = element("table", { class: "think" },
+                        element("caption", { text: "Its moves and think times" }),
+                        element("thead", {}, element("tr", {},
+                          element("th", { scope: "col", text: "move" }),
+                          element("th", { scope: "col", text: "clock cycles" }),
+                          element("th", { scope: "col", text: "time" }))),
+                        element("tbody"));
+
+  root.append(element("div", { class: "console" }, title,
+    element("div", { class: "front" }, keys,
+            element("div", { class: "controls" }, lamps, switches, reset, hold)),
+    stateLine, statusLine, think));
+
+  function machineWord() {
+    return state.machine.replace(/^the /, "");
+  }
+
+  function press(k) {
+    if (entering) {
+      // Reset held: each press steps the place empty, yours, the machine's, as the
+      // front panel's keys step the position register.
+      entering[k] = { [EMPTY]: PERSON, [PERSON]: MACHINE, [MACHINE]: EMPTY }[entering[k]]
+        ?? EMPTY;
+      draw();
+      return;
+    }
+    act("key", { place: k });
+  }
+
+  function holdReset() {
+    if (entering) {
+      const position = entering.map((v) => MARKS[v]).join("");
+      entering = null;
+      act("new", { position: `${position.slice(0, 3)}|${position.slice(3, 6)}|` +
+                             `${position.slice(6)}` });
+    } else {
+      entering = Array(9).fill(EMPTY);
+    }
+    draw();
+  }
+
+  function draw() {
+    const board = entering || state.board;
+    const words = { [EMPTY]: "empty", [MACHINE]: machineWord(), [PERSON]: "you",
+                    [BOTH]: "both" };
+    buttons.forEach((button, k) => {
+      const led = button.querySelector(".led");
+      led.className = `led ${["off", "red", "green", "both"][board[k]]}`;
+      button.querySelector(".hidden").textContent = words[board[k]];
+    });
+    hold.setAttribute("aria-pressed", String(Boolean(entering)));
+    hold.textContent = entering ? "Release reset: begin from this position"
+                                : "Hold reset: enter a position";
+    reset.disabled = Boolean(entering);
+    keys.classList.toggle("entering", Boolean(entering));
+  }
+
+  function drawLamps() {
+    const names = [...state.lamp_names];
+    while (names.length < state.lamps.length) names.push(`lamp ${names.length} (unused)`);
+    lamps.replaceChildren(...state.lamps.map((on, n) => element("p",
+      { class: `lamp${on ? " on" : ""}${n === 2 || names[n] === "blunder" ? " red" : ""}`,
+        "aria-label": `${names[n]}: ${on ? "lit" : "dark"}`, role: "img" },
+      element("span", { class: "bulb", "aria-hidden": "true" }),
+      element("span", { text: names[n], "aria-hidden": "true" }))));
+  }
+
+  function drawSwitches() {
+    switches.replaceChildren(...state.switch_names.map((name, n) => {
+      const on = state.switches[n];
+      const button = element("button", { type: "button", role: "switch", class: "switch",
+                                         "aria-checked": String(on) },
+                             element("span", { class: "lever", "aria-hidden": "true" }),
+                             element("span", { text: name }));
+      button.addEventListener("click", () => act("switch", { number: n, on: !on }));
+      return button;
+    }));
+  }
+
+  function drawThink() {
+    const megahertz = state.clock_hz / 1e6;
+    think.tBodies[0].replaceChildren(...state.moves.map(({ move, cycles }) =>
+      element("tr", {}, element("td", { text: move }),
+              element("td", { text: cycles === null ? "opening" : String(cycles) }),
+              element("td", { text: cycles === null ? "" :
+                `${(cycles / megahertz / 1000).toFixed(2)} ms at ${megahertz} MHz` }))));
+    think.hidden = state.moves.length === 0;
+  }
+
+  return {
+    render(next) {
+      state = next;
+      title.textContent = state.title;
+      const begins = state.you_begin ? "you begin" : `${state.machine} begins`;
+      stateLine.textContent = state.over
+        ? `Game over: ${state.result}  Next game: ${begins}.`
+        : `${state.state[0].toUpperCase()}${state.state.slice(1)}; next game: ${begins}.`;
+      statusLine.querySelector("code").textContent = state.line;
+      drawLamps();
+      drawSwitches();
+      drawThink();
+      draw();
+    },
+    key(event) {
+      const k = KEYS[event.key.toLowerCase()];
+      if (k === undefined) return false;
+      press(k);
+      buttons[k].focus();
+      return true;
+    },
+  };
+}
