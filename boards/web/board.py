@@ -57,6 +57,10 @@ class Board:
             view.begin()
         return view
 
+    def describe(self, number):
+        """Game `number` of the board's as the page lists it."""
+        return describe(self.games)[number]
+
     @property
     def number(self):
         return self.console.number

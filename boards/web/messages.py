@@ -32,7 +32,8 @@ FROM_PAGE = {
     "hello": {"session": (str, False)},
     "act": {"do": (str, True), "id": (int, False)},
     "game": {"number": (int, True)},
-    "match": {"do": (str, True), "machines": (list, False), "opens": (int, False)},
+    "match": {"do": (str, True), "machines": (list, False), "opens": (int, False),
+              "place": (int, False)},
 }
 
 

@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 
 from firmware_ref.cli import UserError
 
-from . import messages
+from . import messages, relay
 from .board import Board, describe
 from .messages import Invalid
 from .sessions import Full, Sessions
@@ -44,6 +44,7 @@ FRAME_LIMIT = 64 * 1024
 IDLE_S = 600                # a session outlives its page by ten minutes
 SESSIONS = 4                # pages played at once: a board in a box each
 SWEEP_S = 10                # how often sessions are looked at for their age
+PAUSE_S = 0.6               # between two moves of a match shown move by move
 HEADERS = {
     # The page loads only its own files and talks only to its own server.
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; "
@@ -66,8 +67,9 @@ def _files():
 class Console:
     """What the server keeps: the boards' games, the sessions, the names it answers."""
 
-    def __init__(self, games, port=None, limit=SESSIONS, idle_s=IDLE_S, log=print):
-        self.games, self.port, self.log = games, port, log
+    def __init__(self, games, port=None, limit=SESSIONS, idle_s=IDLE_S, log=print,
+                 pause_s=PAUSE_S):
+        self.games, self.port, self.log, self.pause_s = games, port, log, pause_s
         self.sessions = Sessions(lambda: Board(games, port), 1 if port else limit, idle_s)
         self.hosts = None           # the Host headers that name this server; None: any
         self.files = _files()
@@ -126,6 +128,7 @@ class Page:
     def __init__(self, console, socket):
         self.console, self.socket = console, socket
         self.session = None
+        self.match = None           # the task of the match being played, if any
 
     async def send(self, text):
         if not self.socket.closed:
@@ -196,9 +199,78 @@ class Page:
         await self.send(messages.encode("state", **state))
 
     async def on_match(self, message):
-        raise Invalid("match: not on this server")
+        if self.match is not None:
+            self.match.cancel()
+            self.match = None
+        if message["do"] == "stop":
+            return
+        if message["do"] not in ("game", "openings"):
+            raise Invalid("match: do is game, openings or stop")
+        if self.console.port:
+            raise Invalid(f"match: two machines need two boards in a box, and this server "
+                          f"plays the board on {self.console.port}")
+        numbers = message.get("machines")
+        if not (isinstance(numbers, list) and len(numbers) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)):
+            raise Invalid("match: machines is two game numbers, e.g. [0, 1]")
+        session = self.session
+
+        def matched():
+            boards = [session.another(f"match {m}") for m in (0, 1)]
+            return relay.Match(boards, numbers)
+        match = await session.call(matched)
+        if message["do"] == "game":
+            opens, place = message.get("opens", 0), message.get("place", 4)
+            await session.call(match.begin, opens, place)
+            playing = self._one_game(match)
+        else:
+            playing = self._every_opening(match)
+        self.match = asyncio.create_task(self._reported(playing))
+
+    async def _reported(self, playing):
+        """A match's task: a board that fails is said, as for any message."""
+        try:
+            await playing
+        except asyncio.CancelledError:
+            raise
+        except (Invalid, UserError) as error:
+            await self.send(messages.error(str(error)))
+        except Exception as error:      # noqa: BLE001 -- a page never ends the server
+            self.console.log(f"a match failed: {type(error).__name__}: {error}")
+            await self.send(messages.error(f"the match failed ({type(error).__name__})"))
+
+    def _sent(self, match, **fields):
+        return self.send(messages.encode("match", names=match.names, titles=match.titles,
+                                         **fields))
+
+    async def _one_game(self, match):
+        """One game, each move shown as it is made, a pause after each."""
+        game = match.game
+        while True:
+            await self._sent(match, mode="game", game=game.record(match.names),
+                             done=game.over)
+            if game.over:
+                return
+            await asyncio.sleep(self.console.pause_s)
+            await self.session.call(match.step)
+
+    async def _every_opening(self, match):
+        """Every opening played out, the table sent after each game."""
+        games = []
+        for opener, place in relay.OPENINGS:
+            def played(opener=opener, place=place):
+                match.begin(opener, place)
+                while match.step() is not None:
+                    pass
+                return match.game
+            games.append(await self.session.call(played))
+            await self._sent(match, mode="openings", games=[
+                g.record(match.names) for g in games], score=match.score(games),
+                done=len(games) == len(relay.OPENINGS))
 
     def left(self):
+        if self.match is not None:
+            self.match.cancel()
         session = self.session
         if session is not None and session.socket is self.socket:
             session.socket = None

@@ -4,48 +4,17 @@
 // place, A1 to C3, and described by what its LED shows, so that a screen reader can
 // play, and so can a test.
 
-const PLACES = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
-// The number pad's layout (7 8 9 on top) and the letters under the fingers.
-const KEYS = { "7": 0, "8": 1, "9": 2, "4": 3, "5": 4, "6": 5, "1": 6, "2": 7, "3": 8,
-               q: 0, w: 1, e: 2, a: 3, s: 4, d: 5, z: 6, x: 7, c: 8 };
+import { element, keypad, placeOfKey, showKey } from "./dom.js";
+
 const EMPTY = 0, MACHINE = 1, PERSON = 2, BOTH = 3;
 const MARKS = { [EMPTY]: ".", [MACHINE]: "O", [PERSON]: "X", [BOTH]: "*" };
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 export function mount(root, { act }) {
   let state = null;
   let entering = null;      // the position being entered while reset is held, or null
 
   const title = element("h2", { class: "cartridge" });
-  const keys = element("div", { class: "keys", role: "group", "aria-label": "The keys" });
-  const buttons = PLACES.map((place, k) => {
-    const description = element("span", { id: `place-${k}`, class: "hidden" });
-    const button = element("button", { type: "button", class: "key", "aria-label": place,
-                                       "aria-describedby": `place-${k}` },
-                           element("span", { class: "led", "aria-hidden": "true" }),
-                           element("span", { class: "place", "aria-hidden": "true",
-                                             text: place }),
-                           description);
-    button.addEventListener("click", () => press(k));
-    return button;
-  });
-  keys.append(element("span", { class: "corner" }),
-              ...["A", "B", "C"].map((c) => element("span", { class: "column", text: c,
-                                                             "aria-hidden": "true" })));
-  for (let row = 0; row < 3; row++) {
-    keys.append(element("span", { class: "row", text: `${row + 1}`, "aria-hidden": "true" }),
-                ...buttons.slice(3 * row, 3 * row + 3));
-  }
+  const { keys, buttons } = keypad("The keys", (k) => press(k));
 
   const lamps = element("div", { class: "lamps", role: "group", "aria-label": "Lamps" });
   const switches = element("div", { class: "switches", role: "group",
@@ -103,11 +72,8 @@ export function mount(root, { act }) {
     const board = entering || state.board;
     const words = { [EMPTY]: "empty", [MACHINE]: machineWord(), [PERSON]: "you",
                     [BOTH]: "both" };
-    buttons.forEach((button, k) => {
-      const led = button.querySelector(".led");
-      led.className = `led ${["off", "red", "green", "both"][board[k]]}`;
-      button.querySelector(".hidden").textContent = words[board[k]];
-    });
+    buttons.forEach((button, k) => showKey(button, {
+      led: ["off", "red", "green", "both"][board[k]], described: words[board[k]] }));
     hold.setAttribute("aria-pressed", String(Boolean(entering)));
     hold.textContent = entering ? "Release reset: begin from this position"
                                 : "Hold reset: enter a position";
@@ -162,7 +128,7 @@ export function mount(root, { act }) {
       draw();
     },
     key(event) {
-      const k = KEYS[event.key.toLowerCase()];
+      const k = placeOfKey(event);
       if (k === undefined) return false;
       press(k);
       buttons[k].focus();

@@ -41,11 +41,11 @@ def _choices(choices):
 
 
 class Base:
-    """What every view shares: the link, the game, and the lines said since the last
-    state."""
+    """What every view shares: the board's link, the game's folder, and the lines said
+    since the last state."""
 
     def __init__(self, link, game):
-        self.link, self.game = link, game
+        self.link, self.folder = link, game
         self.said = []
 
     def act(self, message):
@@ -61,5 +61,6 @@ class Base:
         return [name[3:] for name in dir(cls) if name.startswith("do_")]
 
     def state(self):
-        said, self.said = self.said, []
-        return {"view": self.NAME, "name": self.game, "said": said}
+        said = list(self.said)
+        self.said.clear()           # in place: a client's write may hold this list
+        return {"view": self.NAME, "name": self.folder, "said": said}

@@ -97,7 +97,7 @@ class View(Base):
         return moves
 
     def state(self):
-        status, cartridge = self.status, cartridges.cartridge(self.game)
+        status, cartridge = self.status, cartridges.cartridge(self.folder)
         over, first = status.lamps[OVER], status.switches[YOU_BEGIN]
         return {**super().state(), "title": cartridge.title, "machine": machine(status),
                 "board": status.board, "lamps": status.lamps,

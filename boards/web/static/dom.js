@@ -1,0 +1,57 @@
+// What every view builds its page with: an element with attributes and children, and
+// the place names and keyboard layout of the console's nine keys.
+
+export function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children);
+  return node;
+}
+
+export const PLACES = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
+
+// The number pad's layout (7 8 9 on top) and the letters under the fingers.
+const KEYS = { "7": 0, "8": 1, "9": 2, "4": 3, "5": 4, "6": 5, "1": 6, "2": 7, "3": 8,
+               q: 0, w: 1, e: 2, a: 3, s: 4, d: 5, z: 6, x: 7, c: 8 };
+
+export function placeOfKey(event) {
+  return KEYS[event.key.toLowerCase()];
+}
+
+// The nine keys as buttons named A1 to C3 and described by what they show, with the
+// columns and rows labelled; `press(k)` is called with the place of a click.
+export function keypad(label, press) {
+  const keys = element("div", { class: "keys", role: "group", "aria-label": label });
+  const buttons = PLACES.map((place, k) => {
+    const button = element("button", { type: "button", class: "key", "aria-label": place,
+                                       "aria-describedby": `place-${k}` },
+                           element("span", { class: "led", "aria-hidden": "true" }),
+                           element("span", { class: "face", "aria-hidden": "true" }),
+                           element("span", { class: "place", "aria-hidden": "true",
+                                             text: place }),
+                           element("span", { id: `place-${k}`, class: "hidden" }));
+    button.addEventListener("click", () => press(k));
+    return button;
+  });
+  keys.append(element("span", { class: "corner" }),
+              ...["A", "B", "C"].map((c) => element("span", { class: "column", text: c,
+                                                             "aria-hidden": "true" })));
+  for (let row = 0; row < 3; row++) {
+    keys.append(element("span", { class: "row", text: `${row + 1}`, "aria-hidden": "true" }),
+                ...buttons.slice(3 * row, 3 * row + 3));
+  }
+  return { keys, buttons };
+}
+
+// Show on key `button` an LED colour (off, red, green, both), the text on its face, and
+// its description.
+export function showKey(button, { led = "off", face = "", described }) {
+  button.querySelector(".led").className = `led ${led}`;
+  button.querySelector(".face").textContent = face;
+  button.querySelector(".hidden").textContent = described;
+}
