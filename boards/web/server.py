@@ -22,7 +22,7 @@ import time
 import webbrowser
 from pathlib import Path
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from firmware_ref.cli import UserError
 
@@ -44,6 +44,7 @@ FRAME_LIMIT = 64 * 1024
 IDLE_S = 600                # a session outlives its page by ten minutes
 SESSIONS = 4                # pages played at once: a board in a box each
 SWEEP_S = 10                # how often sessions are looked at for their age
+SHUTDOWN_S = 2              # what a request still being answered gets at Ctrl-C
 PAUSE_S = 0.6               # between two moves of a match shown move by move
 HEADERS = {
     # The page loads only its own files and talks only to its own server.
@@ -73,6 +74,7 @@ class Console:
         self.sessions = Sessions(lambda: Board(games, port), 1 if port else limit, idle_s)
         self.hosts = None           # the Host headers that name this server; None: any
         self.files = _files()
+        self.sockets = set()        # the pages' open WebSockets
 
 
 def _host_allowed(console, request):
@@ -111,6 +113,7 @@ async def _socket(request):
     socket = web.WebSocketResponse(max_msg_size=FRAME_LIMIT, heartbeat=30)
     await socket.prepare(request)
     page = Page(console, socket)
+    console.sockets.add(socket)
     try:
         async for frame in socket:
             if frame.type == WSMsgType.TEXT:
@@ -118,6 +121,7 @@ async def _socket(request):
             elif frame.type == WSMsgType.BINARY:
                 await page.send(messages.error("messages are text: JSON objects"))
     finally:
+        console.sockets.discard(socket)
         page.left()
     return socket
 
@@ -159,9 +163,11 @@ class Page:
         try:
             session, resumed = sessions.find(message.get("session"))
         except Full:
-            await self.send(messages.error(
-                f"This console plays {sessions.limit} page{'s' * (sessions.limit > 1)} at "
-                "once, and all are taken: try again when one is closed.", final=True))
+            text = (f"The board on {self.console.port} is played in another tab: a real "
+                    "board serves one tab at a time." if self.console.port else
+                    f"This console plays {sessions.limit} page{'s' * (sessions.limit > 1)} "
+                    "at once, and all are taken: try again when one is closed.")
+            await self.send(messages.error(text, final=True))
             await self.socket.close()
             return
         if session.socket is not None and session.socket is not self.socket:
@@ -345,7 +351,8 @@ def _compile(games, log):
 async def start(console, host=LOOPBACK, http_port=0):
     """The server started for `console`: its runner (``await runner.cleanup()`` stops
     it) and its address."""
-    runner = web.AppRunner(application(console), handle_signals=False, access_log=None)
+    runner = web.AppRunner(application(console), handle_signals=False, access_log=None,
+                           shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     site = web.TCPSite(runner, host, http_port)
     try:
@@ -362,7 +369,11 @@ async def start(console, host=LOOPBACK, http_port=0):
 
 
 async def stop(console, runner):
-    """Stop serving, then close every session's boards."""
+    """Stop serving, then close every session's boards. The pages are told, and their
+    sockets closed first: a page would otherwise hold the server open."""
+    for socket in list(console.sockets):
+        await _quietly(socket.close(code=WSCloseCode.GOING_AWAY,
+                                    message=b"the console stopped"))
     await runner.cleanup()
     for session in console.sessions.all():
         await asyncio.get_running_loop().run_in_executor(None, session.close)

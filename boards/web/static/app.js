@@ -62,7 +62,9 @@ connection.on("state", (state) => {
   loading = loading.then(() => draw(state));
 });
 
-connection.on("error", (message) => showError(message.text));
+// A final error (every board taken, the game went on in another tab) is the
+// connection's status; any other is said once, until the next action.
+connection.on("error", (message) => { if (!message.final) showError(message.text); });
 
 async function draw(state) {
   if (!view || view.name !== state.view) {
@@ -94,4 +96,4 @@ $("match-open").addEventListener("click", async () => {
 });
 
 connection.open();
-window.ttt = { timings };       // read by the browser tests and make benchmark
+window.ttt = { timings, connection };   // read by the browser tests and make benchmark

@@ -31,8 +31,13 @@ export class Connection {
       for (const message of this.queue.splice(0)) this.socket.send(message);
     });
     this.socket.addEventListener("message", (event) => this.received(event.data));
-    this.socket.addEventListener("close", () => {
+    this.socket.addEventListener("close", (event) => {
       if (this.final) return;
+      if (event.code === 1001 && event.reason) {
+        this.onStatus(`The console stopped (${event.reason}): reload the page once it ` +
+                      "runs again.");
+        return;
+      }
       // The server restarted, or the network dropped: try again, more slowly each time.
       this.onStatus("The connection to the console was lost; trying again…");
       const wait = Math.min(5000, 250 * 2 ** this.tries++);

@@ -1,0 +1,174 @@
+"""How long a person waits on the page: from a key's click to the frame that shows the
+machine's answer on the LEDs, measured in a real browser (Chromium, driven by
+Playwright), beside the time the board alone takes to answer the same frame.
+
+`make benchmark` reports it (ttt passes the figures to the benchmark, which imports
+nothing of the console), and the browser tests measure it the same way. The game
+played opens with B3, the chip's slowest answer (15 007 clocks, docs/verification.md),
+then takes the first empty place until the game is over.
+"""
+
+import asyncio
+import shutil
+import statistics
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
+           "WORST"]
+
+WORST = 7                   # B3: the chip's slowest answer from the empty board
+PLACES = [column + row for row in "123" for column in "ABC"]
+# Debian's Chromium; its /usr/bin/chromium is a shell script that starts this one.
+CHROMIUM = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser")
+WAIT_MS = 60_000            # a bound on a page's answer, not a timing
+
+
+class Missing(Exception):
+    """Chromium or Playwright is not installed: its text says which, and how to get it."""
+
+
+def find_chromium():
+    """The path of this machine's Chromium, or Missing."""
+    for name in CHROMIUM:
+        found = shutil.which(name) or (Path(name).is_file() and name)
+        if found:
+            return str(found)
+    raise Missing("Chromium is not installed (Debian: apt-get install chromium)")
+
+
+def playwright():
+    """Playwright's synchronous API, or Missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise Missing("Playwright is not installed (it comes with the project's test "
+                      "tools: pip install -e '.[test]')") from None
+    return sync_playwright
+
+
+class Served:
+    """The server of `ttt serve` for `games`, on a free port of this machine, in a
+    thread of its own: ``with Served(games) as url``."""
+
+    def __init__(self, games=("eth",), **options):
+        from .server import Console
+        self.console = Console(tuple(games), log=self._said, **options)
+        self.said = []
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="served page",
+                                        daemon=True)
+        self.url = self.error = None
+
+    def _said(self, line):
+        self.said.append(line)
+
+    def __enter__(self):
+        self._thread.start()
+        self._ready.wait()
+        if self.error:
+            raise self.error
+        return self.url
+
+    def __exit__(self, *exc):
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join()
+
+    def _serve(self):
+        asyncio.run(self._run())
+
+    async def _run(self):
+        from .server import start, stop
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        try:
+            runner, self.url = await start(self.console)
+        except Exception as error:     # said to the thread that waits for the address
+            self.error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            await self._stop.wait()
+        finally:
+            await stop(self.console, runner)
+
+
+def answered(page, count):
+    """Wait until the page has shown the answers to `count` actions."""
+    page.wait_for_function(f"window.ttt.timings.done.length >= {count}",
+                           timeout=WAIT_MS)
+
+
+def leds(page):
+    """What each key shows, read as a screen reader reads it: the buttons named A1 to
+    C3 and their descriptions (``empty``, ``chip``, ``you``, ...), in place order."""
+    return page.evaluate("""() => [...document.querySelectorAll('#view button.key')]
+        .map((key) => document.getElementById(key.getAttribute('aria-describedby'))
+                              .textContent)""")
+
+
+def over(page):
+    return page.get_by_role("status").filter(has_text="Game over").count() > 0
+
+
+def play_by_clicks(page, first=WORST):
+    """Play one game against the machine on `page` by clicking keys: `first`, then the
+    first empty place each move, reading the LEDs after each answer. The page's timings
+    of the game's moves."""
+    before = page.evaluate("window.ttt.timings.done.length")
+    done, place = before, first
+    while True:
+        page.get_by_role("button", name=PLACES[place], exact=True).click()
+        done += 1
+        answered(page, done)
+        shown = leds(page)
+        if over(page) or "empty" not in shown:
+            break
+        place = shown.index("empty")
+    return page.evaluate("window.ttt.timings.done")[before:]
+
+
+def box_alone(repeats=5):
+    """The board in a box's own answer to B3 from the empty board, in ms: a frame over
+    its pseudo-terminal and the status line back, as a terminal client times it. The
+    median over `repeats` fresh boxes."""
+    from boards.box.box import Box
+
+    from ..host import protocol
+    from ..host.link import Link, open_box
+    times = []
+    for _ in range(repeats):
+        with Box(("eth",)) as box, open_box(box) as stream:
+            link = Link(stream)
+            link.command(protocol.STATUS, again=True)
+            began = time.perf_counter()
+            link.command(protocol.key(WORST))
+            times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
+def click_to_led(games=3):
+    """The figures `make benchmark` reports: `games` games against the chip by clicks,
+    each opening with the worst move, in Chromium on this machine. Missing without
+    Chromium or Playwright."""
+    chromium, sync_playwright = find_chromium(), playwright()
+    moves, worst, board_ms = [], [], []
+    with Served() as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium)
+        try:
+            for _ in range(games):
+                page = browser.new_page(bypass_csp=True)
+                page.goto(url)
+                timed = play_by_clicks(page)
+                worst.append(timed[0]["ms"])
+                board_ms += [t["board_ms"] for t in timed]
+                moves += [t["ms"] for t in timed]
+                page.close()
+        finally:
+            browser.close()
+    alone = box_alone()
+    return {"games": games, "moves": len(moves), "median_ms": statistics.median(moves),
+            "worst_ms": max(moves), "board_median_ms": statistics.median(board_ms),
+            "worst_move_ms": statistics.median(worst), "box_alone_worst_move_ms": alone,
+            "browser": "Chromium " + browser.version}

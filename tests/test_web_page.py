@@ -1,0 +1,231 @@
+"""The page of make serve in a real browser: Debian's Chromium driven by Playwright,
+one browser for the module. A whole game against the chip by clicking keys and reading
+the LEDs through the keys' accessible names and descriptions, the keyboard, a game of
+each kind of cartridge, two tabs at once, a bad message, and two machines playing each
+other. Each view's screenshot goes to build/web/. Without Chromium these skip, in one
+line; the server's own tests (test_web_server.py) still run."""
+
+import re
+import statistics
+
+import pytest
+
+from boards.web import timing
+from boards.web.timing import PLACES, Served, answered, leds, over, play_by_clicks
+from sim import BUILD
+
+SHOTS = BUILD / "web"
+try:
+    CHROMIUM = timing.find_chromium()
+    SYNC_PLAYWRIGHT = timing.playwright()
+except timing.Missing as missing:
+    pytest.skip(f"{missing}: the page's tests skip", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with SYNC_PLAYWRIGHT() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def chip():
+    """A server of the chip for the module's pages."""
+    with Served(("eth",)) as url:
+        yield url
+
+
+def opened(browser, url, **options):
+    """A page of the console, once it has drawn its first state. The page's policy
+    allows no script but its own files; the test's own reading of the page is let in."""
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900},
+                            **options)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("#view[aria-busy=false]")
+    return page
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+def key(page, place):
+    return page.get_by_role("button", name=place, exact=True)
+
+
+def test_a_whole_game_against_the_chip_by_clicking_the_keys(browser, chip):
+    page = opened(browser, chip)
+    assert leds(page) == ["empty"] * 9
+    timed = play_by_clicks(page)             # B3 first: the chip's slowest answer
+    shown = leds(page)
+    assert shown[7] == "you" and "chip" in shown
+    assert over(page)
+    result = page.get_by_role("status").filter(has_text="Game over").text_content()
+    assert re.search(r"Game over: (The chip won\.|A draw\.)", result), result
+    assert page.get_by_text(re.compile(r"The chip plays \w\d; its move took 15007 clock "
+                                       r"cycles\.")).count() == 1
+    line = page.locator(".line code").text_content()      # the board's status line
+    assert re.match(r"^[XO.]{3}\|[XO.]{3}\|[XO.]{3} gE l[01]1[01]0 s1000 c[0-9A-F]{4}$",
+                    line), line
+    # Click to the lights: a person's wait, through the board in a box. Generous
+    # bounds here (a loaded machine); make benchmark reports the figures.
+    moves = [t["ms"] for t in timed]
+    assert len(moves) >= 3 and statistics.median(moves) < 1000, moves
+    assert all(t["ms"] >= t["board_ms"] for t in timed)
+    shot(page, "chip")
+    assert page.errors == []
+    # A new game, and the switch: the chip begins.
+    page.get_by_role("switch", name="userbegins").click()
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.querySelectorAll('.led.red').length === 1")
+    assert leds(page).count("chip") == 1 and leds(page).count("empty") == 8
+    page.close()
+
+
+def test_the_keyboard_plays_and_a_position_is_entered_with_reset_held(browser, chip):
+    page = opened(browser, chip)
+    page.keyboard.press("5")                 # the number pad's 5: B2
+    answered(page, 1)
+    assert leds(page)[4] == "you" and leds(page)[0] == "chip"    # A1, as always
+    page.keyboard.press("c")                 # Z X C: the bottom row, C3
+    answered(page, 2)
+    assert leds(page)[8] == "you"
+    # Reset held: the keys step a place empty, yours, the machine's.
+    page.get_by_role("button", name="Hold reset: enter a position").click()
+    key(page, "A1").click()
+    key(page, "B2").click()
+    key(page, "B2").click()
+    assert leds(page)[:5] == ["you", "empty", "empty", "empty", "chip"]
+    page.get_by_role("button", name="Release reset: begin from this position").click()
+    answered(page, 3)
+    assert leds(page) == ["you", "empty", "empty", "empty", "chip"] + ["empty"] * 4
+    assert page.errors == []
+    page.close()
+
+
+def test_two_tabs_play_two_boards_and_a_tab_over_the_limit_is_told(browser):
+    with Served(("eth",), limit=2) as url:
+        context = browser.new_context(bypass_csp=True)
+        first, second = context.new_page(), context.new_page()
+        for page in (first, second):
+            page.goto(url)
+            page.wait_for_selector("#view[aria-busy=false]")
+        key(first, "B2").click()
+        answered(first, 1)
+        key(second, "A1").click()
+        answered(second, 1)
+        assert leds(first)[:5] == ["chip", "empty", "empty", "empty", "you"]
+        assert leds(second)[0] == "you" and leds(second)[4] == "chip"
+        third = context.new_page()
+        third.goto(url)
+        third.get_by_text("all are taken").wait_for()
+        # A reload finds its board as it left it.
+        first.reload()
+        first.wait_for_selector("#view[aria-busy=false]")
+        assert leds(first)[:5] == ["chip", "empty", "empty", "empty", "you"]
+        assert "the same board as before" in first.locator("#connection").text_content()
+        context.close()
+
+
+def test_a_bad_message_is_answered_and_the_page_plays_on(browser, chip):
+    page = opened(browser, chip)
+    page.evaluate("window.ttt.connection.socket.send('{\"kind\": \"launch\"}')")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert alert.text_content().startswith("unknown kind of message 'launch'")
+    key(page, "B2").click()
+    answered(page, 1)
+    assert leds(page)[0] == "chip" and alert.is_hidden()
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def museum():
+    """A server of the chip and a museum machine, each page's desk holding both."""
+    with Served(("eth", "hendrix_purcell"), pause_s=0.05) as url:
+        yield url
+
+
+def test_a_museum_machine_with_its_blunder_lamp(browser, museum):
+    page = opened(browser, museum)
+    page.get_by_label("Cartridge", exact=True).select_option("1")
+    page.get_by_role("heading", name=re.compile("Hendrix")).wait_for()
+    assert page.get_by_role("img", name="blunder: dark").count() == 1
+    play_by_clicks(page, first=4)
+    assert over(page)
+    shot(page, "museum")
+    assert page.errors == []
+    page.close()
+
+
+def test_the_bomb_module(browser):
+    with Served(("ktane",)) as url:
+        page = opened(browser, url)
+        assert page.get_by_text(re.compile(r"^Serial number …\d")).count() == 1
+        strikes = page.get_by_role("img", name=re.compile("^Strikes: "))
+        assert strikes.get_attribute("aria-label") == "Strikes: 0"
+        page.get_by_role("button", name="PASS").click()
+        answered(page, 1)
+        page.get_by_role("img", name=re.compile("^Up Next: [XO]")).wait_for()
+        empty = [k for k, shown in enumerate(leds(page)) if shown.startswith("label")]
+        assert empty, leds(page)
+        key(page, PLACES[empty[0]]).click()
+        answered(page, 2)
+        assert re.match(r"Strikes: \d", strikes.get_attribute("aria-label"))
+        shot(page, "bomb")
+        assert page.errors == []
+        page.close()
+
+
+def test_tactic_toe_a_plan_by_clicks_and_its_round_revealed(browser):
+    with Served(("tactic",)) as url:
+        page = opened(browser, url)
+        assert page.get_by_text("Round 1: Your (X) plan.").count() == 1
+        for place in ("B1", "A3", "C3"):             # places 2, 7, 9
+            key(page, place).click()
+        page.get_by_role("button", name="Reveal").click()
+        answered(page, 1)
+        page.get_by_text(re.compile(r"^Round 1: X planned 2 7 9, O planned")).wait_for()
+        assert page.get_by_text(re.compile(r"The machine planned \d \d \d\.")).count() == 1
+        shot(page, "tactic")
+        assert page.errors == []
+        page.close()
+
+
+@pytest.mark.slow       # the Ultimate desk's first build is about a minute
+def test_ultimate_a_move_and_the_engines_answer(browser):
+    with Served(("ultimate",)) as url:
+        page = opened(browser, url)
+        page.get_by_role("button", name="cell 40", exact=True).click()
+        answered(page, 1)
+        page.get_by_text(re.compile(r"^The engine played \d+ \(board \d")).wait_for()
+        assert page.get_by_role("button", name="cell 40", exact=True) \
+            .get_attribute("class").startswith("cell X")
+        shot(page, "ultimate")
+        assert page.errors == []
+        page.close()
+
+
+def test_two_machines_play_each_other(browser, museum):
+    page = opened(browser, museum)
+    page.get_by_role("button", name="Two machines play").click()
+    page.get_by_label("Second machine").select_option("1")
+    page.get_by_role("button", name="One game, move by move").click()
+    verdict = page.locator(".match .state")
+    verdict.filter(has_text=re.compile(r"won\.|draw\.")).wait_for()
+    assert page.get_by_role("img", name=re.compile(r"^B2: the chip")).count() == 1
+    page.get_by_role("button", name="Every opening").click()
+    verdict.filter(has_text="Every opening played.").wait_for()
+    caption = page.locator(".match-table caption").text_content()
+    found = re.search(r"Over 18 of 18 openings: the chip won (\d+), the machine won "
+                      r"(\d+), (\d+) draws\.", caption)
+    assert found and int(found[2]) == 0, caption      # nothing beats the chip
+    shot(page, "match")
+    assert page.errors == []
+    page.close()
