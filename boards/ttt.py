@@ -169,10 +169,11 @@ def _verify(args, parser):
                      "Verilator")
     if args.board and not args.netlist:
         parser.error("--board needs --netlist synth or routed")
+    from .builds import netlists
     from .gateware.top import DEFAULT_BOARD
     from sim.verification import gatelevel
 
-    board = args.board or DEFAULT_BOARD
+    board = netlists.board(args.board or DEFAULT_BOARD)
 
     def gates(log):
         try:
@@ -186,9 +187,11 @@ def _verify(args, parser):
 
 
 def _benchmark(args):
+    from .builds import netlists
     from sim.reports import benchmark
     return benchmark.run(repeats=args.repeats, quick=args.quick,
-                         icarus_games=args.icarus_games, out=args.out)
+                         icarus_games=args.icarus_games, boards=netlists.boards(),
+                         out=args.out)
 
 
 def _museum(args):
@@ -197,9 +200,10 @@ def _museum(args):
 
 
 def _formal(args):
-    from sim.verification.formal import proofs as formal
-    return formal.run(covers=not args.no_covers, mutated=not args.no_mutants,
-                      equivalence=not args.no_equiv)
+    from .builds import netlists
+    from sim.verification.formal import proofs
+    return proofs.run(boards=netlists.boards(), covers=not args.no_covers,
+                      mutated=not args.no_mutants, equivalence=not args.no_equiv)
 
 
 # -- the boards -----------------------------------------------------------------------

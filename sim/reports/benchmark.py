@@ -13,6 +13,8 @@ It measures, on this machine:
     model), with a histogram (PNG);
   - for each board built with ``make bitstream``: logic cells, flip-flops, fmax and
     the worst-case time per move.
+The boards come from the caller (``ttt``), as boards/builds/netlists.py makes them: the
+gate-level runs and the boards' table are of those.
 Each figure is the median of repeated runs (the slow exhaustive runs are timed once).
 Nothing here fails because the machine is slow: targets are reported as ratios.
 It writes ``build/BENCHMARKS.md`` (or in --out), ``build/benchmark.json`` and
@@ -42,9 +44,6 @@ from sim.chip import games
 from sim.verification import verify
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.chip.stimulus import random_session
-
-from boards.gateware.top import BOARDS
-from boards.builds import build
 from sim.verification import gatelevel
 
 __all__ = ["measure", "write", "run", "gate_level"]
@@ -222,8 +221,9 @@ def _every(seconds, log):
     return verify.throttled(lambda text: log(f"  {text}"), seconds)
 
 
-def all_games(*, repeats, slow, icarus, log):
-    """Wall time of the exhaustive check with each backend."""
+def all_games(*, repeats, slow, icarus, boards, log):
+    """Wall time of the exhaustive check with each backend, and gate by gate on each of
+    `boards`' netlists."""
     from sim.backends import compiled, netlist
     rows = []
     lanes = verify.plan()
@@ -256,7 +256,7 @@ def all_games(*, repeats, slow, icarus, log):
         rows.append({"simulator": name, "runs": len(runs), "seconds": statistics.median(runs),
                      "cycles": outcome.cycles, "presses": outcome.presses,
                      "games": outcome.games})
-    rows += gate_level(log) if slow else [
+    rows += gate_level(boards, log) if slow else [
         {"simulator": "gate level (the boards' netlists)", "missing": "not run with --quick"}]
     try:
         netlist.available("icarus")
@@ -280,15 +280,15 @@ def all_games(*, repeats, slow, icarus, log):
     return rows
 
 
-def gate_level(log):
-    """The board builds' chip gate by gate (make verify NETLIST=...): Yosys's netlist
-    of each board, and nextpnr's where `make bitstream` has made one. Timed once, from
-    the cached builds where there are any."""
+def gate_level(boards, log):
+    """The chip of each of `boards`' builds (sim.verification.gatelevel.Board) gate by
+    gate (make verify NETLIST=...): Yosys's netlist of each, and nextpnr's where `make
+    bitstream` has made one. Timed once, from the cached builds where there are any."""
     rows = []
-    for board in BOARDS:
+    for board in boards:
         for kind in gatelevel.NETLISTS:
-            name = f"{kind} netlist of the {board}, gates on Verilator, batch"
-            log(f"every game on the {kind} netlist of the {board}")
+            name = f"{gatelevel.named(kind, board)}, gates on Verilator, batch"
+            log(f"every game on the {gatelevel.named(kind, board)}")
             try:
                 progress = _every(5, log)
                 runs, outcome = _timed(lambda: verify.verify(
@@ -346,15 +346,10 @@ def _plot(cycles, png):
     pyplot.close(figure)
 
 
-def boards():
-    rows = []
-    for name in BOARDS:
-        report = build.build_dir(name) / build.REPORT
-        if report.exists():
-            rows.append(json.loads(report.read_text()))
-        else:
-            rows.append({"board": name, "missing": f"no build: make bitstream BOARD={name}"})
-    return rows
+def board_reports(boards):
+    """Each of `boards`' report from make bitstream, or a row that says how to make it."""
+    return [board.report() or {"board": board.name, "missing": f"no build: {board.command}"}
+            for board in boards]
 
 
 # -- the machine ----------------------------------------------------------------------
@@ -394,7 +389,7 @@ def machine():
                 "numpy")}}
 
 
-def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
+def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), log=print):
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
     result = {"date": started.isoformat(timespec="seconds"), "machine": machine(),
@@ -403,10 +398,11 @@ def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
                            "wide_sessions": wide}}
     result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
-                                    slow=not quick, icarus=icarus_games, log=log)
+                                    slow=not quick, icarus=icarus_games, boards=boards,
+                                    log=log)
     log("think times over every position")
     result["think_times"] = think_times(BUILD / "benchmark" / "think_times.png")
-    result["boards"] = boards()
+    result["boards"] = board_reports(boards)
     result["targets"] = _targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
@@ -585,15 +581,15 @@ def write(result, out):
     return path
 
 
-def run(*, repeats=5, quick=False, icarus_games=False, out=BUILD):
-    """``ttt benchmark``: measure, with a timed log line per step, and write the
-    report into `out`."""
+def run(*, repeats=5, quick=False, icarus_games=False, boards=(), out=BUILD):
+    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) among it,
+    with a timed log line per step, and write the report into `out`."""
     start = time.perf_counter()
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
     result = measure(repeats=1 if quick else repeats, quick=quick,
-                     icarus_games=icarus_games, log=log)
+                     icarus_games=icarus_games, boards=boards, log=log)
     path = write(result, out)
     print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0
