@@ -83,7 +83,7 @@ def _waves(args, parser):
 def _game_waves(name, number, golden):
     """Game `number` of cartridge `name` on its core and its golden model: both waves
     written, one opened."""
-    from sim import BUILD
+    from sim import BUILD, Mismatch
     from sim.cartridges import bench as cartridges
     from sim.chip import session
     core = BUILD / f"{name}-game{number}.vcd"
@@ -93,7 +93,7 @@ def _game_waves(name, number, golden):
         cartridges.waves(name, number, core, model)
     except ValueError as error:             # no golden model, no such game
         raise cli.UserError(str(error)) from None
-    except cartridges.Mismatch as difference:
+    except Mismatch as difference:
         print(f"DIFFERENT: {difference}")
         status = 1
     print(f"Game {number} of {name}: the core's waves in {_shown(core)}, the golden "

@@ -13,7 +13,7 @@ from boards.builds import build, netlists
 from sim.verification import gatelevel
 from boards.ttt import main as ttt
 from firmware_ref import cli
-from sim import tools
+from sim import Mismatch, tools
 from sim.verification import verify
 from user import first_line, last_line, make
 
@@ -61,7 +61,7 @@ def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
     board = netlists.board(BOARD)
     verilog = gatelevel.chip_verilog("synth", board)
     name = next(name for name, _ in gatelevel.luts(verilog) if name.startswith("\\stack."))
-    with pytest.raises(verify.Differs) as caught:
+    with pytest.raises(Mismatch) as caught:
         verify.verify(gates=gatelevel.Gates("synth", board, edit=_complemented(name)))
     first = str(caught.value).splitlines()[0]
     found = re.match(r"cycle (\d+) of lane (\d+) \(.*\): (\w+) is ", first)

@@ -33,6 +33,7 @@ from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
 from sim import BUILD, ROOT
+from sim.backends import BackendMissing
 from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.tools import executable, run_tool, tool_version
@@ -52,10 +53,6 @@ CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 # keeps its own state and can be forced by its name.
 MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n"
 YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
-
-
-class BackendMissing(RuntimeError):
-    """Yosys or the C++ compiler that the compiled backend needs is not installed."""
 
 
 def _yosys():

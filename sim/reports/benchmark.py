@@ -39,12 +39,12 @@ from firmware_ref.eth.batch import INPUT_COLUMNS, record_session
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.eth.cycle import CycleModel
 
-from sim import BUILD, ROOT
+from sim import BUILD, ROOT, Mismatch
+from sim.backends import BackendMissing
 from sim.chip import games
-from sim.verification import verify
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.chip.stimulus import random_session
-from sim.verification import gatelevel
+from sim.verification import gatelevel, verify
 
 __all__ = ["measure", "write", "run", "gate_level"]
 
@@ -196,7 +196,7 @@ def speeds(*, repeats, count, wide, log):
     log("compiled chip")
     try:
         compiled.library(log=log)
-    except compiled.BackendMissing as missing:
+    except BackendMissing as missing:
         for mode in (same + ", pins through ctypes", same + ", batch", f"{wide} lanes, batch"):
             rows.append(_missing("compiled (CXXRTL)", mode, str(missing)))
         return rows
@@ -238,7 +238,7 @@ def all_games(*, repeats, slow, icarus, boards, log):
         if backend == "compiled":
             try:
                 compiled.library()
-            except compiled.BackendMissing as missing:
+            except BackendMissing as missing:
                 rows.append({"simulator": name, "missing": str(missing)})
                 continue
         elif not slow:
@@ -274,7 +274,7 @@ def all_games(*, repeats, slow, icarus, boards, log):
         log("every game on cocotb + Icarus: running (tens of minutes)")
         (result,) = netlist.run(built, "icarus", ["whole_games"], openings="all")
         if not result.passed:
-            raise verify.Differs(result.message)
+            raise Mismatch(result.message)
         rows.append({"simulator": "cocotb + Icarus", "runs": 1,
                      "seconds": time.perf_counter() - start})
     return rows

@@ -4,8 +4,8 @@
 (or those named by ``--machines``, which may also name any game folder) and
 
 1. plays every game of its golden model on its core in lockstep (sim.cartridges.bench), on
-   the compiled backend, else Amaranth's simulator: a difference is one line and exit
-   status 2, and nothing is written;
+   the fastest backend installed (sim.backends.BACKENDS): a difference is one line and
+   exit status 2, and nothing is written;
 2. scores it from its golden model's games (sim.cartridges.scores `score`): outcomes per side,
    blunders against perfect play, the console's think time per machine move;
 3. measures its core alone on an iCE40 HX1K (sim.cartridges.corecost, cached), unless
@@ -24,15 +24,15 @@ from firmware_ref.cli import UserError, replacing
 from firmware_ref.perfect import DRAW, WIN
 from firmware_ref.turns import EMPTY, GREEN, RED
 
-from sim import BUILD
+from sim import BUILD, Mismatch
+from sim.backends import BACKENDS, BackendMissing
 from sim.cartridges import bench as cartridges, corecost, scores as museum
 from sim.tools import SEEDS
 
-__all__ = ["JSON", "MARKDOWN", "PICTURE", "BACKENDS", "SIDE_FIELDS", "chosen", "check",
-           "entry", "table", "where_they_lose", "picture", "run"]
+__all__ = ["JSON", "MARKDOWN", "PICTURE", "SIDE_FIELDS", "chosen", "check", "entry",
+           "table", "where_they_lose", "picture", "run"]
 
 JSON, MARKDOWN, PICTURE = "museum.json", "museum.md", "museum.png"
-BACKENDS = ("compiled", "amaranth")     # the fastest first; the next if it is missing
 SIDE_FIELDS = ("games", "lost", "drawn", "won", "blunders", "worst_cycles", "mean_cycles")
 MARKS = {EMPTY: ".", RED: "O", GREEN: "X"}
 VALUES = {WIN: "won", DRAW: "drawn"}
@@ -61,13 +61,14 @@ def check(key, game, log=print):
     """Lockstep of `game`'s core with its golden model over every game: (Played, backend,
     seconds). A difference is a UserError naming the machine."""
     began = time.monotonic()
-    for backend in BACKENDS:
+    for n, backend in enumerate(BACKENDS):      # the fastest first; the next if it is missing
         try:
             played = cartridges.lockstep(game, backend=backend)
-        except cartridges.BackendMissing as missing:
-            log(f"  {key}: {missing}; trying {BACKENDS[-1]}")
+        except BackendMissing as missing:
+            if n + 1 < len(BACKENDS):
+                log(f"  {key}: {missing}; trying {BACKENDS[n + 1]}")
             continue
-        except cartridges.Mismatch as difference:
+        except Mismatch as difference:
             raise UserError(f"{key}: the core differs from its golden model: "
                             f"{difference}") from None
         return played, backend, time.monotonic() - began
