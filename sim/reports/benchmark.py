@@ -439,8 +439,20 @@ def _number(value, digits=0):
 
 
 def markdown(result):
-    m, t, think = result["machine"], result["targets"], result["think_times"]
-    lines = [
+    """BENCHMARKS.md of `result` (`measure`'s): the machine, then a section per part."""
+    lines = _machine_section(result)
+    lines += _targets_section(result["targets"])
+    lines += _speeds_section(result["workload"], result["speed"])
+    lines += _lockstep_section(result["all_games"])
+    lines += _think_times_section(result["think_times"])
+    lines += _boards_section(result["boards"])
+    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
+    return "\n".join(lines)
+
+
+def _machine_section(result):
+    m = result["machine"]
+    return [
         "# Benchmarks",
         "",
         "Every cost of the project, measured side by side in one run on one machine. "
@@ -453,6 +465,11 @@ def markdown(result):
         f"- CPU: {m['cpu']}, {m['cores']} cores; memory {m['memory']}",
         f"- {m['system']}, Python {m['python']}, {m['compiler']}",
         "- " + ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v),
+    ]
+
+
+def _targets_section(t):
+    lines = [
         "",
         "## Targets",
         "",
@@ -476,8 +493,11 @@ def markdown(result):
     golden = t["golden_batch_cycles_per_s"]
     target("golden model in batch, cycles/s", f"≥ {_number(wanted['golden_batch_cycles_per_s'])}",
            _number(golden), f"{golden / wanted['golden_batch_cycles_per_s']:.2f} of target")
-    workload = result["workload"]
-    lines += [
+    return lines
+
+
+def _speeds_section(workload, rows):
+    lines = [
         "",
         "## Cycles per second",
         "",
@@ -491,7 +511,7 @@ def markdown(result):
         "| simulator | mode | cycles | runs | median time | cycles/s |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for row in result["speed"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['simulator']} | {row['mode']} | – | – | – | "
                          f"missing: {row['missing']} |")
@@ -500,7 +520,11 @@ def markdown(result):
             lines.append(f"| {row['simulator']} | {row['mode']}{note} | "
                          f"{_number(row['cycles'])} | {row['runs']} | "
                          f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} |")
-    lines += [
+    return lines
+
+
+def _lockstep_section(rows):
+    lines = [
         "",
         "## Every game in lockstep",
         "",
@@ -517,7 +541,7 @@ def markdown(result):
         "| simulator | runs | median wall time | cycles | cycles/s |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for row in result["all_games"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['simulator']} | – | – | – | missing: {row['missing']} |")
         else:
@@ -525,7 +549,11 @@ def markdown(result):
             lines.append(f"| {row['simulator']} | {row['runs']} | {row['seconds']:.1f} s | "
                          f"{'–' if cycles is None else _number(cycles)} | "
                          f"{'–' if cycles is None else _number(cycles / row['seconds'])} |")
-    lines += [
+    return lines
+
+
+def _think_times_section(think):
+    lines = [
         "",
         "## Think time per move",
         "",
@@ -547,7 +575,11 @@ def markdown(result):
     lines += [f"| {low:,} – {high:,} | {count} |" for low, high, count in think["bins"]]
     lines += ["", f"The histogram: `{think['png']}` (written by the same run; build/ is not "
               "committed)."]
-    lines += [
+    return lines
+
+
+def _boards_section(rows):
+    lines = [
         "",
         "## Boards",
         "",
@@ -558,7 +590,7 @@ def markdown(result):
         "| worst move at fmax |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for row in result["boards"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['board']} | – | – | – | – | missing: {row['missing']} |")
         else:
@@ -568,8 +600,7 @@ def markdown(result):
                 f"| {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
                 f"{row['worst_move_ms']:.3f} ms at {row['clock_mhz']:g} MHz | "
                 f"{row['worst_move_ms_at_fmax']:.3f} ms |")
-    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def write(result, out):
