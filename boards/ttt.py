@@ -38,9 +38,9 @@ def _megahertz(text):
 def _games(text):
     """GAME: one game or several, comma-separated, each a folder of hdl/; ``museum``:
     the museum's machines (sim/cartridges/scores.py)."""
-    from sim.cartridges import bench as cartridges, scores as museum
+    from sim.cartridges import bench as cartridges, scores
     if text.strip() == "museum":
-        text = ",".join(museum.MACHINES.values())
+        text = ",".join(scores.MACHINES.values())
     games = tuple(name.strip() for name in text.split(","))
     known = cartridges.names()
     unknown = [name for name in games if name not in known]
