@@ -38,9 +38,9 @@ def _megahertz(text):
 def _games(text):
     """GAME: one game or several, comma-separated, each a folder of hdl/; ``museum``:
     the museum's machines (sim/cartridges/scores.py)."""
-    from sim.cartridges import bench as cartridges, scores as museum
+    from sim.cartridges import bench as cartridges, scores
     if text.strip() == "museum":
-        text = ",".join(museum.MACHINES.values())
+        text = ",".join(scores.MACHINES.values())
     games = tuple(name.strip() for name in text.split(","))
     known = cartridges.names()
     unknown = [name for name in games if name not in known]
@@ -83,7 +83,7 @@ def _waves(args, parser):
 def _game_waves(name, number, golden):
     """Game `number` of cartridge `name` on its core and its golden model: both waves
     written, one opened."""
-    from sim import BUILD
+    from sim import BUILD, Mismatch
     from sim.cartridges import bench as cartridges
     from sim.chip import session
     core = BUILD / f"{name}-game{number}.vcd"
@@ -93,7 +93,7 @@ def _game_waves(name, number, golden):
         cartridges.waves(name, number, core, model)
     except ValueError as error:             # no golden model, no such game
         raise cli.UserError(str(error)) from None
-    except cartridges.Mismatch as difference:
+    except Mismatch as difference:
         print(f"DIFFERENT: {difference}")
         status = 1
     print(f"Game {number} of {name}: the core's waves in {_shown(core)}, the golden "
@@ -169,10 +169,11 @@ def _verify(args, parser):
                      "Verilator")
     if args.board and not args.netlist:
         parser.error("--board needs --netlist synth or routed")
+    from .builds import netlists
     from .gateware.top import DEFAULT_BOARD
     from sim.verification import gatelevel
 
-    board = args.board or DEFAULT_BOARD
+    board = netlists.board(args.board or DEFAULT_BOARD)
 
     def gates(log):
         try:
@@ -186,9 +187,11 @@ def _verify(args, parser):
 
 
 def _benchmark(args):
+    from .builds import netlists
     from sim.reports import benchmark
     return benchmark.run(repeats=args.repeats, quick=args.quick,
-                         icarus_games=args.icarus_games, out=args.out)
+                         icarus_games=args.icarus_games, boards=netlists.boards(),
+                         out=args.out)
 
 
 def _museum(args):
@@ -197,9 +200,10 @@ def _museum(args):
 
 
 def _formal(args):
-    from sim.verification.formal import proofs as formal
-    return formal.run(covers=not args.no_covers, mutated=not args.no_mutants,
-                      equivalence=not args.no_equiv)
+    from .builds import netlists
+    from sim.verification.formal import proofs
+    return proofs.run(boards=netlists.boards(), covers=not args.no_covers,
+                      mutated=not args.no_mutants, equivalence=not args.no_equiv)
 
 
 # -- the boards -----------------------------------------------------------------------

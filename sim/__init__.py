@@ -1,9 +1,17 @@
 """The benches of the cores: lockstep with the golden models, waves, the compiled
 and netlist backends, and the exhaustive checks (README.md, docs/verification.md).
 
-`BUILD` is where every generated file of the project goes (never committed)."""
+`BUILD` is where every generated file of the project goes (never committed). `Mismatch`
+is what every bench raises at the first difference between a core and its golden model."""
 
 from pathlib import Path
 
+__all__ = ["ROOT", "BUILD", "Mismatch"]
+
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
+
+
+class Mismatch(AssertionError):
+    """A core and its golden model disagree: the message says where first (the game or
+    lane, the clock, the signal, both values)."""

@@ -143,7 +143,7 @@ def test_forced_agrees_with_its_golden_model_in_every_game():
 
 # The compiled and Verilator builds of each machine: make test-slow.
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["compiled", "cocotb"])
+@pytest.mark.parametrize("backend", ["compiled", "verilator"])
 @pytest.mark.parametrize("name, package", [("baum_g", plain), ("baum_g_forced", forced)])
 def test_a_few_games_on_the_other_benches(name, package, backend):
     games = list(itertools.islice(package.games(), 0, None, 150))

@@ -30,7 +30,7 @@ from firmware_ref import cli
 from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel, State, places
 from firmware_ref.eth.pins import press, start
-from sim.backends.compiled import YOWASP_FIRST_RUN_S
+from sim.tools import YOWASP_FIRST_RUN_S
 from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched)
 
 

@@ -10,6 +10,7 @@ from amaranth.hdl import Fragment
 from boards.gateware.top import target
 from boards.builds.build import plan
 from hdl.cartridge import Cartridge, Signature
+from sim.backends import BackendMissing
 from sim.cartridges import bench as cartridges
 from user import make
 
@@ -84,7 +85,7 @@ def test_the_eth_golden_model_opens_where_the_start_clocks_say():
 # cocotb's Verilator build of a cartridge is half a minute: make test-slow. (cocotb on
 # Verilator stays in make test on the exported chip: tests/test_netlist.py.)
 @pytest.mark.parametrize("name, backend", [
-    pytest.param(name, backend, marks=[pytest.mark.slow] if backend == "cocotb" else [])
+    pytest.param(name, backend, marks=[pytest.mark.slow] if backend == "verilator" else [])
     for name in ("eth", "firstfree") for backend in cartridges.BACKENDS])
 def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
     games = handful(name)
@@ -101,9 +102,9 @@ class WrongLamp(cartridges.cartridge("eth")):
         return m
 
 
-# On cocotb a Verilator build of its own, half a minute: make test-slow.
+# On Verilator a build of its own, half a minute: make test-slow.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
-                                                  if backend == "cocotb" else [])
+                                                  if backend == "verilator" else [])
                                      for backend in cartridges.BACKENDS])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
     with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
@@ -141,9 +142,9 @@ def test_a_missing_tool_is_one_line(monkeypatch):
                                         r"compiler: 'no-such-c\+\+' is not on the PATH"):
         cartridges.lockstep("firstfree", [], backend="compiled")
     monkeypatch.setenv("PATH", "")
-    with pytest.raises(cartridges.BackendMissing, match=r"^the cocotb backend cannot run: "
-                                                        r"Verilator needs perl"):
-        cartridges.lockstep("firstfree", [], backend="cocotb")
+    with pytest.raises(BackendMissing, match=r"^the verilator backend cannot run: "
+                                             r"Verilator needs perl"):
+        cartridges.lockstep("firstfree", [], backend="verilator")
     with pytest.raises(ValueError, match="unknown backend 'spice'"):
         cartridges.lockstep("firstfree", [], backend="spice")
 

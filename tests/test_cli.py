@@ -113,9 +113,9 @@ def test_a_refusal_after_parsing_shows_its_own_subcommands_usage(argv, capsys):
 
 def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys):
     from boards import ttt
-    from sim.cartridges import scores as museum
+    from sim.cartridges import scores
     args = ttt.parser().parse_args(["bitstream", "--game", "museum"])
-    assert args.game == tuple(museum.MACHINES.values())
+    assert args.game == tuple(scores.MACHINES.values())
     with pytest.raises(SystemExit):
         ttt.parser().parse_args(["bitstream", "--game", "nope"])
     error = capsys.readouterr().err

@@ -13,6 +13,7 @@ import pytest
 
 from firmware_ref.eth import cycle
 from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
+from sim import Mismatch
 from sim.backends import compiled
 from sim.verification import verify
 from sim.chip.signals import PROBE_PATHS
@@ -137,7 +138,7 @@ def test_verify_names_the_first_difference(monkeypatch):
     for n, packed in enumerate(rows):
         inputs[n, :lengths[n]] = columns(packed)[0]
     actual = compiled.Chips(3, random=[lane.power_up for lane in lanes]).run(inputs, lengths)
-    with pytest.raises(verify.Differs) as caught:
+    with pytest.raises(Mismatch) as caught:
         verify.compare(lanes, rows, actual)
     text = str(caught.value)
     assert text.startswith("cycle 2 of lane 0 (the user begins): copyboard is 1 in the "

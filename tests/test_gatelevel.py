@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from boards.builds import build
+from boards.builds import build, netlists
 from sim.verification import gatelevel
 from boards.ttt import main as ttt
 from firmware_ref import cli
-from sim.backends import compiled
+from sim import Mismatch, tools
 from sim.verification import verify
 from user import first_line, last_line, make
 
@@ -38,7 +38,7 @@ def test_make_verify_netlist_synth_plays_every_game_like_the_golden_model():
 
 
 def test_the_chip_is_cut_out_whole():
-    verilog = gatelevel.chip_verilog("synth", BOARD)
+    verilog = gatelevel.chip_verilog("synth", netlists.board(BOARD))
     header = verilog[verilog.index(f"module {gatelevel.TOP}("):].split(";")[0]
     assert set(re.findall(r"\w+", header)[2:]) == {
         "clk", "keyboardN", "userbegins", "piN", "resetN", *gatelevel.PINS}
@@ -58,10 +58,11 @@ def _complemented(name):
 @pytest.mark.slow
 def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
     # A LUT of the stack: it matters only once the chip searches, well into a game.
-    verilog = gatelevel.chip_verilog("synth", BOARD)
+    board = netlists.board(BOARD)
+    verilog = gatelevel.chip_verilog("synth", board)
     name = next(name for name, _ in gatelevel.luts(verilog) if name.startswith("\\stack."))
-    with pytest.raises(verify.Differs) as caught:
-        verify.verify(gates=gatelevel.Gates("synth", BOARD, edit=_complemented(name)))
+    with pytest.raises(Mismatch) as caught:
+        verify.verify(gates=gatelevel.Gates("synth", board, edit=_complemented(name)))
     first = str(caught.value).splitlines()[0]
     found = re.match(r"cycle (\d+) of lane (\d+) \(.*\): (\w+) is ", first)
     assert found, first
@@ -69,7 +70,7 @@ def test_one_changed_lut_is_caught_and_named_by_lane_and_cycle():
 
 
 def test_flip_lut_changes_one_bit_of_one_init():
-    verilog = gatelevel.chip_verilog("synth", BOARD)
+    verilog = gatelevel.chip_verilog("synth", netlists.board(BOARD))
     (name, init), *_ = gatelevel.luts(verilog)
     flipped = dict(gatelevel.luts(gatelevel.flip_lut(verilog, name, 3)))
     assert flipped[name] == init ^ 0b1000
@@ -80,7 +81,7 @@ def test_flip_lut_changes_one_bit_of_one_init():
 def test_a_routed_netlist_must_come_from_make_bitstream(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "BUILD", tmp_path)
     with pytest.raises(cli.UserError, match=f"run make bitstream BOARD={BOARD}"):
-        gatelevel.routed(BOARD)
+        netlists.routed(BOARD)
 
 
 @pytest.mark.parametrize("argv", [
@@ -98,9 +99,9 @@ def test_bad_arguments_are_refused_before_any_work(argv, capsys):
 
 
 def test_a_failing_tool_is_one_line_naming_its_last_words_and_its_log(tmp_path, monkeypatch):
-    with pytest.raises(compiled.ToolFailed) as failed:
-        compiled.run_tool([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
-                          tmp_path, "The tool (a step)", tmp_path / "failed")
+    with pytest.raises(tools.ToolFailed) as failed:
+        tools.run_tool([sys.executable, "-c", "print('building'); raise SystemExit('broke')"],
+                       tmp_path, "The tool (a step)", tmp_path / "failed")
     message = str(failed.value)
     assert isinstance(failed.value, cli.UserError) and "\n" not in message
     assert message.startswith("The tool (a step) failed: broke (full log: ")
@@ -123,6 +124,6 @@ def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
     def cut_fails(*_, **__):
         raise gatelevel.CutFailed("a net no cell drives")
     monkeypatch.setattr(gatelevel, "Gates", cut_fails)
-    rows = benchmark.gate_level(lambda text: None)
+    rows = benchmark.gate_level(netlists.boards(), lambda text: None)
     assert rows and all(row["missing"] == "the chip cannot be cut out soundly: a net no "
                         "cell drives" for row in rows)

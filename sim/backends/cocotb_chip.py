@@ -23,6 +23,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
 from firmware_ref.eth.cycle import CycleModel
+from sim import Mismatch
 from sim.chip import e2, games, lockstep
 from sim.chip.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 from sim.chip.stimulus import random_session
@@ -66,8 +67,8 @@ class NetlistBench(lockstep.PinBench):
             try:
                 values[name] = int(handle.value)
             except ValueError:
-                raise lockstep.Mismatch(f"cycle {self.cycle}: {name} is "
-                                        f"{handle.value} in the netlist") from None
+                raise Mismatch(f"cycle {self.cycle}: {name} is {handle.value} in the "
+                               f"netlist") from None
         return values
 
     async def _edge(self):

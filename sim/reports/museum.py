@@ -4,11 +4,11 @@
 (or those named by ``--machines``, which may also name any game folder) and
 
 1. plays every game of its golden model on its core in lockstep (sim.cartridges.bench), on
-   the compiled backend, else Amaranth's simulator: a difference is one line and exit
-   status 2, and nothing is written;
+   the fastest backend installed (sim.backends.BACKENDS): a difference is one line and
+   exit status 2, and nothing is written;
 2. scores it from its golden model's games (sim.cartridges.scores `score`): outcomes per side,
    blunders against perfect play, the console's think time per machine move;
-3. measures its core alone on an iCE40 HX1K (boards/builds/corecost.py, cached), unless
+3. measures its core alone on an iCE40 HX1K (sim.cartridges.corecost, cached), unless
    ``--no-cost``;
 
 then prints the table and writes build/museum.json, build/museum.md (the table and
@@ -24,16 +24,15 @@ from firmware_ref.cli import UserError, replacing
 from firmware_ref.perfect import DRAW, WIN
 from firmware_ref.turns import EMPTY, GREEN, RED
 
-from sim import BUILD
-from sim.cartridges import bench as cartridges, scores as museum
+from sim import BUILD, Mismatch
+from sim.backends import BACKENDS, BackendMissing
+from sim.cartridges import bench as cartridges, corecost, scores
+from sim.tools import SEEDS
 
-from boards.builds import corecost
-
-__all__ = ["JSON", "MARKDOWN", "PICTURE", "BACKENDS", "SIDE_FIELDS", "chosen", "check",
-           "entry", "table", "where_they_lose", "picture", "run"]
+__all__ = ["JSON", "MARKDOWN", "PICTURE", "SIDE_FIELDS", "chosen", "check", "entry",
+           "table", "where_they_lose", "picture", "run"]
 
 JSON, MARKDOWN, PICTURE = "museum.json", "museum.md", "museum.png"
-BACKENDS = ("compiled", "amaranth")     # the fastest first; the next if it is missing
 SIDE_FIELDS = ("games", "lost", "drawn", "won", "blunders", "worst_cycles", "mean_cycles")
 MARKS = {EMPTY: ".", RED: "O", GREEN: "X"}
 VALUES = {WIN: "won", DRAW: "drawn"}
@@ -45,13 +44,13 @@ def chosen(names=None):
     UserError for a name that is neither."""
     built = cartridges.names()
     if names is None:
-        return [(key, game) for key, game in museum.MACHINES.items() if game in built]
-    keys = {game: key for key, game in museum.MACHINES.items()}
+        return [(key, game) for key, game in scores.MACHINES.items() if game in built]
+    keys = {game: key for key, game in scores.MACHINES.items()}
     picked = []
     for name in dict.fromkeys(keys.get(name, name) for name in names):
-        game = museum.MACHINES.get(name, name)
+        game = scores.MACHINES.get(name, name)
         if game not in built:
-            keys = [k for k, folder in museum.MACHINES.items() if folder in built]
+            keys = [k for k, folder in scores.MACHINES.items() if folder in built]
             raise UserError(f"no machine {name!r}; the built ones are: {', '.join(keys)} "
                             f"(or any game folder: {', '.join(built)})")
         picked.append((name, game))
@@ -62,13 +61,14 @@ def check(key, game, log=print):
     """Lockstep of `game`'s core with its golden model over every game: (Played, backend,
     seconds). A difference is a UserError naming the machine."""
     began = time.monotonic()
-    for backend in BACKENDS:
+    for n, backend in enumerate(BACKENDS):      # the fastest first; the next if it is missing
         try:
             played = cartridges.lockstep(game, backend=backend)
-        except cartridges.BackendMissing as missing:
-            log(f"  {key}: {missing}; trying {BACKENDS[-1]}")
+        except BackendMissing as missing:
+            if n + 1 < len(BACKENDS):
+                log(f"  {key}: {missing}; trying {BACKENDS[n + 1]}")
             continue
-        except cartridges.Mismatch as difference:
+        except Mismatch as difference:
             raise UserError(f"{key}: the core differs from its golden model: "
                             f"{difference}") from None
         return played, backend, time.monotonic() - began
@@ -86,7 +86,7 @@ def _side(side):
 def entry(score, cost=None, lockstep=None):
     """A machine's object in museum.json: a side object (`SIDE_FIELDS`) per side it
     plays, its core's cost (None if not measured) and its lockstep."""
-    out = {name: _side(score[name]) for name in museum.SIDES if name in score}
+    out = {name: _side(score[name]) for name in scores.SIDES if name in score}
     out["logic_cells"] = cost and cost["logic_cells"]
     out["fmax_mhz"] = cost and cost["fmax_mhz"]
     if lockstep:
@@ -99,7 +99,7 @@ def table(entries):
     rows = ["| machine | side | games | lost | drawn | won | blunders | worst cycles "
             "| mean cycles | logic cells | fmax MHz |", "|---" * 11 + "|"]
     for key, machine in entries.items():
-        for side in museum.SIDES:
+        for side in scores.SIDES:
             if side in machine:
                 s = machine[side]
                 rows.append(f"| {key} | {side} | " + " | ".join(
@@ -119,7 +119,7 @@ def _board(places, move):
     return ["  " + " ".join(marks[r:r + 3]) for r in (0, 3, 6)]
 
 
-def where_they_lose(scores):
+def where_they_lose(scored):
     """The section "Where they lose": for each machine, each position where its move
     loses a game it had not lost (cells 1..9, row-major as in the thesis)."""
     out = ["## Where they lose", "",
@@ -127,7 +127,7 @@ def where_they_lose(scores):
            "it loses with best play against it. O: the machine's stones, X: the "
            "person's, o: its move; cells are numbered 1..9 row by row, as in the thesis; "
            "perfect play is firmware_ref/perfect.py's.", ""]
-    for key, score in scores.items():
+    for key, score in scored.items():
         moves = sorted({m.before: m for side in score.values()
                         for m in side.blunders.values() if m.loses}.values(),
                        key=lambda m: (m.before.count(EMPTY) * -1, m.before))
@@ -154,7 +154,7 @@ def picture(entries, path):
     from matplotlib import pyplot
 
     rows = [(f"{key} ({side})", machine[side]) for key, machine in entries.items()
-            for side in museum.SIDES if side in machine]
+            for side in scores.SIDES if side in machine]
     figure, (outcomes, think) = pyplot.subplots(
         1, 2, figsize=(11, 1 + 0.4 * max(len(rows), 1)), sharey=True)
     names = [name for name, _ in rows]
@@ -182,7 +182,7 @@ def picture(entries, path):
     pyplot.close(figure)
 
 
-def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
+def run(names=None, *, seeds=SEEDS, cost=True, out=BUILD, log=print):
     """The museum (see the module's text) of `names` (default: every built machine);
     returns the entries written to museum.json."""
     machines = chosen(names)
@@ -191,7 +191,7 @@ def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
     except OSError as error:
         raise UserError(f"cannot write to {out}: {error.strerror}") from None
     built = cartridges.names()
-    missing = [key for key, game in museum.MACHINES.items()
+    missing = [key for key, game in scores.MACHINES.items()
                if names is None and game not in built]
     if missing:
         log(f"not built yet: {', '.join(missing)}")
@@ -205,19 +205,19 @@ def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
                         "backend": backend}
         log(f"  {key}: {played.games} games, {played.clocks} clocks equal "
             f"({backend}, {seconds:.1f} s)")
-    scores, entries = {}, {}
+    scored, entries = {}, {}
     log("Scores against perfect play:")
     for key, game in machines:
         began = time.monotonic()
-        scores[key] = museum.score(game)
-        log(f"  {key}: {sum(s.games for s in scores[key].values())} games scored in "
+        scored[key] = scores.score(game)
+        log(f"  {key}: {sum(s.games for s in scored[key].values())} games scored in "
             f"{time.monotonic() - began:.1f} s")
     if cost:
         log(f"Cost of each core alone, iCE40 HX1K, median of seeds "
             f"{' '.join(map(str, seeds))}:")
     for key, game in machines:
         measured = corecost.measure(game, seeds, log=log) if cost else None
-        entries[key] = entry(scores[key], measured, checked[key])
+        entries[key] = entry(scored[key], measured, checked[key])
     text = table(entries)
     print(text)
     out = Path(out)
@@ -226,7 +226,7 @@ def run(names=None, *, seeds=corecost.SEEDS, cost=True, out=BUILD, log=print):
         file.write("\n")
     with replacing(out / MARKDOWN) as file:
         file.write("# The museum (written by ttt museum)\n\n" + text + "\n"
-                   + where_they_lose(scores))
+                   + where_they_lose(scored))
     picture(entries, out / PICTURE)
     log(f"wrote {out / JSON}, {out / MARKDOWN} and {out / PICTURE}")
     return entries

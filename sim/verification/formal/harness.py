@@ -12,6 +12,9 @@ The chip's registers start from any value (the harness's own start from their in
 the chip after power-up and a reset, whatever it held before.
 """
 
+import functools
+from typing import NamedTuple
+
 from amaranth.hdl import Assert, Assume, Cat, Cover, Elaboratable, Module, Signal
 
 from hdl.eth.board import PLACES
@@ -101,6 +104,27 @@ def _has(board, place, player):
     return board.bit_select(2 * place + player, 1)
 
 
+class Watch(NamedTuple):
+    """What the statements read: the chip's blocks and nodes, and the harness's own
+    registers (`started`, `last_resetN`, `assigned`) and wires."""
+    chip: object
+    ctl: object
+    board: object           # the board register's 18 bits
+    move: object
+    stack: object
+    value: object
+    state: object
+    sp: object
+    i: object
+    started: object         # at least one clock has passed
+    last_resetN: object     # resetN a clock ago
+    assigned: object        # m set since the user's move began this search
+    searching: object       # in one of SEARCH
+    placed: object          # the deepest level's stone is on the board at i
+    entries: list           # the stacked i, level by level
+    below: list             # stack entry k is in use
+
+
 class Harness(Elaboratable):
     """The chip with the named statements of one job.
 
@@ -130,25 +154,43 @@ class Harness(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         m.submodules.chip = chip = self.chip
-        ctl, board, move, stack, value = (chip.controller, chip.board.board, chip.move,
-                                          chip.stack, chip.value)
-        state, sp, i = ctl.state, stack.sp, move.i
-
         for name, signal in self.inputs.items():
             m.d.comb += getattr(chip, name).eq(signal)
+        watch = self._watch(m)
+        self._assumptions(m, watch)
+        self._properties(m, watch)
+        self._invariants(m, watch)
+        self._covers(m, watch)
+        return m
 
-        # started: at least one clock has passed (the chip's registers were free before).
-        started = Signal()
+    def _check(self, m, name, test):
+        """`test` as the statement its name has in this job, or nothing. An assumption
+        can be asserted instead, to show where it fails."""
+        if name in self.covers:
+            m.d.comb += Cover(test, name)
+        elif name in self.asserts:
+            m.d.comb += Assert(test, name)
+        elif name in self.assumes:
+            m.d.comb += Assume(test, name)
+
+    def _holds(self, m, watch, name, test):
+        """A claim from the first clock after power-up on."""
+        self._check(m, name, ~watch.started | test)
+
+    def _watch(self, m):
+        """The harness's own registers and the chip's nodes the statements read."""
+        chip = self.chip
+        ctl, stack = chip.controller, chip.stack
+        state, sp = ctl.state, stack.sp
+        started = Signal()      # a clock has passed (the chip's registers were free before)
         m.d.sync += started.eq(1)
         last_resetN = Signal(init=1)
         m.d.sync += last_resetN.eq(chip.resetN)
-        # assigned: m has been set since the user's move began the current search.
-        assigned = Signal()
+        assigned = Signal()     # m has been set since the user's move began the current search
         with m.If(~chip.resetN | (state == State.userjustmoved)):
             m.d.sync += assigned.eq(0)
         with m.Elif(ctl.assignmove):
             m.d.sync += assigned.eq(1)
-
         searching = Signal()
         m.d.comb += searching.eq(Cat(*(state == s for s in SEARCH)).any())
         placed = Signal()       # the stone of the deepest level is on the board at i
@@ -157,28 +199,22 @@ class Harness(Elaboratable):
         below = [Signal(name=f"below_{k}") for k in range(DEPTH)]   # entry k is in use
         for k in range(DEPTH):
             m.d.comb += below[k].eq(searching & (sp > k))
+        return Watch(chip, ctl, chip.board.board, chip.move, stack, chip.value, state, sp,
+                     chip.move.i, started, last_resetN, assigned, searching, placed,
+                     entries, below)
 
-        def check(name, test):
-            # An assumption can be asserted instead, to show where it fails.
-            if name in self.covers:
-                m.d.comb += Cover(test, name)
-            elif name in self.asserts:
-                m.d.comb += Assert(test, name)
-            elif name in self.assumes:
-                m.d.comb += Assume(test, name)
-
-        # -- assumptions --------------------------------------------------------------
-        check("scan_low", ~chip.scan)
-        check("reset_first", started | ~chip.resetN)
+    def _assumptions(self, m, w):
+        chip = w.chip
+        self._check(m, "scan_low", ~chip.scan)
+        self._check(m, "reset_first", w.started | ~chip.resetN)
         no_key = chip.keyboardN == (1 << len(chip.keyboardN)) - 1
-        check("no_setup", no_key | (chip.resetN & last_resetN))
-        check("never_lost", ~started | (state != State.doingbestmove) | assigned)
+        self._check(m, "no_setup", no_key | (chip.resetN & w.last_resetN))
+        self._check(m, "never_lost",
+                    ~w.started | (w.state != State.doingbestmove) | w.assigned)
 
-        # -- properties ---------------------------------------------------------------
-        # The properties hold from the first clock after power-up on.
-        def holds(name, test):
-            check(name, ~started | test)
-
+    def _properties(self, m, w):
+        chip, ctl, board, state, sp = w.chip, w.ctl, w.board, w.state, w.sp
+        holds = functools.partial(self._holds, m, w)
         holds("no_overflow", ~(ctl.call & (sp == DEPTH - 1)))
         holds("no_underflow", ~(ctl.pop & (sp == 0)))
         holds("no_place_11",
@@ -186,14 +222,22 @@ class Harness(Elaboratable):
         nextfree = chip.board.nextfree
         holds("nexti_on_empty",
               ~ctl.nexti | ((nextfree < PLACES) & _empty(board, nextfree)))
-        holds("toggle_on_place", ctl.toggleN | (move.index < PLACES))
+        holds("toggle_on_place", ctl.toggleN | (w.move.index < PLACES))
         holds("copyboard_states",
               ~ctl.copyboard | (state == State.waiting) | (state == State.userjustmoved)
               | (state == State.finished))
+        holds("search_ends", self._search_ends(m, w))
+        holds("reset_to_justreset",
+              w.last_resetN | ((state == State.justreset) & (board == 0) & (sp == 0)
+                               & ~chip.board.p))
 
+    def _search_ends(self, m, w):
+        """Every clock of a search raises the ranking key, and a search leaves only to
+        doingbestmove or finished."""
+        state = w.state
         key, last_key = Signal(DIGIT * LEVELS), Signal(DIGIT * LEVELS)
         last_state = Signal(State)
-        m.d.comb += key.eq(self._key(m, state, sp, i, entries))
+        m.d.comb += key.eq(self._key(m, state, w.sp, w.i, w.entries))
         m.d.sync += [last_key.eq(key), last_state.eq(state)]
         was_searching = Signal()
         m.d.comb += was_searching.eq(Cat(*(last_state == s for s in SEARCH)).any())
@@ -204,20 +248,18 @@ class Harness(Elaboratable):
         leads = Cat(*((last_state == s) & Cat(*(state == t for t in targets)).any()
                       for s, targets in after.items())).any()
         known = Cat(*(last_state == s for s in after)).any()
-        holds("search_ends",
-              ~started | ~last_resetN | ~known
-              | (leads & (~(was_searching & searching) | (key > last_key))))
+        return (~w.started | ~w.last_resetN | ~known
+                | (leads & (~(was_searching & w.searching) | (key > last_key))))
 
-        holds("reset_to_justreset",
-              last_resetN | ((state == State.justreset) & (board == 0) & (sp == 0)
-                             & ~chip.board.p))
-
-        # -- helper invariants --------------------------------------------------------
+    def _invariants(self, m, w):
+        chip, board, sp, i, searching = w.chip, w.board, w.sp, w.i, w.searching
+        entries, below, placed = w.entries, w.below, w.placed
+        holds = functools.partial(self._holds, m, w)
         p = chip.board.p
         holds("p_is_level", p == sp[0])
         holds("ground_outside", searching | (sp == 0))
         keyboard = chip.keyboard.keyboard
-        holds("justreset_clean", (state != State.justreset)
+        holds("justreset_clean", (w.state != State.justreset)
               | ((board == 0) & (keyboard == (1 << len(keyboard)) - 1)))
         holds("i_place", ~searching | (i < PLACES))
         distinct = []
@@ -231,33 +273,34 @@ class Harness(Elaboratable):
                     for k in range(DEPTH))).all())
         holds("i_stone",
               ~searching | (placed & _has(board, i, p))
-              | ((state == State.setboardi) & _empty(board, i)))
+              | ((w.state == State.setboardi) & _empty(board, i)))
         stones = Signal(range(PLACES + 1))
         m.d.comb += stones.eq(sum(~_empty(board, k) for k in range(PLACES)))
         holds("stones",
-              ~(searching | (state == State.userjustmoved)) | (stones > sp + placed))
+              ~(searching | (w.state == State.userjustmoved)) | (stones > sp + placed))
+        move = w.move
         on_search = [below[k] & (entries[k] == move.m) for k in range(DEPTH)]
         on_search.append(placed & (i == move.m))
         holds("m_free",
-              ~assigned | ~(searching | (state == State.doingbestmove))
+              ~w.assigned | ~(searching | (w.state == State.doingbestmove))
               | ((move.m < PLACES) & (_empty(board, move.m) | Cat(*on_search).any())))
 
-        # -- covers -------------------------------------------------------------------
+    def _covers(self, m, w):
+        chip, state, started = w.chip, w.state, w.started
         for s in State:
-            check(f"state_{s.name}", started & (state == s))
-        ground, lasti = stack.ground, chip.board.lasti
-        rgea, rgbestr = value.rgea, value.rgbestr
+            self._check(m, f"state_{s.name}", started & (state == s))
+        ground, lasti = w.stack.ground, chip.board.lasti
+        rgea, rgbestr = w.value.rgea, w.value.rgbestr
         cases = [rgea & ground, rgea & ~ground,
                  ~rgea & rgbestr & lasti & ground, ~rgea & rgbestr & lasti & ~ground,
                  ~rgea & rgbestr & ~lasti & ground, ~rgea & rgbestr & ~lasti & ~ground,
                  ~rgea & ~rgbestr & lasti & ground, ~rgea & ~rgbestr & lasti & ~ground,
                  ~rgea & ~rgbestr & ~lasti]
         for case, test in enumerate(cases, 1):
-            check(f"returned_case_{case}",
-                  started & chip.resetN & (state == State.returned) & test)
-        check("sp_7", started & (sp == DEPTH - 1))
-        check("chip_wins", started & chip.fin & chip.win)
-        return m
+            self._check(m, f"returned_case_{case}",
+                        started & chip.resetN & (state == State.returned) & test)
+        self._check(m, "sp_7", started & (w.sp == DEPTH - 1))
+        self._check(m, "chip_wins", started & chip.fin & chip.win)
 
     @staticmethod
     def _key(m, state, sp, i, entries):

