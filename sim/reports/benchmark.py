@@ -13,8 +13,11 @@ It measures, on this machine:
     model), with a histogram (PNG);
   - for each board built with ``make bitstream``: logic cells, flip-flops, fmax and
     the worst-case time per move.
+  - the console in a browser: the time from a key's click to the LEDs' answer on the
+    page of ``make serve``, through the board in a box, beside the box's own time.
 The boards come from the caller (``ttt``), as boards/builds/netlists.py makes them: the
-gate-level runs and the boards' table are of those.
+gate-level runs and the boards' table are of those. So does the browser's measurement
+(`web`, a function that measures it), for the same reason: the console is above sim/.
 Each figure is the median of repeated runs (the slow exhaustive runs are timed once).
 Nothing here fails because the machine is slow: targets are reported as ratios.
 It writes ``build/BENCHMARKS.md`` (or in --out), ``build/benchmark.json`` and
@@ -50,7 +53,7 @@ __all__ = ["measure", "write", "run", "gate_level"]
 
 SESSION_CYCLES = 1500
 TARGETS = {"compiled_over_amaranth": 100, "all_games_seconds": 10,
-           "golden_batch_cycles_per_s": 1_000_000}
+           "golden_batch_cycles_per_s": 1_000_000, "click_to_led_ms": 100}
 
 
 def _sessions(count):
@@ -352,6 +355,17 @@ def board_reports(boards):
             for board in boards]
 
 
+def browser(web, quick, log):
+    """The console in a browser, measured by `web()` (its figures, or ``missing`` and
+    why), unless quick."""
+    if quick:
+        return {"missing": "not run with --quick"}
+    if web is None:
+        return {"missing": "not measured: ttt benchmark measures it"}
+    log("the console in a browser: click to lights")
+    return web()
+
+
 # -- the machine ----------------------------------------------------------------------
 
 def machine():
@@ -389,7 +403,8 @@ def machine():
                 "numpy")}}
 
 
-def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), log=print):
+def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
+            log=print):
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
     result = {"date": started.isoformat(timespec="seconds"), "machine": machine(),
@@ -403,6 +418,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), log=print)
     log("think times over every position")
     result["think_times"] = think_times(BUILD / "benchmark" / "think_times.png")
     result["boards"] = board_reports(boards)
+    result["web"] = browser(web, quick, log)
     result["targets"] = _targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
@@ -428,6 +444,7 @@ def _targets(result):
         "compiled_over_amaranth": None if not (amaranth and compiled) else compiled / amaranth,
         "all_games_compiled_seconds": games and games["seconds"],
         "golden_batch_cycles_per_s": golden,
+        "click_to_led_median_ms": result["web"].get("median_ms"),
         "wanted": TARGETS,
     }
 
@@ -446,6 +463,7 @@ def markdown(result):
     lines += _lockstep_section(result["all_games"])
     lines += _think_times_section(result["think_times"])
     lines += _boards_section(result["boards"])
+    lines += _web_section(result["web"])
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
@@ -493,6 +511,12 @@ def _targets_section(t):
     golden = t["golden_batch_cycles_per_s"]
     target("golden model in batch, cycles/s", f"≥ {_number(wanted['golden_batch_cycles_per_s'])}",
            _number(golden), f"{golden / wanted['golden_batch_cycles_per_s']:.2f} of target")
+    click = t["click_to_led_median_ms"]
+    target("click to lights on make serve's page, median",
+           f"< {wanted['click_to_led_ms']} ms",
+           "missing: the browser's row below says why" if click is None else f"{click:.0f} ms",
+           "–" if click is None else f"{wanted['click_to_led_ms'] / click:.1f}× faster than "
+           "needed")
     return lines
 
 
@@ -603,6 +627,32 @@ def _boards_section(rows):
     return lines
 
 
+def _web_section(web):
+    lines = [
+        "",
+        "## The console in a browser",
+        "",
+        "`make serve`'s page in Chromium (driven by Playwright), each game against the "
+        "chip by clicking keys, opening with B3, its slowest answer (15,007 clocks): the "
+        "time from a click to the frame that shows the answer on the LEDs, through the "
+        "server and the board in a box, and of it the time at the board.",
+        "",
+    ]
+    if "missing" in web:
+        return lines + [f"missing: {web['missing']}"]
+    return lines + [
+        "| | click to lights | at the board |",
+        "| --- | --- | --- |",
+        f"| median over {web['moves']} moves of {web['games']} games | "
+        f"{web['median_ms']:.1f} ms | {web['board_median_ms']:.1f} ms |",
+        f"| worst move of them | {web['worst_ms']:.1f} ms | |",
+        f"| B3 from the empty board (15,007 clocks), median | {web['worst_move_ms']:.1f} ms | "
+        f"{web['box_alone_worst_move_ms']:.1f} ms from a terminal client, the box alone |",
+        "",
+        f"In {web['browser']}.",
+    ]
+
+
 def write(result, out):
     with replacing(BUILD / "benchmark.json") as file:
         file.write(json.dumps(result, indent=2) + "\n")
@@ -612,15 +662,16 @@ def write(result, out):
     return path
 
 
-def run(*, repeats=5, quick=False, icarus_games=False, boards=(), out=BUILD):
-    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) among it,
-    with a timed log line per step, and write the report into `out`."""
+def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, out=BUILD):
+    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) and the
+    console in a browser (`web()`) among it, with a timed log line per step, and write
+    the report into `out`."""
     start = time.perf_counter()
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
     result = measure(repeats=1 if quick else repeats, quick=quick,
-                     icarus_games=icarus_games, boards=boards, log=log)
+                     icarus_games=icarus_games, boards=boards, web=web, log=log)
     path = write(result, out)
     print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0
