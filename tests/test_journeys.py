@@ -452,6 +452,13 @@ JOURNEYS = [
     J("make serve", covered=(
         "tests/test_web_server.py::test_make_serve_prints_its_address_serves_the_page_and_"
         "ends_on_ctrl_c", 'interrupted(["make", "serve"]')),
+    J("make serve GAME=<game>", covered=(
+        "tests/test_web_server.py::test_make_serve_game_serves_that_cartridge_and_a_missing_"
+        "port_is_one_line", 'interrupted(["make", "serve", "GAME=firstfree"]')),
+    J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"pages played at once, a "
+      r"board in a box each \(default 4\)$"),
+    J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
+      last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
 
     # The games in the terminal, on their golden models.
     J("make play", input="y\nb2\n", first=r"^T I C - T A C - T O E",

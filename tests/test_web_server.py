@@ -232,3 +232,23 @@ def test_the_benchmark_reports_the_browsers_figures_as_it_is_given_them():
     assert "| B3 from the empty board (15,007 clocks), median | 58.5 ms | 58.8 ms" in text
     quick = benchmark.browser(lambda: figures, quick=True, log=lambda text: None)
     assert benchmark._web_section(quick)[-1] == "missing: not run with --quick"
+
+
+def test_make_serve_game_serves_that_cartridge_and_a_missing_port_is_one_line():
+    welcomed = []
+
+    def hello(printed):
+        url = re.search(r"The console is at (http://\S+/) ", printed)[1]
+
+        async def welcome():
+            async with Page(url) as page:
+                welcomed.append(page.welcome)
+        asyncio.run(welcome())
+
+    status, out = interrupted(["make", "serve", "GAME=firstfree"], ready=b"Ctrl-C stops it.",
+                              meanwhile=hello, env=NO_DISPLAY)
+    assert status == cli.INTERRUPTED, out
+    assert "holding firstfree" in out
+    assert [game["name"] for game in welcomed[0]["games"]] == ["firstfree"]
+    with pytest.raises(cli.UserError, match="^cannot open the serial port /dev/ttyTTT9: "):
+        server.serve(("eth",), port="/dev/ttyTTT9", log=print)

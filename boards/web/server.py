@@ -333,6 +333,10 @@ def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
             "console, and the server has no password")
     if port is None:
         _compile(games, log)
+    else:
+        # Said now, in one line, rather than to the first page that connects.
+        from ..host.link import open_port
+        open_port(port).close()
     console = Console(games, port, sessions, idle_s, log)
     asyncio.run(_run(console, host, http_port, browser))
 
