@@ -252,3 +252,21 @@ def test_make_serve_game_serves_that_cartridge_and_a_missing_port_is_one_line():
     assert [game["name"] for game in welcomed[0]["games"]] == ["firstfree"]
     with pytest.raises(cli.UserError, match="^cannot open the serial port /dev/ttyTTT9: "):
         server.serve(("eth",), port="/dev/ttyTTT9", log=print)
+
+
+def test_a_malformed_request_is_refused_in_one_line_without_a_traceback():
+    async def scenario():
+        async with served() as (console, url):
+            port = int(url.rstrip("/").rsplit(":", 1)[1])
+            for request in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x\r\n"
+                            b"Content-Length: abc\r\n\r\n",
+                            b"GET /" + b"a" * 10_000 + b" HTTP/1.1\r\n\r\n"):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(request)
+                assert (await reader.read(12)).endswith(b" 400")
+                writer.close()
+            await asyncio.sleep(0.1)
+            assert console.said and all("\n" not in line and "Traceback" not in line
+                                        for line in console.said), console.said
+            assert (await get(url))[0] == 200
+    run(scenario())

@@ -15,6 +15,7 @@ the server.
 import asyncio
 import errno
 import ipaddress
+import logging
 import os
 import re
 import sys
@@ -352,9 +353,33 @@ def _compile(games, log):
         raise UserError(f"the board in a box cannot be compiled: {error}") from None
 
 
+class _OneLine(logging.Handler):
+    """What aiohttp itself says (a malformed request, refused with 400) as one line to
+    whoever runs the server, never a traceback."""
+
+    def __init__(self, log):
+        super().__init__(logging.WARNING)
+        self.said = log
+
+    def emit(self, record):
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            first = next((line.strip() for line in str(error).splitlines() if line.strip()),
+                         "")
+            text += f": {type(error).__name__}{f' ({first})' if first else ''}"
+        self.said(text)
+
+
+AIOHTTP = logging.getLogger("aiohttp")
+
+
 async def start(console, host=LOOPBACK, http_port=0):
-    """The server started for `console`: its runner (``await runner.cleanup()`` stops
-    it) and its address."""
+    """The server started for `console`: its runner (``stop`` stops it) and its
+    address."""
+    console.handler = _OneLine(console.log)
+    # With a handler of its own, Python's last resort (a traceback on stderr) is not used.
+    AIOHTTP.addHandler(console.handler)
     runner = web.AppRunner(application(console), handle_signals=False, access_log=None,
                            shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
@@ -363,6 +388,7 @@ async def start(console, host=LOOPBACK, http_port=0):
         await site.start()
     except OSError as error:
         await runner.cleanup()
+        AIOHTTP.removeHandler(console.handler)
         raise UserError(_bind_failed(host, http_port, error)) from None
     bound = runner.addresses[0][1]
     shown = f"[{host}]" if ":" in host else host
@@ -379,6 +405,7 @@ async def stop(console, runner):
         await _quietly(socket.close(code=WSCloseCode.GOING_AWAY,
                                     message=b"the console stopped"))
     await runner.cleanup()
+    AIOHTTP.removeHandler(console.handler)
     for session in console.sessions.all():
         await asyncio.get_running_loop().run_in_executor(None, session.close)
 
