@@ -333,7 +333,7 @@ def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
         log(f"warning: --host {host}: any machine that reaches this one may play the "
             "console, and the server has no password")
     if port is None:
-        _compile(games, log)
+        compile_box(games, log)
     else:
         # Said now, in one line, rather than to the first page that connects.
         from ..host.link import open_port
@@ -342,7 +342,7 @@ def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
     asyncio.run(_run(console, host, http_port, browser))
 
 
-def _compile(games, log):
+def compile_box(games, log):
     """Build the board in a box now, once, rather than when the first page asks."""
     from sim.backends.compiled import BackendMissing, library
 
