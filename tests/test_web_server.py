@@ -176,7 +176,7 @@ def test_the_limit_of_pages_and_the_boards_of_pages_gone():
 
 def test_a_host_other_than_this_machine_is_warned_about(monkeypatch):
     said = []
-    monkeypatch.setattr(server, "_compile", lambda games, log: None)
+    monkeypatch.setattr(server, "compile_box", lambda games, log: None)
     monkeypatch.setattr(server, "_run", lambda *args: asyncio.sleep(0))
     server.serve(("eth",), host="0.0.0.0", log=said.append)
     assert said == ["warning: --host 0.0.0.0: any machine that reaches this one may play "

@@ -83,7 +83,8 @@ class Match:
             position = ["."] * 9
             if machine == opener:
                 position[place] = "O"       # its own stone, red on its board
-            board.act({"do": "switch", "number": 0, "on": True})
+            if not board.view.status.switches[0]:       # the person (the other) begins
+                board.act({"do": "switch", "number": 0, "on": True})
             board.act({"do": "new", "position": "".join(position)})
         self.game = Game(opener, place)
         return self.game
