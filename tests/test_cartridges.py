@@ -37,8 +37,8 @@ def test_first_free_agrees_with_its_golden_model_in_every_game():
 
 def test_a_golden_model_that_misses_a_line_is_caught(monkeypatch):
     # Without the rising diagonal the model plays on where the core has ended the game.
-    from firmware_ref import turns
-    monkeypatch.setattr(turns, "LINES", turns.LINES[:-1])
+    from firmware_ref import cartridge
+    monkeypatch.setattr(cartridge, "LINES", cartridge.LINES[:-1])
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: (lamps|over|busy)"):
         cartridges.lockstep("firstfree")
 
@@ -229,10 +229,10 @@ def blundering_first_free(monkeypatch, core_blunders):
     the core of `core_blunders` (a function of that set)."""
     import types
 
-    from firmware_ref import perfect, turns
+    from firmware_ref import turns
     from firmware_ref.firstfree import model
     from hdl.firstfree.cartridge import FirstFree
-    blunders = perfect.blunders(model.Scan)
+    blunders = turns.blunders_of(model.Scan)
 
     class Model(model.Model):
         blunder_lamp = True

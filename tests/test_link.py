@@ -17,6 +17,7 @@ from amaranth.sim import Simulator
 
 from boards.gateware.link import HostLink
 from boards.host import protocol
+from firmware_ref.cartridge import board_bits
 from hdl.cartridge import LAMPS, SWITCHES
 
 BIT = 6                     # clocks per bit: the UART's smallest comfortable bit
@@ -26,12 +27,6 @@ EMPTY, MACHINE, PERSON = 0, 1, 2
 
 def bits_of(byte, stop=1):
     return [0] + [byte >> i & 1 for i in range(8)] + [stop]
-
-
-def led(board):
-    """The link's board input from a list of 9 places (0 empty, 1 machine, 2 person,
-    3 both): place k is bits 2k (red, the machine's) and 2k + 1 (green)."""
-    return sum(v << 2 * k for k, v in enumerate(board))
 
 
 class Fields:
@@ -72,7 +67,7 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
     since_strobe = [None]
 
     async def host(ctx):
-        ctx.set(dut.board.as_value(), led(fields.board))
+        ctx.set(dut.board.as_value(), board_bits(fields.board))
         ctx.set(dut.lamps, fields.lamps)
         ctx.set(dut.switches, fields.switches)
         ctx.set(dut.cycles, fields.cycles)

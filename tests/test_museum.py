@@ -14,7 +14,7 @@ from boards.ttt import main as ttt
 from boards.builds import build, corecost
 from sim.reports import museum as runner
 from firmware_ref import perfect
-from firmware_ref.turns import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
 from hdl.firstfree.cartridge import FirstFree
 from hdl.turns import EngineSignature
 from sim.cartridges import bench as cartridges, scores as museum

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from firmware_ref.ultimate.rules import LINES, parse, show
+from firmware_ref.cartridge import LINES
+from firmware_ref.ultimate.rules import parse, show
 
 
 class Plain:

@@ -9,6 +9,7 @@ after a key as the desk does. The cartridge's lines said while a frame is answer
 after the answer, as on a board.
 """
 
+from firmware_ref.cartridge import board_bits, board_places
 from hdl.cartridge import LAMPS, SETTLE, SWITCHES
 from sim.cartridges import bench as cartridges
 
@@ -70,7 +71,7 @@ class GoldenLink:
     def status(self):
         probe, switches = self.model.probe, self.model.inputs.switches
         return protocol.Status(
-            board=[probe.board >> 2 * k & 3 for k in range(9)], game=self.code,
+            board=board_places(probe.board), game=self.code,
             lamps=tuple(bool(probe.lamps >> n & 1) for n in range(LAMPS)),
             switches=tuple(bool(switches >> n & 1) for n in range(SWITCHES)),
             cycles=self.cycles)
@@ -95,7 +96,7 @@ class GoldenLink:
             self.cycles = min(busy, CYCLES_MAX)
 
     def start(self, board):
-        self.model.set(start=1, position=sum(v << 2 * k for k, v in enumerate(board)))
+        self.model.set(start=1, position=board_bits(board))
         self.tick()
         self.model.set(start=0)
         self.said = b""         # a new game ends the line being said

@@ -6,8 +6,10 @@ import random
 from dataclasses import dataclass, replace
 
 from . import planner
-from .rules import LINES, O, X, plans, refusal
-from ..turns import Probe
+from .. import cartridge
+# The board shows B's stones RED, A's GREEN.
+from ..cartridge import GREEN, RED, Probe, board_bits, board_places, full, line
+from .rules import O, X, plans, refusal
 
 __all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "PLANS", "think_clocks", "Player", "play",
            "two_person_games", "machine_games", "games"]
@@ -16,29 +18,18 @@ FLASH_BITS = 22
 PLANS = 9 ** 3
 PIPELINE = 2                    # the planner's stages after the walk: score, sum
 MACHINE_SWITCH = 1
-RED, GREEN = 1, 2               # B's stones, A's
 OPEN, CATS, TIE, X_WINS, O_WINS = "open", "cats", "tie", "X", "O"
 
 
 @dataclass(frozen=True)
-class Inputs:
-    key: int = 0
-    start: int = 0
-    position: int = 0
-    switches: int = 0b10
-    rx_valid: int = 0
-    rx_payload: int = 0
-    tx_ready: int = 1
+class Inputs(cartridge.Inputs):
+    switches: int = 0b10        # the machine plays B: the core's switch_init
 
 
 def think_clocks(round, history_b):
     """The clocks the planner walks: 729 for each legal plan of B, 1 for each other."""
     legal = len(plans(round, history_b if round == 2 else None))
     return PLANS * legal + (PLANS - legal)
-
-
-def _line(places, colour):
-    return any(all(places[k - 1] == colour for k in line) for line in LINES)
 
 
 class Model:
@@ -88,7 +79,7 @@ class Model:
         said = self.plan["B"]
         digit = said[{4: 0, 3: 1}.get(self.saying, 2)]
         payload = ord("\n") if self.saying == 1 else ord("0") + digit
-        return Probe(board=sum(v << 2 * k for k, v in enumerate(self.shown())),
+        return Probe(board=board_bits(self.shown()),
                      lamps=lamps, ready=ready, busy=busy, over=over, rx_ready=1,
                      tx_valid=int(self.saying != 0), tx_payload=payload)
 
@@ -145,8 +136,8 @@ class Model:
                     places[b - 1] = RED
             self.state = "JUDGE"
         elif state == "JUDGE":
-            x, o, full = _line(self.places, GREEN), _line(self.places, RED), 0 not in self.places
-            if x or o or full:
+            x, o = line(self.places, GREEN), line(self.places, RED)
+            if x or o or full(self.places):
                 self.result = TIE if x and o else X_WINS if x else O_WINS if o else CATS
                 self.state = "OVER"
             elif self.at == 2 and self.round == 3:
@@ -163,7 +154,7 @@ class Model:
                 self.at += 1
                 self.state = "APPLY"
         if inputs.start:
-            self.places = [inputs.position >> 2 * k & 3 for k in range(9)]
+            self.places = board_places(inputs.position)
             self.state = "BEGIN"
 
 
