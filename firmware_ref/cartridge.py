@@ -9,12 +9,15 @@ as hdl/cartridge.py is what every core shares (read, not imported).
   it is 18 bits, place k in bits 2k (red) and 2k + 1 (green): `board_bits` and
   `board_places`.
 - `LINES`, the eight lines of three, and `line` and `full`, the judge of a board.
+- `lit`: a blink, for a game whose core blinks. Such a core is built with ``blink``, the
+  clocks of one blink, from the board's clock (hdl/cartridge.py's text); its golden
+  model takes the same ``blink``, which a bench gives both.
 """
 
 from dataclasses import dataclass
 
 __all__ = ["PLACES", "EMPTY", "RED", "GREEN", "LINES", "Inputs", "Probe", "board_bits",
-           "board_places", "line", "full"]
+           "board_places", "line", "full", "lit"]
 
 PLACES = 9
 EMPTY, RED, GREEN = 0, 1, 2     # a place's two bits: the machine's stone, the person's
@@ -69,3 +72,9 @@ def line(places, colour):
 def full(places):
     return EMPTY not in places
 
+
+def lit(clock, blink):
+    """Whether a blink of `blink` clocks is lit at `clock` clocks from power-up: in the
+    second half of each blink, as the top bit of the core's counter. With `blink` None
+    nothing blinks: a model that only walks games has no board to light."""
+    return blink is not None and clock % blink >= blink // 2

@@ -14,13 +14,23 @@ from sim.cartridges import bench as cartridges
 from user import make
 
 
+def test_the_benches_blink_as_every_board_does():
+    # A core that blinks counts its blink in clocks: the benches give it a board's.
+    from boards.gateware.top import BOARDS
+    from hdl.cartridge import blink_clocks
+    for board in BOARDS.values():
+        hz = board.make_platform().default_clk_frequency
+        assert hz == cartridges.BOARD_HZ and blink_clocks(hz) == cartridges.BLINK
+    assert cartridges.BLINK == 1 << 22      # a 22-bit counter's top bit: 0.35 s
+
+
 def test_every_game_folder_is_a_cartridge():
     assert cartridges.names() == ["baum_g", "baum_g_forced", "bawer_hawkins", "eth",
                                   "firstfree", "hendrix_purcell",
                                   "hendrix_purcell_defended", "ktane", "table", "tactic",
                                   "turbo", "ultimate"]
     for name in cartridges.names():
-        core = cartridges.cartridge(name)()
+        core = cartridges.cartridge(name)(**cartridges.given(name))
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members
         assert len(core.code) == 1 and core.code.isupper() and core.lamp_names
         Fragment.get(core, None)        # it elaborates without a platform

@@ -315,6 +315,7 @@ def test_a_desk_whose_frames_could_change_the_position_during_setup_is_refused()
         warnings.simplefilter("ignore", UnusedElaboratable)   # the desk refused to be
         with pytest.raises(ValueError, match=f"would not hold for the cartridge's SETUP "
                                              f"\\({SETUP}") as refused:
-            Desk([CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2)
+            Desk([CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2,
+                 blink_cycles=64)
         del refused
         gc.collect()

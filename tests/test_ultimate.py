@@ -283,5 +283,21 @@ def test_a_core_with_another_evaluation_is_caught(monkeypatch):
         cartridges.lockstep("ultimate", list(model.position_games(count=2, per_game=2)))
 
 
+def test_a_short_blink_blinks_alike_in_the_core_and_the_golden_model(monkeypatch):
+    # The boards' blink is longer than any game the benches play; a short one blinks
+    # within each, and every bench gives the core and the golden model the same.
+    games = list(model.position_games(count=2, per_game=2))
+    assert cartridges.Golden(model, blink=64).play(games[0]) != \
+        cartridges.Golden(model).play(games[0])
+    monkeypatch.setattr(cartridges, "BLINK", 64)
+    assert cartridges.lockstep("ultimate", games) == (len(games), sum(map(len, games)))
+
+    class Slower(cartridges.cartridge("ultimate")):
+        def __init__(self, *, blink):
+            super().__init__(blink=2 * blink)
+    with pytest.raises(cartridges.Mismatch, match=r"clock \d+: board is"):
+        cartridges.lockstep("ultimate", games, core=Slower)
+
+
 def test_the_search_clocks():
     assert [model.search_clocks(n) for n in (1, 605)] == [14, 2430]

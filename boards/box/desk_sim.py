@@ -21,7 +21,7 @@ from boards.host.protocol import TEXT_MARK
 __all__ = ["DeskBench", "sim_desk", "run"]
 
 # Small timings so that a simulated game takes seconds, not minutes.
-SIM_TIMINGS = dict(bit_cycles=8, slot_cycles=4, stable=2)
+SIM_TIMINGS = dict(bit_cycles=8, slot_cycles=4, stable=2, blink_cycles=64)
 
 
 def sim_desk(cartridges=(EthCartridge,)):

@@ -29,7 +29,7 @@ class GoldenLink:
     def __init__(self, game):
         self.games = (game,)
         self.code = cartridges.cartridge(game).code
-        self.model = cartridges.golden(game).Model()
+        self.model = cartridges.golden(game).Model(**cartridges.given(game))
         self.model.set(switches=cartridges.cartridge(game).switch_init)
         self.texts = []         # the cartridge's lines, not yet shown (as Link's)
         self.after = []         # lines said while answering: a board sends them after it

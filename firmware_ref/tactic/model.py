@@ -8,13 +8,12 @@ from dataclasses import dataclass, replace
 from . import planner
 from .. import cartridge
 # The board shows B's stones RED, A's GREEN.
-from ..cartridge import GREEN, RED, Probe, board_bits, board_places, full, line
+from ..cartridge import GREEN, RED, Probe, board_bits, board_places, full, line, lit
 from .rules import O, X, plans, refusal
 
-__all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "PLANS", "think_clocks", "Player", "play",
+__all__ = ["Inputs", "Probe", "Model", "PLANS", "think_clocks", "Player", "play",
            "two_person_games", "machine_games", "games"]
 
-FLASH_BITS = 22
 PLANS = 9 ** 3
 PIPELINE = 2                    # the planner's stages after the walk: score, sum
 MACHINE_SWITCH = 1
@@ -33,7 +32,11 @@ def think_clocks(round, history_b):
 
 
 class Model:
-    def __init__(self):
+    """The cartridge from power-up; `blink`: the clocks of a bounce's flash, as its
+    core's (firmware_ref/cartridge.py's `lit`)."""
+
+    def __init__(self, blink=None):
+        self.blink = blink
         self.inputs = Inputs()
         self.state = "BEGIN"
         self.places = [0] * 9
@@ -45,7 +48,7 @@ class Model:
         self.at = 0
         self.bounce, self.bounce_at = False, 1
         self.result = OPEN
-        self.flash = 0
+        self.flash = 0                  # clocks from power-up
         self.saying = 0
         self.thought, self.machine_plan, self.needed = 0, None, 0
 
@@ -64,7 +67,7 @@ class Model:
             places = [colour if k < self.taken else 0 for k in range(3)]
             places += [RED if self.refused else 0] * 3
             places += [RED | GREEN if k < self.round else 0 for k in range(3)]
-        elif self.state != "BEGIN" and self.bounce and self.flash >> FLASH_BITS - 1 & 1:
+        elif self.state != "BEGIN" and self.bounce and lit(self.flash, self.blink):
             places[self.bounce_at - 1] = RED | GREEN
         return places
 
@@ -87,7 +90,7 @@ class Model:
 
     def tick(self):
         inputs = self.inputs
-        self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+        self.flash += 1
         if self.saying and inputs.tx_ready:
             self.saying -= 1
         key = inputs.key.bit_length()           # 1-9, or 0: no key

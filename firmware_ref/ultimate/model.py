@@ -10,13 +10,12 @@ from dataclasses import dataclass, replace
 
 from . import engine
 from .. import cartridge
-from ..cartridge import GREEN, LINES, RED, Probe, board_bits, board_places
+from ..cartridge import GREEN, LINES, RED, Probe, board_bits, board_places, lit
 from .rules import CELLS, FULL, HAS_LINE, Position, parse, positions, show
 
-__all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "search_clocks", "Player", "load",
+__all__ = ["Inputs", "Probe", "Model", "search_clocks", "Player", "load",
            "position_games", "played_games", "refused_games", "games"]
 
-FLASH_BITS = 22
 PERSON_SWITCH, MACHINE_SWITCH = 0, 1
 BOTH = RED | GREEN            # a small board decided without a line
 
@@ -61,10 +60,14 @@ def _big_line(lines):
 
 
 class Model:
-    def __init__(self):
+    """The cartridge from power-up; `blink`: the clocks of a blink of the legal places,
+    as its core's (firmware_ref/cartridge.py's `lit`)."""
+
+    def __init__(self, blink=None):
+        self.blink = blink
         self.inputs = Inputs()
         self.state = "BEGIN"
-        self.flash = 0
+        self.flash = 0              # clocks from power-up
         self.xs = self.os = 0
         self.last = None
         self.x_turn = True
@@ -141,7 +144,7 @@ class Model:
         """The big board and the chosen small board as shown (a clock later)."""
         switches = self.inputs.switches
         x, o, mover = self.colours(switches)
-        blink = self.flash >> FLASH_BITS - 1 & 1
+        blink = lit(self.flash, self.blink)
         legal = self.legal()
         base = 9 * self.chosen
         cells = [x if self.xs >> base + k & 1 else o if self.os >> base + k & 1
@@ -221,7 +224,7 @@ class Model:
         inputs, state = self.inputs, self.state
         if state == "THINK" and self.busy_left and not self.line and not inputs.start:
             # The engine searches: nothing but the counters changes, nor any pin.
-            self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+            self.flash += 1
             self.busy_left -= 1
             self.settled, self.payload = True, ord("\n")
             if self.thinking is None:
@@ -240,7 +243,7 @@ class Model:
             # A line's bytes are fixed when it begins: the registers it tells of hold
             # still until it is out.
             self.line = self.line[1:]
-        self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+        self.flash += 1
         key = inputs.key.bit_length() - 1           # 0-8, or -1: no key
         byte = inputs.rx_payload if inputs.rx_valid else None
         run = False

