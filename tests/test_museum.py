@@ -13,7 +13,7 @@ from amaranth.lib import wiring
 from boards.ttt import main as ttt
 from sim.reports import museum
 from firmware_ref import perfect
-from firmware_ref.turns import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
 from hdl.firstfree.cartridge import FirstFree
 from hdl.turns import EngineSignature
 from sim import tools

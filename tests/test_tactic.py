@@ -11,7 +11,7 @@ from itertools import product
 import pytest
 from user import make
 
-from firmware_ref.baum_g.model import F
+from firmware_ref.g import F
 from firmware_ref.tactic import match, planner, rules
 from firmware_ref.tactic.referee import Referee
 from firmware_ref.tactic.rules import EMPTY, O, X, IllegalPlan, check, plans, resolve

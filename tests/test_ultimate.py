@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from firmware_ref.ultimate.rules import LINES, parse, show
+from firmware_ref.cartridge import LINES
+from firmware_ref.ultimate.rules import parse, show
 
 
 class Plain:
@@ -280,6 +281,22 @@ def test_a_core_with_another_evaluation_is_caught(monkeypatch):
     monkeypatch.setattr(core_engine, "BIG", 8)
     with pytest.raises(cartridges.Mismatch):
         cartridges.lockstep("ultimate", list(model.position_games(count=2, per_game=2)))
+
+
+def test_a_short_blink_blinks_alike_in_the_core_and_the_golden_model(monkeypatch):
+    # The boards' blink is longer than any game the benches play; a short one blinks
+    # within each, and every bench gives the core and the golden model the same.
+    games = list(model.position_games(count=2, per_game=2))
+    assert cartridges.Golden(model, blink=64).play(games[0]) != \
+        cartridges.Golden(model).play(games[0])
+    monkeypatch.setattr(cartridges, "BLINK", 64)
+    assert cartridges.lockstep("ultimate", games) == (len(games), sum(map(len, games)))
+
+    class Slower(cartridges.cartridge("ultimate")):
+        def __init__(self, *, blink):
+            super().__init__(blink=2 * blink)
+    with pytest.raises(cartridges.Mismatch, match=r"clock \d+: board is"):
+        cartridges.lockstep("ultimate", games, core=Slower)
 
 
 def test_the_search_clocks():

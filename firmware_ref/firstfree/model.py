@@ -3,7 +3,8 @@
 per clock from place 0 (rules: hdl/firstfree/cartridge.py's text, read, not imported)."""
 
 from .. import turns
-from ..turns import EMPTY, Inputs, Probe
+from ..cartridge import EMPTY, Probe
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "Scan", "Model", "games"]
 

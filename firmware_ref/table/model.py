@@ -4,7 +4,8 @@ chosen from the board then (rules: hdl/table/cartridge.py's text, read, not impo
 The move is computed from perfect play (choice.py), not looked up in the table."""
 
 from .. import turns
-from ..turns import Inputs, Probe
+from ..cartridge import Probe
+from ..turns import Inputs
 from .choice import choose
 
 __all__ = ["Inputs", "Probe", "Lookup", "Model", "games"]

@@ -22,7 +22,7 @@ from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import wiring
 
 from ..turns import EngineSignature, Turns
-from .g import G, G_SHAPE
+from ..g import G, G_SHAPE
 
 
 __all__ = ["Greedy", "BaumG", "CARTRIDGE"]

@@ -2,7 +2,7 @@
 
 Baum (Tic-Tac-Toe, 1975, end of chapter 2) proposes to mend his G: "play through any
 forced moves before the function F is applied". Read here as follows (the reasons are
-in docs/museum-baum-g.md): G is Baum's evaluation as in hdl/baum_g (the machine's
+in docs/museum-baum-g.md): G is Baum's evaluation as in hdl/g.py (the machine's
 stones +1, the person's -1), and each candidate move is weighed by the game that
 follows it while the side to move has no choice.
 
@@ -29,7 +29,7 @@ this text and hdl/turns.py's):
 from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 
-from ..baum_g.g import G, G_MAX, G_SHAPE
+from ..g import G, G_MAX, G_SHAPE
 from ..turns import EngineSignature, Turns, completes, lines
 
 

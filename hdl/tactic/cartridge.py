@@ -35,9 +35,8 @@ from ..turns import lines
 from .rules import allowed
 
 
-__all__ = ["Tactic", "CARTRIDGE", "FLASH_BITS"]
+__all__ = ["Tactic", "CARTRIDGE"]
 
-FLASH_BITS = 22             # a bounce flashes with the top bit: 0.35 s at 12 MHz
 MACHINE_SWITCH = 1
 
 
@@ -48,6 +47,7 @@ class Tactic(Cartridge):
     lamp_names = ("your move", "over", "B won", "A won")
     switch_names = ("(unused)", "the machine plays B")
     switch_init = 0b10
+    blinks = True           # a bounce flashes, with the top bit of a blink's counter
 
     def elaborate(self, platform):
         m = Module()
@@ -64,7 +64,7 @@ class Tactic(Cartridge):
         bounce = Signal()
         bounce_at = Signal(4)
         result = Signal(3)
-        flash = Signal(FLASH_BITS)
+        flash = Signal(range(self.blink))
         saying = Signal(range(5))           # 4..1: three places and a newline to send
         m.d.sync += flash.eq(flash + 1)
 

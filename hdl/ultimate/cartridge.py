@@ -42,9 +42,8 @@ from ..cartridge import BOARD, Cartridge
 from .engine import Engine, binary
 from .rules import small
 
-__all__ = ["Ultimate", "CARTRIDGE", "FLASH_BITS", "SAID"]
+__all__ = ["Ultimate", "CARTRIDGE", "SAID"]
 
-FLASH_BITS = 22             # blinking with the top bit: 0.35 s at 12 MHz
 PERSON_SWITCH, MACHINE_SWITCH = 0, 1
 # What the cartridge says, one byte a step: the engine's line, the position's, "?".
 MOVE_LINE, POSITION_LINE, REFUSED_LINE, SILENT = 0, 20, 106, 108
@@ -69,11 +68,12 @@ class Ultimate(Cartridge):
     lamp_names = ("your move", "over", "red won", "green won")
     switch_names = ("the person begins", "the engine plays")
     switch_init = 0b11
+    blinks = True           # legal places blink, with the top bit of a blink's counter
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.engine = engine = Engine()
-        flash = Signal(FLASH_BITS)
+        flash = Signal(range(self.blink))
         m.d.sync += flash.eq(flash + 1)
         blink = flash[-1]
         chosen = Signal(4)                  # the small board CELL shows

@@ -40,7 +40,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..baum_g.g import G
+from ..g import G
 from ..turns import lines
 from .rules import CELLS, Boards, small
 
