@@ -74,7 +74,8 @@ def completes(stones, empty):
 
 class Turns(Cartridge):
     """The game of turns around the engine that ``engine()`` builds (a component of
-    `EngineSignature`). Subclasses set the cartridge's names and ``engine``, and
+    `EngineSignature`). Subclasses set the cartridge's names and ``engine``: the
+    engine's class, or a method where it takes arguments; and
     ``can_begin = False`` for a machine that only answers, ``blunder_lamp = True`` for
     lamp 3 to be the blunder lamp.
 
@@ -98,8 +99,7 @@ class Turns(Cartridge):
         super().__init__()
         self.blunders = sorted(blunders)
 
-    def engine(self):
-        raise NotImplementedError
+    engine = None               # each machine's own
 
     def elaborate(self, platform):
         m = Module()

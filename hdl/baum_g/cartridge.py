@@ -63,8 +63,7 @@ class BaumG(Turns):
     blunder_lamp = True
     title = "Baum's G (1975): the move where F summed over the lines is best"
 
-    def engine(self):
-        return Greedy()
+    engine = Greedy
 
 
 CARTRIDGE = BaumG

@@ -100,8 +100,7 @@ class BaumGForced(Turns):
     blunder_lamp = True
     title = "Baum's G with forced moves played through (1975)"
 
-    def engine(self):
-        return Forced()
+    engine = Forced
 
 
 CARTRIDGE = BaumGForced

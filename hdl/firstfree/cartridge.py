@@ -35,8 +35,7 @@ class FirstFree(Turns):
     code = "F"
     title = "first free (a test cartridge: the first empty place)"
 
-    def engine(self):
-        return Scan()
+    engine = Scan
 
 
 CARTRIDGE = FirstFree
