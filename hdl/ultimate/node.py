@@ -22,7 +22,7 @@ FRAME = data.StructLayout({"alpha": SCORE, "beta": SCORE, "best": SCORE,
 
 
 class Node(wiring.Component):
-    """Negamax on the node at ``ply``, as the search's states ask:
+    """Negamax on the node at ``ply``, as the search's states ask, one step a clock:
 
     - ``start`` (a search begins): the root's window is everything;
     - ``enter`` (ENTER): whether a big line or no move ends the game, and the legal
@@ -48,7 +48,7 @@ class Node(wiring.Component):
     Members
     -------
     start, enter, score, make, ret : In(1)
-        The steps above.
+        The steps above, one at a time.
     ply : In(range(8))
         The node's ply, 0 at the root.
     legal : In(81)
@@ -138,12 +138,15 @@ class Node(wiring.Component):
             push.data.has_last.eq(self.has_last),
         ]
 
+        # One step a clock (the search's states), as one chain: with a condition for
+        # each, the synthesis keeps a multiplexer for every register (some 240 LUTs)
+        # in place of the flip-flops' enables.
         with m.If(self.start):
             m.d.sync += [alpha.eq(-INSIDE_INFINITY), beta.eq(INSIDE_INFINITY)]
-        with m.If(self.enter):
+        with m.Elif(self.enter):
             m.d.sync += [won.eq(self.x_big | self.o_big), drawn.eq(self.no_move),
                          remaining.eq(self.legal)]
-        with m.If(self.score):
+        with m.Elif(self.score):
             m.d.comb += [pop.addr.eq(self.ply - 1), pick.cells.eq(remaining)]
             with m.If(won):
                 m.d.sync += [self.returned.eq(-INSIDE_WIN), up.eq(INSIDE_WIN)]
@@ -154,9 +157,9 @@ class Node(wiring.Component):
                              up.eq(Mux(self.x_turn, self.negated, self.evaluation))]
             with m.Else():
                 m.d.sync += [best.eq(-INSIDE_INFINITY), self.move.eq(pick.lowest)]
-        with m.If(self.make):
+        with m.Elif(self.make):
             m.d.sync += [alpha.eq(-beta), beta.eq(-alpha)]
-        with m.If(self.ret):
+        with m.Elif(self.ret):
             m.d.comb += [pop.addr.eq(self.ply - 2), pick.cells.eq(frame.remaining)]
             with m.If(self.ply != 0):
                 with m.If(~self.again):
