@@ -12,10 +12,10 @@ __all__ = ["Plans"]
 
 
 class Plans(wiring.Component):
-    """While ``enter``, the player ``player`` enters a plan: a key the round's rule
-    allows (hdl/tactic/rules.py) is the plan's next place, and after the third
-    (``complete``) the next plan begins from its first; a key the rule refuses changes
-    nothing but ``refused``, which stays high until a key is taken.
+    """One command a clock. While ``enter``, the player ``player`` enters a plan: a key
+    the round's rule allows (hdl/tactic/rules.py) is the plan's next place, and after
+    the third (``complete``) the next plan begins from its first; a key the rule
+    refuses changes nothing but ``refused``, which stays high until a key is taken.
 
     Members
     -------
@@ -70,28 +70,30 @@ class Plans(wiring.Component):
             with m.If(self.key[k]):
                 m.d.comb += key.eq(k)
 
-        for player, plan, history in ((0, self.plan_a, self.history_a),
-                                      (1, self.plan_b, self.history_b)):
-            ok = Mux(taken == 0, allowed(self.round, history, [], key),
-                     Mux(taken == 1, allowed(self.round, history, plan[:1], key),
-                         allowed(self.round, history, plan[:2], key)))
-            with m.If(self.enter & (self.player == player) & self.key.any()):
-                with m.If(ok):
-                    m.d.sync += [plan[0].eq(Mux(taken == 0, key, plan[0])),
-                                 plan[1].eq(Mux(taken == 1, key, plan[1])),
-                                 plan[2].eq(Mux(taken == 2, key, plan[2])),
-                                 self.refused.eq(0), taken.eq(taken + 1)]
-                    with m.If(taken == 2):
-                        m.d.comb += self.complete.eq(1)
-                        m.d.sync += taken.eq(0)
-                with m.Else():
-                    m.d.sync += self.refused.eq(1)
-
-        with m.If(self.machine):
+        # One command a clock (the game's states), as one chain: the synthesis then
+        # keeps the plans' flip-flops' enables in place of multiplexers.
+        with m.If(self.enter & self.key.any()):
+            for player, plan, history in ((0, self.plan_a, self.history_a),
+                                          (1, self.plan_b, self.history_b)):
+                ok = Mux(taken == 0, allowed(self.round, history, [], key),
+                         Mux(taken == 1, allowed(self.round, history, plan[:1], key),
+                             allowed(self.round, history, plan[:2], key)))
+                with m.If(self.player == player):
+                    with m.If(ok):
+                        m.d.sync += [plan[0].eq(Mux(taken == 0, key, plan[0])),
+                                     plan[1].eq(Mux(taken == 1, key, plan[1])),
+                                     plan[2].eq(Mux(taken == 2, key, plan[2])),
+                                     self.refused.eq(0), taken.eq(taken + 1)]
+                        with m.If(taken == 2):
+                            m.d.comb += self.complete.eq(1)
+                            m.d.sync += taken.eq(0)
+                    with m.Else():
+                        m.d.sync += self.refused.eq(1)
+        with m.Elif(self.machine):
             m.d.sync += [self.plan_b[i].eq(self.planned[i]) for i in range(3)]
-        with m.If(self.keep):
+        with m.Elif(self.keep):
             m.d.sync += [*(self.history_a[i].eq(self.plan_a[i]) for i in range(3)),
                          *(self.history_b[i].eq(self.plan_b[i]) for i in range(3))]
-        with m.If(self.clear):
+        with m.Elif(self.clear):
             m.d.sync += [taken.eq(0), self.refused.eq(0)]
         return m
