@@ -1,7 +1,8 @@
 """Tactic-Toe's golden model (firmware_ref/tactic): the seed's example and remark, the
 round rules, the resolver against a second one on every pair of round-1 plans and on
 random pairs in rounds 2-3, the referee, the planner against a plain mean, and the
-machine against a random opponent and itself."""
+machine against a random opponent and itself; the cartridge in lockstep with the golden
+model, and its blocks each on its own."""
 
 import random
 import subprocess

@@ -1,7 +1,8 @@
 """Ultimate Tic-Tac-Toe (firmware_ref/ultimate, hdl/ultimate): the bitboard rules
 against a plain 81-cell implementation over 2,000 random games, the seed's rules one by
-one, the command line, the engine against minimax and exact endgames, and the cartridge
-in lockstep with its golden model (hundreds of positions, panel games, refusals)."""
+one, the command line, the engine against minimax and exact endgames, the cartridge in
+lockstep with its golden model (hundreds of positions, panel games, refusals), and each
+block of the engine and the cartridge on its own."""
 
 import random
 import subprocess
