@@ -440,8 +440,8 @@ class Tree:
         rng = random.Random(f"{self.seed} {path}")
         ending = rng.random()
         won, drawn = bool(path) and ending < 0.08, bool(path) and 0.08 <= ending < 0.14
-        cells = sorted(rng.sample(range(81), rng.randrange(1, 4)))
-        return won, drawn, cells, rng.randrange(-60, 61)
+        cells = sorted(rng.sample(range(81), rng.randrange(1, 5)))
+        return won, drawn, cells, rng.randrange(-4, 5)     # ties: where cut-offs differ
 
     def negamax(self, path, alpha, beta, nodes):
         """The value, the root's first best cell; alpha-beta as docs/ultimate.md says."""
@@ -490,7 +490,7 @@ def test_the_node_keeps_negamax_and_its_frames_on_made_up_trees():
     pruned = []
 
     async def bench(ctx):
-        for seed in range(12):
+        for seed in range(20):
             tree, rng = Tree(seed, depth), random.Random(seed)
             path, pushed, root_move, nodes, x_root = [], {}, None, 0, rng.getrandbits(1)
             ctx.set(dut.ply, 0)
@@ -545,7 +545,7 @@ def test_the_node_keeps_negamax_and_its_frames_on_made_up_trees():
             assert (ctx.get(dut.returned), root_move, nodes) == (value, move, counted[0])
             pruned.append(nodes < tree.size())
     simulate(dut, bench)
-    assert sum(pruned) >= 3
+    assert sum(pruned) >= 5
 
 
 def test_the_display_shows_owners_blinks_the_legal_places_and_freezes():
