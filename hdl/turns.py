@@ -35,7 +35,7 @@ from .cartridge import BOARD, Cartridge
 from .move_line import MoveLine
 
 
-__all__ = ["LINES", "EngineSignature", "lines", "completes", "Turns"]
+__all__ = ["LINES", "EngineSignature", "Engine", "lines", "completes", "Turns"]
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
          (0, 4, 8), (2, 4, 6))
@@ -58,6 +58,14 @@ class EngineSignature(wiring.Signature):
             "done": Out(1),
             "move": Out(range(9)),
         })
+
+
+class Engine(wiring.Component):
+    """An engine of a game of turns: a component of `EngineSignature`. Subclasses write
+    ``elaborate``, and ``__init__`` only where the engine takes arguments."""
+
+    def __init__(self):
+        super().__init__(EngineSignature())
 
 
 def lines(stones):

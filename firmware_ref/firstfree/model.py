@@ -24,8 +24,7 @@ class Scan:
 
 
 class Model(turns.Model):
-    def __init__(self):
-        super().__init__(Scan())
+    engine_class = Scan
 
 
 def games(limit=64):

@@ -6,19 +6,15 @@ is the golden model written from these texts).
 """
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature, Turns
+from ..turns import Engine, Turns
 
 
 __all__ = ["Scan", "FirstFree", "CARTRIDGE"]
 
 
-class Scan(wiring.Component):
+class Scan(Engine):
     """The engine: place `index` each clock, from 0, until an empty one."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()
