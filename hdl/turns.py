@@ -140,6 +140,14 @@ class Turns(Cartridge):
                 m.d.sync += board.eq(self.position)
                 m.next = "OPEN"
 
+        def judge(line, then):
+            # The clock after a stone: a line of its colour or a full board ends the game.
+            m.d.comb += self.busy.eq(1)
+            with m.If(line | full):
+                m.next = "OVER"
+            with m.Else():
+                m.next = then
+
         with m.FSM(init="OPEN"):
             with m.State("OPEN"):
                 with m.If(red_line | green_line | full):
@@ -157,11 +165,7 @@ class Turns(Cartridge):
                         m.next = "JUDGE_PERSON"
                 restart()
             with m.State("JUDGE_PERSON"):
-                m.d.comb += self.busy.eq(1)
-                with m.If(green_line | full):
-                    m.next = "OVER"
-                with m.Else():
-                    m.next = "THINK"
+                judge(green_line, then="THINK")
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.busy.eq(1), engine.think.eq(1)]
@@ -171,11 +175,7 @@ class Turns(Cartridge):
                     m.next = "JUDGE_MACHINE"
                 restart()
             with m.State("JUDGE_MACHINE"):
-                m.d.comb += self.busy.eq(1)
-                with m.If(red_line | full):
-                    m.next = "OVER"
-                with m.Else():
-                    m.next = "WAIT"
+                judge(red_line, then="WAIT")
                 restart()
             with m.State("OVER"):
                 m.d.comb += self.over.eq(1)
