@@ -25,18 +25,21 @@ class Inputs(cartridge.Inputs):
 
 
 class Model:
-    """The game around `engine` (an engine model, see the module's text); a machine
-    that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says.
-    With `blunder_lamp`, lamp 3 lights from a move that is one of `blunders` (pairs of
-    the board moved from, as `board_bits`, and the place; by default those perfect play
-    finds for the engine, `blunders_of`) until the machine's next move or a new game;
-    else it is "you won".
+    """The game around `engine` (an engine model, see the module's text), by default a
+    new `engine_class`: a game whose engine takes no arguments names its class, as its
+    core does (hdl/turns.py's ``engine``). A machine that cannot begin (`can_begin`
+    false) lets the person begin whatever switch 0 says. With `blunder_lamp`, lamp 3
+    lights from a move that is one of `blunders` (pairs of the board moved from, as
+    `board_bits`, and the place; by default those perfect play finds for the engine,
+    `blunders_of`) until the machine's next move or a new game; else it is "you won".
     """
 
     can_begin = True
     blunder_lamp = False
+    engine_class = None
 
-    def __init__(self, engine, blunders=None):
+    def __init__(self, engine=None, blunders=None):
+        engine = self.engine_class() if engine is None else engine
         if blunders is None and self.blunder_lamp:
             blunders = blunders_of(type(engine), self.can_begin)
         self.engine = engine

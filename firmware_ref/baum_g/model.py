@@ -44,9 +44,7 @@ class Greedy:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Greedy())
+    engine_class = Greedy
 
 
 def games(limit=64):

@@ -85,9 +85,7 @@ class Forced:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Forced())
+    engine_class = Forced
 
 
 def games(limit=128):

@@ -55,9 +55,7 @@ class Box:
 class Model(turns.Model):
     blunder_lamp = True
     can_begin = False
-
-    def __init__(self):
-        super().__init__(Box())
+    engine_class = Box
 
 
 def games(limit=64):

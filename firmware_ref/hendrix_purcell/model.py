@@ -56,9 +56,6 @@ class Model(turns.Model):
     blunder_lamp = True
     engine_class = Looks
 
-    def __init__(self):
-        super().__init__(self.engine_class())
-
 
 def games(limit=64):
     """Every game a person can play (firmware_ref/turns.py's `games`)."""

@@ -18,9 +18,7 @@ class Lookup:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Lookup())
+    engine_class = Lookup
 
 
 def games(limit=64):

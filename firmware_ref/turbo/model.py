@@ -126,9 +126,7 @@ class Search:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Search())
+    engine_class = Search
 
 
 def games(limit=256):

@@ -19,20 +19,16 @@ text and hdl/turns.py's):
 """
 
 from amaranth.hdl import Module, Mux, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature, Turns
+from ..turns import Engine, Turns
 from ..g import G, G_SHAPE
 
 
 __all__ = ["Greedy", "BaumG", "CARTRIDGE"]
 
 
-class Greedy(wiring.Component):
+class Greedy(Engine):
     """The engine: one place per clock, keeping the first best."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()

@@ -27,10 +27,9 @@ this text and hdl/turns.py's):
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal
-from amaranth.lib import wiring
 
 from ..g import G, G_MAX, G_SHAPE
-from ..turns import EngineSignature, Turns, completes, lines
+from ..turns import Engine, Turns, completes, lines
 
 
 __all__ = ["WIN", "LOSS", "Forced", "BaumGForced", "CARTRIDGE"]
@@ -38,11 +37,8 @@ __all__ = ["WIN", "LOSS", "Forced", "BaumGForced", "CARTRIDGE"]
 WIN, LOSS = G_MAX + 1, -(G_MAX + 1)
 
 
-class Forced(wiring.Component):
+class Forced(Engine):
     """The engine: each candidate played through its forced replies, then weighed."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()
