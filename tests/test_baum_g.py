@@ -1,4 +1,4 @@
-"""Baum's G and G with forced moves played through (the museum, issue 14): both cores
+"""Baum's G and G with forced moves played through (the museum): both cores
 agree with their golden models in every game, on every bench; a broken core is caught;
 F is fig. 10's on both sides; figs. 12-14 go as the thesis tells; and a walk of every
 game finds where G gives a game away (is fig. 12 "the only problem"?) and whether

@@ -79,7 +79,7 @@ def _presses():
 
 
 def _returned_case(registers):
-    """Which of seed 002 §3.5's nine cases the controller takes in returned, from the
+    """Which of the report's §3.5's nine cases the controller takes in returned, from the
     registers alone: r >= a (1, 2), else r > bestr (3-6), else (7-9); the last move or
     not (lasti); the bottom level or not (ground)."""
     board = board_places(registers.board)

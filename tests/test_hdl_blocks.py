@@ -1,7 +1,7 @@
 """Block-level tests of the Amaranth chip (hdl/), against brute-force definitions.
 
 These tests use no golden model: each block is checked against a direct Python statement
-of what seed 002 (§3, appendix C) and docs/decisions.md say it does.
+of what the report (§3, appendix C) and docs/decisions.md say it does.
 """
 
 import itertools

@@ -10,7 +10,7 @@ from firmware_ref.turbo import model as turbo
 from hdl.turbo import analysis, engine, order
 from sim.cartridges import bench as cartridges
 
-BUDGET = 256            # the console's think clocks of a reply at most (issue 14)
+BUDGET = 256            # the console's think clocks of a reply at most
 
 
 def think(places):
