@@ -521,14 +521,6 @@ names that --board and make's BOARD take.""",
 
 def parser():
     """The command line: every subcommand with its arguments."""
-    from sim import BUILD
-    from sim.cartridges import bench as cartridges
-    from sim.backends import netlist
-    from sim.verification import verify
-
-    from .gateware.top import BOARDS, DEFAULT_BOARD
-    from .host import clients
-    from boards.builds.build import DEFAULT_GAMES
     top = argparse.ArgumentParser(prog="ttt", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
@@ -539,15 +531,30 @@ def parser():
         sub.set_defaults(run=run)
         return sub
 
-    def clock(sub):
-        sub.add_argument("--clock", type=_megahertz, default=PAPER_MHZ, metavar="MHZ",
-                         help="clock frequency for times (default: 6, the paper's)")
+    _chip_commands(command)
+    _check_commands(command)
+    _board_commands(command)
+    command("boards", _boards, "list the boards")
+    return top
 
+
+def _clock(sub):
+    sub.add_argument("--clock", type=_megahertz, default=PAPER_MHZ, metavar="MHZ",
+                     help="clock frequency for times (default: 6, the paper's)")
+
+
+def _chip_commands(command):
+    """The chip's and the games' subcommands: its session, waves, games and netlist."""
+    from sim import BUILD
+    from sim.backends import netlist
+    from sim.cartridges import bench as cartridges
+
+    from .host import clients
     sub = command("e2", _e2, "replay the paper's E.2 session on the chip, against the "
                   "paper and the golden model, and write its waves (make sim)")
     sub.add_argument("--golden", action="store_true",
                      help="on the golden model alone, not the HDL")
-    clock(sub)
+    _clock(sub)
 
     sub = command("waves", None, "open the E.2 waves, or a game's on any cartridge, in "
                   "GTKWave, or say how to (make waves)")
@@ -563,12 +570,12 @@ def parser():
     sub.add_argument("--play", type=int, default=0, metavar="N",
                      help="with --game: which of its golden model's games (default 0)")
 
-    clock(command("games", _games_report, "every game a user can play against the chip, "
+    _clock(command("games", _games_report, "every game a user can play against the chip, "
                   "and its think times (make games)"))
 
     sub = command("play", _play, "play a game against its golden model in the terminal "
                   "(make play); eth, the default, as the paper's main program (F.3)")
-    clock(sub)
+    _clock(sub)
     sub.add_argument("--seed", type=int, help="seed for the chip's random counter (ktane: "
                      "for the pauses between presses, which the module's LFSR sees)")
     sub.add_argument("--game", default="eth", metavar="GAME",
@@ -607,6 +614,16 @@ def parser():
                           "clock's scope, such as 'controller.*' or 'led')")
     sub.add_argument("--clock-signal", action="append", metavar="NAME",
                      help="the clock's name (default: cp or clk)")
+
+
+
+def _check_commands(command):
+    """The checks and the reports: verify, benchmark, museum, formal."""
+    from sim import BUILD
+    from sim.verification import verify
+
+    from .builds.build import DEFAULT_GAMES
+    from .gateware.top import BOARDS, DEFAULT_BOARD
 
     sub = command("verify", None, "every game in lockstep with the golden model "
                   "(make verify)")
@@ -659,6 +676,14 @@ def parser():
     sub.add_argument("--no-equiv", action="store_true",
                      help="leave out the equivalence of the netlists")
 
+
+
+def _board_commands(command):
+    """The boards' subcommands: builds, programming, cost, playing a board, and serving
+    it to a browser."""
+    from .builds.build import DEFAULT_GAMES
+    from .gateware.top import BOARDS, DEFAULT_BOARD
+
     for name, run, summary in (
             ("bitstream", _bitstream, "build build/<board>/ttt.bin and its report "
              "(make bitstream)"),
@@ -705,9 +730,6 @@ def parser():
                      help="do not open the page in the desktop's browser")
     sub.add_argument("--sessions", type=cli.positive_int, default=4, metavar="N",
                      help="pages played at once, a board in a box each (default 4)")
-
-    command("boards", _boards, "list the boards")
-    return top
 
 
 def _main(argv):

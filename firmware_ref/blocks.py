@@ -16,6 +16,8 @@ position is remembered, so a game is solved once, whichever question is asked fi
 Standard library only: this module is independent of the rest of the project.
 """
 
+import functools
+
 __all__ = ["FIRST", "DRAW", "SECOND", "Game"]
 
 FIRST, DRAW, SECOND = "first", "draw", "second"     # the result under perfect play
@@ -44,8 +46,9 @@ class Game:
         self.points = points
         self.blocks = tuple(sorted(masks))      # a repeated block changes nothing
         self._full = (1 << points) - 1
-        self._values = {}
-        self._scores = {}
+        # Every solved position is remembered, per game: its value depends on the blocks.
+        self._value = functools.cache(self._value)
+        self._score = functools.cache(self._score)
 
     # -- questions --------------------------------------------------------------------
 
@@ -125,42 +128,30 @@ class Game:
 
     def _value(self, me, you):
         """WIN, TIE or LOSS for the player to move, who holds `me`."""
-        key = (me, you)
-        found = self._values.get(key)
-        if found is not None:
-            return found
         candidates = self._candidates(me, you)
         if candidates == WIN:
-            result = WIN
-        elif not candidates:
-            result = TIE                            # board full
-        else:
-            result = LOSS
-            for bit in candidates:
-                result = max(result, -self._value(you, me | bit))
-                if result == WIN:
-                    break
-        self._values[key] = result
+            return WIN
+        if not candidates:
+            return TIE                              # board full
+        result = LOSS
+        for bit in candidates:
+            result = max(result, -self._value(you, me | bit))
+            if result == WIN:
+                break
         return result
 
     def _score(self, me, you):
         """0 for a draw; points+1-d for a win d moves from now, -(points+1-d) for a loss
         d moves from now, so that a faster win and a slower loss score higher."""
-        key = (me, you)
-        found = self._scores.get(key)
-        if found is not None:
-            return found
         candidates = self._candidates(me, you)
         if candidates == WIN:
-            result = self.points
-        elif not candidates:
-            result = 0
-        else:
-            result = -self.points - 1
-            for bit in candidates:
-                reply = -self._score(you, me | bit)
-                result = max(result, reply - (reply > 0) + (reply < 0))   # one move later
-        self._scores[key] = result
+            return self.points
+        if not candidates:
+            return 0
+        result = -self.points - 1
+        for bit in candidates:
+            reply = -self._score(you, me | bit)
+            result = max(result, reply - (reply > 0) + (reply < 0))       # one move later
         return result
 
 

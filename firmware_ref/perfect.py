@@ -1,17 +1,16 @@
 """Perfect play: the minimax value of every position, the yardstick of the museum.
 
 Boards are nine places in reading order: `EMPTY`, `RED` (the machine, or whoever the
-caller says) and `GREEN`, as in firmware_ref/turns.py; the side to move is given, not
-guessed from the counts, since either side may have begun. Values are for the side to
+caller says) and `GREEN`, as in firmware_ref/cartridge.py; the side to move is given,
+not guessed from the counts, since either side may have begun. Values are for the side to
 move: 1 it wins, 0 a draw, -1 it loses, with best play by both.
 """
 
 from functools import lru_cache
 
-from .turns import EMPTY, GREEN, RED, board_bits, full, line, replies
+from .cartridge import EMPTY, GREEN, RED, full, line
 
-__all__ = ["WIN", "DRAW", "LOSS", "other", "value", "values", "best", "positions",
-           "blunders"]
+__all__ = ["WIN", "DRAW", "LOSS", "other", "value", "values", "best", "positions"]
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -71,12 +70,3 @@ def positions():
         walk((EMPTY,) * 9, first)
     return seen
 
-
-@lru_cache(maxsize=None)
-def blunders(engine, can_begin=True):
-    """The moves by which the machine that `engine` makes lowers the position's value
-    for itself, over every game a person can play against it (turns.replies): pairs of
-    the board moved from (as `board_bits`) and the place; found once per engine."""
-    return frozenset((board_bits(places), move)
-                     for places, move in replies(engine, can_begin)
-                     if values(places, RED)[move] < value(places, RED))

@@ -11,69 +11,37 @@ for the next, as the engine's registers do.
 
 import copy
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-__all__ = ["LINES", "EMPTY", "RED", "GREEN", "Inputs", "Probe", "Model", "line", "full",
-           "games", "replies", "board_bits"]
+from . import cartridge, perfect
+from .cartridge import EMPTY, GREEN, RED, Probe, board_bits, board_places, full, line
 
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
-         (0, 4, 8), (2, 4, 6))
-EMPTY, RED, GREEN = 0, 1, 2     # a place's two bits: the machine's stone, the person's
-
-
-@dataclass(frozen=True)
-class Inputs:
-    key: int = 0            # one bit per place
-    start: int = 0
-    position: int = 0       # 18 bits: place k is bits 2k (red) and 2k+1 (green)
-    switches: int = 0b1
-    rx_valid: int = 0       # bytes from the host, which it does not hear
-    rx_payload: int = 0
-    tx_ready: int = 1       # the host takes the text
+__all__ = ["Inputs", "Model", "games", "replies", "blunders_of"]
 
 
 @dataclass(frozen=True)
-class Probe:
-    board: int
-    lamps: int
-    ready: int
-    busy: int
-    over: int
-    rx_ready: int
-    tx_valid: int
-    tx_payload: int
-
-
-def line(places, colour):
-    """Whether `colour` holds a whole line of `places` (a place entered with both
-    colours counts for both, as the core's bits do)."""
-    return any(all(places[k] & colour for k in three) for three in LINES)
-
-
-def full(places):
-    return EMPTY not in places
-
-
-def board_bits(places):
-    """`places` as the cartridge's 18-bit board: place k in bits 2k (red), 2k+1 (green)."""
-    return sum(v << 2 * k for k, v in enumerate(places))
+class Inputs(cartridge.Inputs):
+    switches: int = 0b1     # the person begins, as hdl/turns.py's switch_init
 
 
 class Model:
-    """The game around `engine` (an engine model, see the module's text); a machine
-    that cannot begin (`can_begin` false) lets the person begin whatever switch 0 says.
-    With `blunder_lamp`, lamp 3 lights from a move that is one of `blunders` (pairs of
-    the board moved from, as `board_bits`, and the place; by default those perfect play
-    finds for the engine, perfect.py's `blunders`) until the machine's next move or a
-    new game; else it is "you won".
+    """The game around `engine` (an engine model, see the module's text), by default a
+    new `engine_class`: a game whose engine takes no arguments names its class, as its
+    core does (hdl/turns.py's ``engine``). A machine that cannot begin (`can_begin`
+    false) lets the person begin whatever switch 0 says. With `blunder_lamp`, lamp 3
+    lights from a move that is one of `blunders` (pairs of the board moved from, as
+    `board_bits`, and the place; by default those perfect play finds for the engine,
+    `blunders_of`) until the machine's next move or a new game; else it is "you won".
     """
 
     can_begin = True
     blunder_lamp = False
+    engine_class = None
 
-    def __init__(self, engine, blunders=None):
+    def __init__(self, engine=None, blunders=None):
+        engine = self.engine_class() if engine is None else engine
         if blunders is None and self.blunder_lamp:
-            from .perfect import blunders as find    # perfect play is built on this module
-            blunders = find(type(engine), self.can_begin)
+            blunders = blunders_of(type(engine), self.can_begin)
         self.engine = engine
         self.blunders = frozenset(blunders or ())
         self.blundered = False
@@ -137,7 +105,7 @@ class Model:
         elif self.state == "JUDGE_MACHINE":
             self.state = "OVER" if line(places, RED) or full(places) else "WAIT"
         if inputs.start:
-            self.places = [inputs.position >> 2 * k & 3 for k in range(9)]
+            self.places = board_places(inputs.position)
             self.saying = 0
             self.blundered = False
             self.state = "OPEN"
@@ -208,3 +176,14 @@ def replies(engine, can_begin=True):
     if can_begin:
         answer((EMPTY,) * 9, engine())
     return found
+
+
+@lru_cache(maxsize=None)
+def blunders_of(engine, can_begin=True):
+    """The moves by which the machine that `engine` makes lowers the position's value
+    for itself by perfect play (perfect.py), over every game a person can play against
+    it (`replies`): pairs of the board moved from (as `board_bits`) and the place; found
+    once per engine."""
+    return frozenset((board_bits(places), move)
+                     for places, move in replies(engine, can_begin)
+                     if perfect.values(places, RED)[move] < perfect.value(places, RED))

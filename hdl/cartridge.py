@@ -30,15 +30,22 @@ link and position entry; a cartridge owns the game. Between them runs one signat
 A cartridge class also names itself for the console: ``code`` (one capital letter, sent
 in the host link's status line), ``title``, ``machine`` (what the host calls it),
 ``lamp_names``, ``switch_names`` and ``switch_init``.
+
+A cartridge knows no clock. One that blinks something on the board sets ``blinks`` and
+is built with ``blink``, the clocks of one blink (lit in its second half), which the
+console works out from its board's clock with `blink_clocks`, so that every game
+blinks at `BLINK_S` on every board.
 """
+
+import math
 
 from amaranth.hdl import unsigned
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 
-__all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "SETUP", "Signature",
-           "Cartridge"]
+__all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "SETUP", "BLINK_S",
+           "blink_clocks", "Signature", "Cartridge"]
 
 PLACE = data.StructLayout({"red": 1, "green": 1})
 BOARD = data.ArrayLayout(PLACE, 9)      # 18 bits: place k is bits 2k (red), 2k+1 (green)
@@ -46,6 +53,13 @@ LAMPS = 4
 SWITCHES = 4
 SETTLE = 3
 SETUP = 16                              # clocks after start falls: position still holds
+BLINK_S = 0.35                          # one blink, lit and dark: seconds
+
+
+def blink_clocks(clock_hz):
+    """The clocks of one blink at `clock_hz`: the power of two nearest `BLINK_S`, so
+    that a counter's top bit blinks (2 ** 22 at the boards' 12 MHz)."""
+    return 1 << round(math.log2(BLINK_S * clock_hz))
 
 
 class Signature(wiring.Signature):
@@ -71,7 +85,8 @@ class Cartridge(wiring.Component):
     """Base of every game core that plugs into the console.
 
     Subclasses set ``code``, ``title``, ``lamp_names``, ``switch_names`` and
-    ``switch_init``, and elaborate the game. The console builds a cartridge with no arguments.
+    ``switch_init``, and elaborate the game. The console builds a cartridge with no
+    arguments, or only ``blink`` if it ``blinks`` (see the module's text).
     """
 
     code = None
@@ -80,6 +95,11 @@ class Cartridge(wiring.Component):
     switch_names = ()
     switch_init = 0         # the switches' positions at power-up, switch 0 in bit 0
     machine = "the machine"     # what the host calls it
+    blinks = False              # it takes `blink`, the clocks of one blink
 
-    def __init__(self):
+    def __init__(self, *, blink=None):
+        if self.blinks and not (blink and blink >= 2 and not blink & blink - 1):
+            raise ValueError(f"{type(self).__name__} blinks: build it with blink, the "
+                             f"clocks of one blink, a power of two (blink_clocks)")
+        self.blink = blink
         super().__init__(Signature())

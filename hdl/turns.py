@@ -35,7 +35,7 @@ from .cartridge import BOARD, Cartridge
 from .move_line import MoveLine
 
 
-__all__ = ["LINES", "EngineSignature", "lines", "completes", "Turns"]
+__all__ = ["LINES", "EngineSignature", "Engine", "lines", "completes", "Turns"]
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
          (0, 4, 8), (2, 4, 6))
@@ -60,6 +60,14 @@ class EngineSignature(wiring.Signature):
         })
 
 
+class Engine(wiring.Component):
+    """An engine of a game of turns: a component of `EngineSignature`. Subclasses write
+    ``elaborate``, and ``__init__`` only where the engine takes arguments."""
+
+    def __init__(self):
+        super().__init__(EngineSignature())
+
+
 def lines(stones):
     """One bit per line of `LINES`: all three of `stones` (9 bits) are set."""
     return Cat(Cat(stones[k] for k in three).all() for three in LINES)
@@ -74,7 +82,8 @@ def completes(stones, empty):
 
 class Turns(Cartridge):
     """The game of turns around the engine that ``engine()`` builds (a component of
-    `EngineSignature`). Subclasses set the cartridge's names and ``engine``, and
+    `EngineSignature`). Subclasses set the cartridge's names and ``engine``: the
+    engine's class, or a method where it takes arguments; and
     ``can_begin = False`` for a machine that only answers, ``blunder_lamp = True`` for
     lamp 3 to be the blunder lamp.
 
@@ -98,8 +107,7 @@ class Turns(Cartridge):
         super().__init__()
         self.blunders = sorted(blunders)
 
-    def engine(self):
-        raise NotImplementedError
+    engine = None               # each machine's own
 
     def elaborate(self, platform):
         m = Module()
@@ -132,6 +140,14 @@ class Turns(Cartridge):
                 m.d.sync += board.eq(self.position)
                 m.next = "OPEN"
 
+        def judge(line, then):
+            # The clock after a stone: a line of its colour or a full board ends the game.
+            m.d.comb += self.busy.eq(1)
+            with m.If(line | full):
+                m.next = "OVER"
+            with m.Else():
+                m.next = then
+
         with m.FSM(init="OPEN"):
             with m.State("OPEN"):
                 with m.If(red_line | green_line | full):
@@ -149,11 +165,7 @@ class Turns(Cartridge):
                         m.next = "JUDGE_PERSON"
                 restart()
             with m.State("JUDGE_PERSON"):
-                m.d.comb += self.busy.eq(1)
-                with m.If(green_line | full):
-                    m.next = "OVER"
-                with m.Else():
-                    m.next = "THINK"
+                judge(green_line, then="THINK")
                 restart()
             with m.State("THINK"):
                 m.d.comb += [self.busy.eq(1), engine.think.eq(1)]
@@ -163,11 +175,7 @@ class Turns(Cartridge):
                     m.next = "JUDGE_MACHINE"
                 restart()
             with m.State("JUDGE_MACHINE"):
-                m.d.comb += self.busy.eq(1)
-                with m.If(red_line | full):
-                    m.next = "OVER"
-                with m.Else():
-                    m.next = "WAIT"
+                judge(red_line, then="WAIT")
                 restart()
             with m.State("OVER"):
                 m.d.comb += self.over.eq(1)

@@ -26,38 +26,25 @@ from sim.cartridges import bench as cartridges
 
 NAME = "lastfree_throwaway"
 
-# The machine takes the last empty place: first free (hdl/firstfree) scanning from
-# place 8 down, so that a core or a model of the wrong game disagrees with it at once.
+# The machine takes the last empty place: first free's scan (hdl/firstfree and its
+# golden model) from place 8 down, so that a core or a model of the wrong game disagrees
+# with it at once. The core and the model import first free's own halves, as a game may.
 CORE = '''
     """Last free: a game of turns whose engine takes the last empty place."""
 
-    from amaranth.hdl import Module, Signal
-    from amaranth.lib import wiring
-
-    from hdl.turns import EngineSignature, Turns
+    from hdl.firstfree.cartridge import Scan
+    from hdl.turns import Turns
 
 
-    class Scan(wiring.Component):
-        def __init__(self):
-            super().__init__(EngineSignature())
-
-        def elaborate(self, platform):
-            m = Module()
-            index = Signal(range(9), init=8)
-            taken = self.board[index].red | self.board[index].green
-            m.d.comb += [self.done.eq(~taken), self.move.eq(index)]
-            m.d.sync += index.eq(8)
-            with m.If(self.think & taken):
-                m.d.sync += index.eq(index - 1)
-            return m
+    class Down(Scan):
+        first, step = 8, -1
 
 
     class LastFree(Turns):
         code = "Z"
         title = "last free (a throwaway game of the tests)"
 
-        def engine(self):
-            return Scan()
+        engine = Down
 
 
     CARTRIDGE = LastFree
@@ -66,26 +53,16 @@ GOLDEN = '''
     """Last free's golden model, written from its rules, importing no core."""
 
     from firmware_ref import turns
-    from firmware_ref.turns import EMPTY, Inputs, Probe
+    from firmware_ref.firstfree.model import Scan
+    from firmware_ref.turns import Inputs, Probe
 
 
-    class Scan:
-        def __init__(self):
-            self.index = 8
-
-        def tick(self, places, think):
-            if not think:
-                self.index = 8
-                return None
-            if places[self.index] == EMPTY:
-                return self.index
-            self.index -= 1
-            return None
+    class Down(Scan):
+        first, step = 8, -1
 
 
     class Model(turns.Model):
-        def __init__(self):
-            super().__init__(Scan())
+        engine_class = Down
 
 
     def games(limit=64):

@@ -5,6 +5,7 @@ from functools import cache
 import pytest
 
 from boards.ttt import main as ttt
+from firmware_ref.cartridge import board_places
 from firmware_ref.eth import alg
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow, move
 from sim.chip import e2
@@ -66,7 +67,7 @@ def test_nodes_match_the_setboardi_cycles_of_the_papers_trace():
     end = next(k for k, r in enumerate(rows) if k > start and r["name"] == "waiting")
     setboardi = sum(r["name"] == "setboardi" for r in rows[start:end])
     led = int(rows[start]["led"], 2)
-    board = [led >> 2 * k & 3 for k in range(9)]
+    board = board_places(led)
     answer = int(rows[end]["led"], 2) ^ led
     assert move(board).nodes == setboardi
     assert answer == 1 << 2 * move(board).place      # the chip's bit at its move

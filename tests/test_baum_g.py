@@ -1,4 +1,4 @@
-"""Baum's G and G with forced moves played through (the museum, issue 14): both cores
+"""Baum's G and G with forced moves played through (the museum): both cores
 agree with their golden models in every game, on every bench; a broken core is caught;
 F is fig. 10's on both sides; figs. 12-14 go as the thesis tells; and a walk of every
 game finds where G gives a game away (is fig. 12 "the only problem"?) and whether
@@ -9,13 +9,12 @@ import itertools
 import pytest
 from bench import simulate
 
-from firmware_ref import perfect, turns
+from firmware_ref import g, perfect
 from firmware_ref.baum_g import model as plain
 from firmware_ref.baum_g.walk import walk
 from firmware_ref.baum_g_forced import model as forced
-from firmware_ref.turns import EMPTY, GREEN, RED
-from hdl import turns as turns_core
-from hdl.baum_g import g as g_core
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from hdl import g as g_core, turns as turns_core
 from sim.cartridges import bench as cartridges
 
 FIG_10 = {(0, 0, 0): 0, (1, 0, 0): 1, (-1, 0, 0): -1, (-1, -1, 0): -8, (1, 1, 0): 8,
@@ -65,7 +64,7 @@ def play(model, keys, first=True):
 
 def test_f_is_fig_10s_on_both_sides():
     for (x, y, z), value in FIG_10.items():
-        assert plain.F(x, y, z) == value
+        assert g.F(x, y, z) == value
         assert g_core.f((x, y, z).count(1), (x, y, z).count(-1)) == value
 
 
@@ -73,12 +72,12 @@ def test_f_is_odd_so_the_machine_need_not_know_who_began():
     """Baum: X maximises G, O minimises it. The machine maximises G with its own
     stones +1: the same move, X or O, in every position a game can reach."""
     for x, y, z in itertools.product((-1, 0, 1), repeat=3):
-        assert plain.F(-x, -y, -z) == -plain.F(x, y, z)
+        assert g.F(-x, -y, -z) == -g.F(x, y, z)
     reached = perfect.positions()
     assert len(reached) == 9040
     for places, side in reached:
         for x in (RED, GREEN):
-            assert plain.baum(list(places), side, x) == plain.choose(list(places), side)
+            assert g.baum(list(places), side, x) == plain.choose(list(places), side)
 
 
 def test_the_core_adds_g_as_the_golden_model_does():
@@ -89,7 +88,7 @@ def test_the_core_adds_g_as_the_golden_model_does():
         for places, _ in sample:
             ctx.set(core.red, sum(1 << k for k in range(9) if places[k] == RED))
             ctx.set(core.green, sum(1 << k for k in range(9) if places[k] == GREEN))
-            assert ctx.get(core.value) == plain.G(plain.signs(places, RED)), places
+            assert ctx.get(core.value) == g.G(g.signs(places, RED)), places
 
     simulate(core, bench)
 
@@ -97,7 +96,7 @@ def test_the_core_adds_g_as_the_golden_model_does():
 # -- figs. 12 to 14 ------------------------------------------------------------------
 
 def test_fig_12_g_takes_a_corner_and_fig_13s_fork_beats_it():
-    values = {k: plain.G(plain.signs(FIG_12[:k] + (RED,) + FIG_12[k + 1:], GREEN))
+    values = {k: g.G(g.signs(FIG_12[:k] + (RED,) + FIG_12[k + 1:], GREEN))
               for k in range(9) if FIG_12[k] == EMPTY}
     assert min(values.values()) == values[2] == values[6] == -8   # O's smallest G
     assert perfect.values(FIG_12, RED)[2] == perfect.LOSS
@@ -108,7 +107,7 @@ def test_fig_12_g_takes_a_corner_and_fig_13s_fork_beats_it():
     for pins in game:
         model.set(pins)
         model.tick()
-    assert turns.line(model.places, GREEN) and model.state == "OVER"
+    assert line(model.places, GREEN) and model.state == "OVER"
     assert cartridges.lockstep("baum_g", [game]).games == 1
 
 
@@ -178,7 +177,7 @@ def test_fig_12_is_g_s_only_wrong_preference_but_ties_give_more_away():
     assert len(shapes) == 6 and shape(FIG_12) in shapes
 
     def all_best_lose(places):
-        values = {k: plain.G(plain.signs(places[:k] + (RED,) + places[k + 1:], RED))
+        values = {k: g.G(g.signs(places[:k] + (RED,) + places[k + 1:], RED))
                   for k in range(9) if places[k] == EMPTY}
         best = {k for k, v in values.items() if v == max(values.values())}
         return all(perfect.values(places, RED)[k] == perfect.LOSS for k in best)

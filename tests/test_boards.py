@@ -28,7 +28,8 @@ from boards.gateware.top import BOARDS, UnknownBoard, target
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
 from firmware_ref import cli
 from firmware_ref.cli import UserError
-from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.cartridge import board_bits, board_places
+from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
 from sim.tools import YOWASP_FIRST_RUN_S
 from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched)
@@ -44,12 +45,12 @@ class Golden:
         self.cycles = 0
 
     def press(self, place):
-        if self.chip.state is State.WAITING and places(self.chip.board)[place] == EMPTY:
+        if self.chip.state is State.WAITING and board_places(self.chip.board)[place] == EMPTY:
             self.cycles = len(press(self.chip, place))
 
     @property
     def board(self):
-        return places(self.chip.board)
+        return board_places(self.chip.board)
 
     @property
     def fin(self):
@@ -58,11 +59,6 @@ class Golden:
     @property
     def win(self):
         return self.fin and wins(self.board, COMPUTER)
-
-
-def led_of(board):
-    """The chip's 18-bit led word of an alg.py board."""
-    return sum({COMPUTER: 1, HUMAN: 2}.get(v, 0) << 2 * k for k, v in enumerate(board))
 
 
 # The desk in simulation.
@@ -88,13 +84,13 @@ def test_a_game_through_the_front_panel():
         await bench.click(1)                    # the piN switch
         assert ctx.get(desk.switches[1])
         await bench.click(1)
-        assert await bench.shown() == led_of(position)
+        assert await bench.shown() == board_bits(position)
         await bench.button("reset", down=False)
         assert not ctx.get(desk.setup)
 
         golden = Golden(position)
         await bench.until(lambda: ctx.get(desk.lamps[0]), what="the prompt after setup")
-        assert await bench.shown() == led_of(golden.board)
+        assert await bench.shown() == board_bits(golden.board)
 
         moves = 0
         while not golden.fin:
@@ -103,7 +99,7 @@ def test_a_game_through_the_front_panel():
             await bench.press(place, hold_frames=400 if moves == 0 else 6)
             await bench.until(lambda: ctx.get(desk.lamps[0]) or ctx.get(desk.lamps[1]),
                               what=f"the chip's answer to key {place}")
-            assert places(await bench.shown()) == golden.board, f"after key {place}"
+            assert board_places(await bench.shown()) == golden.board, f"after key {place}"
             moves += 1
         assert ctx.get(desk.lamps[1]) and ctx.get(desk.lamps[2]) == golden.win
         return moves
@@ -125,11 +121,11 @@ def test_a_chord_at_the_panel_is_no_press():
                     bench.closed -= chord
                 await bench.tick()
                 keys.append(ctx.get(desk.cartridges[0].key))
-            assert places(await bench.shown()) == [EMPTY] * 9, chord
+            assert board_places(await bench.shown()) == [EMPTY] * 9, chord
         assert not any(keys)                    # not even a chord, which the chip ignores
         await bench.press(4)
         await bench.until(lambda: ctx.get(desk.lamps[0]), what="the chip's answer")
-        board = places(await bench.shown())
+        board = board_places(await bench.shown())
         assert board[4] == HUMAN and board.count(COMPUTER) == 1
 
     run(sim_desk(), body)
@@ -213,10 +209,10 @@ def test_the_display_is_the_latched_board_not_the_search():
             pins.add(ctx.get(desk.cartridges[0].chip.led))
             shown = await bench.shown()
             # A frame may straddle the clock that latches the answer.
-            assert shown in (led_of(moved), led_of(golden.board))
-            frames += shown == led_of(moved)
+            assert shown in (board_bits(moved), board_bits(golden.board))
+            frames += shown == board_bits(moved)
         assert frames > 10 and len(pins) > 2      # the search was on the pins, not shown
-        assert await bench.shown() == led_of(golden.board)
+        assert await bench.shown() == board_bits(golden.board)
         await bench.until(lambda: bench.lines, what="the answer")
 
     run(sim_desk(), body)

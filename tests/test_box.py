@@ -19,8 +19,9 @@ from boards.box.box import Box
 from boards.host.console import play
 from boards.host.link import Link, open_port
 from firmware_ref import cli
+from firmware_ref.cartridge import board_bits, board_places
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
-from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
 from sim.cartridges import bench as cartridges
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
@@ -51,18 +52,18 @@ def test_games_through_the_box_agree_with_the_golden_model(built, monkeypatch):
             model = CycleModel()
             start(model, userbegins=True, position=entered)
             status = link.command(protocol.reset(entered))
-            assert status.board == places(model.board) and status.lamps[0]
+            assert status.board == board_places(model.board) and status.lamps[0]
             moves = 0
             while model.state is not State.FINISHED:
-                place = first_free(places(model.board))
+                place = first_free(board_places(model.board))
                 thought = press(model, place)
                 status = link.command(protocol.key(place))
                 moves += 1
-                assert status.board == places(model.board), f"after key {place}"
+                assert status.board == board_places(model.board), f"after key {place}"
                 assert status.cycles == len(thought), f"think time after key {place}"
                 finished = model.state is State.FINISHED
                 assert status.lamps[:2] == (not finished, finished)
-                assert status.lamps[2] == (finished and wins(places(model.board), COMPUTER))
+                assert status.lamps[2] == (finished and wins(board_places(model.board), COMPUTER))
             assert moves >= 3
         assert board.desk.broken == 0
 
@@ -83,10 +84,10 @@ def test_the_client_plays_the_box_and_offers_a_new_game(built):
     start(model, userbegins=True)
     replies = []
     while model.state is not State.FINISHED:
-        before = places(model.board)
+        before = board_places(model.board)
         place = first_free(before)
         cycles = len(press(model, place))
-        reply = [k for k in range(9) if places(model.board)[k] != before[k] and k != place]
+        reply = [k for k in range(9) if board_places(model.board)[k] != before[k] and k != place]
         replies += [f"The chip plays {coordinate(k)}; its move took {cycles} clock cycles."
                     for k in reply]
 
@@ -98,7 +99,7 @@ def test_the_client_plays_the_box_and_offers_a_new_game(built):
     assert [s for s in said if s.startswith("The chip plays")] == replies
     assert "'xyzzy' is neither a place nor a command." in said
     assert any(s.endswith("is taken.") for s in said)   # ORDER meets the chip's stones
-    final = places(model.board)
+    final = board_places(model.board)
     assert ("The chip won." if wins(final, COMPUTER) else "A draw.") in said
     assert said.count("Do you want to play again? (Y/N) ") == 1
     assert said.count("Do you want to play first? (Y/N) ") == 1
@@ -133,7 +134,7 @@ def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
     model = CycleModel()
     start(model, userbegins=True)
     cycles = len(press(model, 4))
-    reply = coordinate(next(k for k in range(9) if places(model.board)[k] == COMPUTER))
+    reply = coordinate(next(k for k in range(9) if board_places(model.board)[k] == COMPUTER))
 
     for typed in (b"b2\nquit\n", b"b2\n"):              # quit, and the end of the input
         out, err = _child().communicate(typed, timeout=EXIT_S)
@@ -287,10 +288,10 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 
     def keys(board):
-        return [first_free(places(board))]
+        return [first_free(board_places(board))]
 
     games = [game for entered in (None, position) for game in
-             cartridge.played(board=cartridge.position(entered or [EMPTY] * 9), keys=keys)]
+             cartridge.played(board=board_bits(entered or [EMPTY] * 9), keys=keys)]
     assert cartridges.lockstep("eth", games, backend="compiled") == \
         (2, sum(map(len, games)))
     for entered, game in zip((None, position), games):
@@ -298,7 +299,7 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
         start(model, userbegins=True, position=entered)
         thoughts = []
         while model.state is not State.FINISHED:
-            thoughts.append(len(press(model, first_free(places(model.board)))))
+            thoughts.append(len(press(model, first_free(board_places(model.board)))))
         golden, busy = cartridge.Model(), []
         for pins in game:
             golden.set(pins)

@@ -15,13 +15,23 @@ from sim.cartridges import bench as cartridges
 from user import make
 
 
+def test_the_benches_blink_as_every_board_does():
+    # A core that blinks counts its blink in clocks: the benches give it a board's.
+    from boards.gateware.top import BOARDS
+    from hdl.cartridge import blink_clocks
+    for board in BOARDS.values():
+        hz = board.make_platform().default_clk_frequency
+        assert hz == cartridges.BOARD_HZ and blink_clocks(hz) == cartridges.BLINK
+    assert cartridges.BLINK == 1 << 22      # a 22-bit counter's top bit: 0.35 s
+
+
 def test_every_game_folder_is_a_cartridge():
     assert cartridges.names() == ["baum_g", "baum_g_forced", "bawer_hawkins", "eth",
                                   "firstfree", "hendrix_purcell",
                                   "hendrix_purcell_defended", "ktane", "table", "tactic",
                                   "turbo", "ultimate"]
     for name in cartridges.names():
-        core = cartridges.cartridge(name)()
+        core = cartridges.cartridge(name)(**cartridges.given(name))
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members
         assert len(core.code) == 1 and core.code.isupper() and core.lamp_names
         Fragment.get(core, None)        # it elaborates without a platform
@@ -38,8 +48,8 @@ def test_first_free_agrees_with_its_golden_model_in_every_game():
 
 def test_a_golden_model_that_misses_a_line_is_caught(monkeypatch):
     # Without the rising diagonal the model plays on where the core has ended the game.
-    from firmware_ref import turns
-    monkeypatch.setattr(turns, "LINES", turns.LINES[:-1])
+    from firmware_ref import cartridge
+    monkeypatch.setattr(cartridge, "LINES", cartridge.LINES[:-1])
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: (lamps|over|busy)"):
         cartridges.lockstep("firstfree")
 
@@ -230,10 +240,10 @@ def blundering_first_free(monkeypatch, core_blunders):
     the core of `core_blunders` (a function of that set)."""
     import types
 
-    from firmware_ref import perfect, turns
+    from firmware_ref import turns
     from firmware_ref.firstfree import model
     from hdl.firstfree.cartridge import FirstFree
-    blunders = perfect.blunders(model.Scan)
+    blunders = turns.blunders_of(model.Scan)
 
     class Model(model.Model):
         blunder_lamp = True

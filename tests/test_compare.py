@@ -309,7 +309,8 @@ def test_a_broken_model_is_caught_in_the_waves(e2_waves, tmp_path, monkeypatch):
 
 def test_golden_waves_run_the_protocols(tmp_path):
     # GoldenWaves is a chip on a bench like CycleModel: the pin protocols drive it.
-    from firmware_ref.eth.cycle import CycleModel, places
+    from firmware_ref.cartridge import board_places
+    from firmware_ref.eth.cycle import CycleModel
     from firmware_ref.eth.pins import clocked, pressing, starting
     with open(tmp_path / "game.vcd", "w") as file:
         waves = golden_waves.GoldenWaves(file)
@@ -320,4 +321,4 @@ def test_golden_waves_run_the_protocols(tmp_path):
     clocked(plain, starting(plain, userbegins=True))
     assert len(thought) == len(clocked(plain, pressing(plain, 4)))
     board = {v.name: v for v in read(tmp_path / "game.vcd").vars}["ttt_chip.board.board"]
-    assert int(board.values[-1], 2) == plain.board and places(plain.board)[4] == 2
+    assert int(board.values[-1], 2) == plain.board and board_places(plain.board)[4] == 2

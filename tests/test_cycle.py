@@ -2,9 +2,10 @@
 
 import pytest
 
+from firmware_ref.cartridge import board_places
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, move
 from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State, 
-                                    UnresetChip, key_down, places)
+                                    UnresetChip, key_down)
 from firmware_ref.eth.pins import press, start
 from sim.chip import e2
 
@@ -97,7 +98,7 @@ def test_a_key_held_in_waiting_places_one_stone():
     chip = waiting_chip()
     chip.set(keyboardN=key_down(4))
     run(chip, 10_000)
-    board = places(chip.board)
+    board = board_places(chip.board)
     assert chip.state is State.WAITING
     assert board.count(HUMAN) == 1 and board[4] == HUMAN
     assert board.count(COMPUTER) == 1 and board.index(COMPUTER) == move(
@@ -110,9 +111,9 @@ def test_a_key_held_in_justreset_places_its_stone_and_ends_the_setup():
     chip.tick()                                 # reset; the key is registered
     chip.set(resetN=1)
     chip.tick()                                 # the stone is set
-    assert chip.state is State.JUSTRESET and places(chip.board)[6] == HUMAN
+    assert chip.state is State.JUSTRESET and board_places(chip.board)[6] == HUMAN
     chip.tick()                                 # the place is taken: setup is over
-    assert chip.state is State.WAITING and places(chip.board)[6] == HUMAN
+    assert chip.state is State.WAITING and board_places(chip.board)[6] == HUMAN
 
 
 def test_pin_high_in_waiting_sets_a_chip_stone_and_the_chip_answers_it():
@@ -122,7 +123,7 @@ def test_pin_high_in_waiting_sets_a_chip_stone_and_the_chip_answers_it():
     chip.set(keyboardN=NO_KEY, piN=1)
     chip.tick()
     assert chip.state is State.USERJUSTMOVED
-    assert places(chip.board) == [HUMAN, 0, 0, 0, COMPUTER, 0, 0, 0, 0]
+    assert board_places(chip.board) == [HUMAN, 0, 0, 0, COMPUTER, 0, 0, 0, 0]
 
 
 def test_the_chip_opens_where_its_counter_points():
@@ -134,7 +135,7 @@ def test_the_chip_opens_where_its_counter_points():
             chip.set(resetN=1, userbegins=0)
             chip.tick()
             opening = (power_up + held) % 8
-            assert places(chip.board) == [COMPUTER if k == opening else EMPTY
+            assert board_places(chip.board) == [COMPUTER if k == opening else EMPTY
                                           for k in range(9)]
             assert chip.state is State.WAITING
 
@@ -145,13 +146,13 @@ def test_opening_on_a_preset_place_toggles_the_chips_bit(there, after):
     position = [0] * 9
     position[3] = there
     start(chip, userbegins=False, position=position)
-    assert places(chip.board)[3] == after
+    assert board_places(chip.board)[3] == after
 
 
 def test_entering_a_position_during_reset():
     position = [0, COMPUTER, HUMAN, HUMAN, COMPUTER, COMPUTER, 0, 0, 0]
     chip = waiting_chip(position)
-    assert places(chip.board) == position
+    assert board_places(chip.board) == position
 
 
 def test_no_move_found_plays_m_from_power_up_or_the_last_search():
@@ -160,14 +161,14 @@ def test_no_move_found_plays_m_from_power_up_or_the_last_search():
     chip = waiting_chip(lost)
     thought = press(chip, 6)
     assert State.DOINGBESTMOVE in thought and chip.state is State.WAITING
-    assert places(chip.board)[0] == BOTH        # m = 0 from power-up: bit toggled
+    assert board_places(chip.board)[0] == BOTH        # m = 0 from power-up: bit toggled
     # After a search that found a move, m holds it.
     played = waiting_chip([0, 0, 0, 0, HUMAN, 0, 0, 0, 0])
     press(played, 8)
     m = played.registers().m
     start(played, userbegins=True, position=lost)
     press(played, 6 if m != 6 else 7)
-    assert places(played.board)[m] == {EMPTY: COMPUTER, HUMAN: BOTH, COMPUTER: EMPTY}[lost[m]]
+    assert board_places(played.board)[m] == {EMPTY: COMPUTER, HUMAN: BOTH, COMPUTER: EMPTY}[lost[m]]
 
 
 def test_reset_in_the_middle_of_a_search():
@@ -184,7 +185,7 @@ def test_reset_in_the_middle_of_a_search():
     chip.set(resetN=1)
     chip.tick()
     press(chip, 2)
-    assert places(chip.board).index(COMPUTER) == move([0, 0, HUMAN] + [0] * 6).place
+    assert board_places(chip.board).index(COMPUTER) == move([0, 0, HUMAN] + [0] * 6).place
 
 
 def test_a_reset_edge_still_carries_out_the_controllers_commands():

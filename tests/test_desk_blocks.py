@@ -5,7 +5,7 @@ inputs. tests/test_boards.py and tests/test_box.py play whole games on the desk.
 
 import random
 
-from amaranth.sim import Simulator
+from bench import simulate
 
 from boards.gateware.key_event import KeyEvent
 from boards.gateware.new_game import NewGame
@@ -17,14 +17,6 @@ from boards.gateware.think_time import CYCLES_MAX, ThinkTime
 from hdl.cartridge import SETTLE, SWITCHES
 
 EMPTY, MACHINE, PERSON = 0, 1, 2        # a place: red (bit 0) the machine's, green the person's
-
-
-def run(dut, testbench, clock=True):
-    sim = Simulator(dut)
-    if clock:
-        sim.add_clock(1e-6)
-    sim.add_testbench(testbench)
-    sim.run()
 
 
 def drive(ctx, dut, **values):
@@ -47,7 +39,7 @@ def test_a_panel_key_alone_is_an_event_and_a_chord_is_none():
             drive(ctx, dut, press=1, place_key=1 << closing % 9)
             assert (ctx.get(dut.fired), ctx.get(dut.event)) == (1, 1 << closing % 9)
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_cartridge_playing_has_the_slot_and_the_others_are_idle():
@@ -92,7 +84,7 @@ def test_the_cartridge_playing_has_the_slot_and_the_others_are_idle():
                 assert (ctx.get(slot.position.as_value()), ctx.get(slot.switches)) == (
                     position, switches)
 
-    run(dut, bench, clock=False)      # wiring and multiplexers: no clock
+    simulate(dut, bench)        # wiring and multiplexers: simulate gives it no clock
 
 
 def test_a_pending_key_is_given_once_when_the_cartridge_is_ready():
@@ -129,7 +121,7 @@ def test_a_pending_key_is_given_once_when_the_cartridge_is_ready():
             assert (ctx.get(dut.pending), ctx.get(dut.waiting)) == (pending, waiting)
         assert given > 50
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_position_takes_the_hosts_places_and_steps_the_keys_places():
@@ -156,7 +148,7 @@ def test_the_position_takes_the_hosts_places_and_steps_the_keys_places():
             bits = ctx.get(dut.position.as_value())
             assert [bits >> 2 * k & 3 for k in range(9)] == position
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_host_sets_a_switch_and_a_button_toggles_its_own():
@@ -178,7 +170,7 @@ def test_the_host_sets_a_switch_and_a_button_toggles_its_own():
                 switches ^= toggle & -toggle        # the lowest button pressed
             assert ctx.get(dut.switches) == switches
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_think_time_counts_the_busy_clocks_after_a_key_it_took():
@@ -208,7 +200,7 @@ def test_the_think_time_counts_the_busy_clocks_after_a_key_it_took():
         await ctx.tick().repeat(CYCLES_MAX + 10)
         assert ctx.get(dut.cycles) == CYCLES_MAX
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_new_games_from_the_reset_button_and_the_hosts_frames():
@@ -244,4 +236,4 @@ def test_new_games_from_the_reset_button_and_the_hosts_frames():
             assert (ctx.get(dut.start), ctx.get(dut.clear), ctx.get(dut.game),
                     ctx.get(dut.stepping)) == (start, clear, game, stepping)
 
-    run(dut, bench)
+    simulate(dut, bench)

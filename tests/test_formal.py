@@ -8,8 +8,9 @@ from math import perm
 
 import pytest
 
+from firmware_ref.cartridge import board_places
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
-from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import clocked, press, pressing, start
 from sim.chip import games
 from sim.verification.formal import jobs
@@ -62,9 +63,9 @@ def _plays_an_assigned_move(registers, key):
     """The chip answers `key` with a stone even when m starts at 15, a value no
     assignment gives: it then played an m of this search (never_lost)."""
     chip = CycleModel.from_registers(dataclasses.replace(registers, m=15))
-    before = places(registers.board)
+    before = board_places(registers.board)
     press(chip, key)
-    after = places(chip.board)
+    after = board_places(chip.board)
     return after.count(EMPTY) in (0, before.count(EMPTY) - 2)
 
 
@@ -78,10 +79,10 @@ def _presses():
 
 
 def _returned_case(registers):
-    """Which of seed 002 §3.5's nine cases the controller takes in returned, from the
+    """Which of the report's §3.5's nine cases the controller takes in returned, from the
     registers alone: r >= a (1, 2), else r > bestr (3-6), else (7-9); the last move or
     not (lasti); the bottom level or not (ground)."""
-    board = places(registers.board)
+    board = board_places(registers.board)
     ground = registers.sp == 0
     lasti = all(board[k] != EMPTY for k in range(registers.i + 1, 9))
     if registers.r >= registers.a:

@@ -1,7 +1,7 @@
 """Block-level tests of the Amaranth chip (hdl/), against brute-force definitions.
 
 These tests use no golden model: each block is checked against a direct Python statement
-of what seed 002 (§3, appendix C) and docs/decisions.md say it does.
+of what the report (§3, appendix C) and docs/decisions.md say it does.
 """
 
 import itertools
@@ -15,6 +15,7 @@ from amaranth.hdl import Module, Shape, Value as HDLValue
 from amaranth.lib import wiring
 from bench import elaborated, hold, pulse, simulate, until
 
+from firmware_ref.cartridge import board_bits
 from hdl.eth import scan
 from hdl.eth.board import LINES, Board, FindFree, Full, Wins
 from hdl.eth.chip import Chip
@@ -32,9 +33,6 @@ EMPTY, CHIP, USER, BOTH = 0, 1, 2, 3  # a place's two bits: bit 2k chip, bit 2k+
 
 # -- shared helpers ---------------------------------------------------------------------
 
-def board_code(places):
-    """The 18-bit board register for nine place codes (EMPTY, CHIP, USER, BOTH)."""
-    return sum(code << (2 * k) for k, code in enumerate(places))
 
 
 def ref_nextfree(places, i, usei):
@@ -83,7 +81,7 @@ def test_findfree_every_occupancy_and_i():
     async def testbench(ctx):
         checked = 0
         for places in boards:
-            ctx.set(dut.board, board_code(places))
+            ctx.set(dut.board, board_bits(places))
             for i, usei in [(i, 1) for i in range(9)] + [(rng.randrange(9), 0)]:
                 ctx.set(dut.i, i)
                 ctx.set(dut.usei, usei)
@@ -106,7 +104,7 @@ def test_wins_full_every_valid_board():
 
     async def testbench(ctx):
         for places in boards:
-            code = board_code(places)
+            code = board_bits(places)
             ctx.set(win.board, code)
             ctx.set(full.board, code)
             assert ctx.get(full.full) == ref_full(places), places
@@ -178,11 +176,11 @@ def test_board_validkey():
     async def testbench(ctx):
         ctx.set(dut.toggleN, 1)
         ctx.set(dut.scan, 1)  # load the board through the block's own scan segment
-        bits = [board_code(places) >> b & 1 for b in range(18)] + [0]  # board, then p
+        bits = [board_bits(places) >> b & 1 for b in range(18)] + [0]  # board, then p
         for bit in bits:
             await hold(ctx, dut, scanin=bit)
         ctx.set(dut.scan, 0)
-        assert ctx.get(dut.board) == board_code(places)
+        assert ctx.get(dut.board) == board_bits(places)
         for key in range(16):
             ctx.set(dut.key, key)
             assert ctx.get(dut.validkey) == (key < 9 and places[key] == EMPTY), key
@@ -666,7 +664,7 @@ def test_scan_then_run_resumes_from_the_loaded_state():
     # one normal edge: the chip's stone appears at place 4 and the state is rating.
     chip = Chip()
     values = {register.name: 0 for register in scan.SCAN_CHAIN}
-    values |= {"board": board_code([USER] + [EMPTY] * 8), "i": 4, "a": 1,
+    values |= {"board": board_bits([USER] + [EMPTY] * 8), "i": 4, "a": 1,
                "state": State.setboardi, "keyboard": 0x1ff}
 
     async def testbench(ctx):
@@ -675,7 +673,7 @@ def test_scan_then_run_resumes_from_the_loaded_state():
         await shift(ctx, chip, scan.encode(values))
         assert ctx.get(chip.controller.state) == State.setboardi
         await ctx.tick()
-        assert ctx.get(chip.led) == board_code([USER, EMPTY, EMPTY, EMPTY, CHIP] +
+        assert ctx.get(chip.led) == board_bits([USER, EMPTY, EMPTY, EMPTY, CHIP] +
                                                [EMPTY] * 4)
         assert ctx.get(chip.controller.state) == State.rating
 
@@ -749,13 +747,13 @@ def test_chip_blocks_an_open_row():
         ctx.set(chip.keyboardN, keys_low())
         await ctx.tick()
         assert ctx.get(chip.controller.state) == State.waiting
-        assert ctx.get(chip.led) == board_code([USER, EMPTY, EMPTY, EMPTY, CHIP] +
+        assert ctx.get(chip.led) == board_bits([USER, EMPTY, EMPTY, EMPTY, CHIP] +
                                                [EMPTY] * 4)
         await pulse(ctx, chip, keyboardN=keys_low(1))
         await until(ctx, lambda: ctx.get(chip.controller.state) in (
             State.waiting, State.finished), within=2000, what="the chip's answer to key 1")
         assert ctx.get(chip.controller.state) == State.waiting
-        assert ctx.get(chip.led) == board_code([USER, USER, CHIP, EMPTY, CHIP] +
+        assert ctx.get(chip.led) == board_bits([USER, USER, CHIP, EMPTY, CHIP] +
                                                [EMPTY] * 4)
         assert ctx.get(chip.sp) == 0 and ctx.get(chip.copyboard) == 1
 

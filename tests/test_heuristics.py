@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from firmware_ref import perfect
-from firmware_ref.turns import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
 from sim.cartridges import bench as cartridges
 
 NAMES = ("bawer_hawkins", "hendrix_purcell", "hendrix_purcell_defended")

@@ -8,7 +8,7 @@ import random
 
 import pytest
 from amaranth.hdl import Module
-from amaranth.sim import Simulator
+from bench import simulate
 
 from firmware_ref.ktane.manual import CHART, start_row
 from firmware_ref.ktane.model import Edgework, Model
@@ -21,13 +21,6 @@ from hdl.ktane.start_row import StartRow
 from hdl.ktane.walk import Walk
 
 SETTING_UP = ("BEGIN", "DIGIT", "SHUFFLE", "PIECES")
-
-
-def run(dut, testbench):
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(testbench)
-    sim.run()
 
 
 def encode(board):
@@ -53,9 +46,7 @@ def test_the_starting_row_for_every_edgework():
                         assert ctx.get(dut.row) == start_row(digit, port, lit, unlit) - 1, \
                             (digit, port, lit, unlit)
 
-    sim = Simulator(dut)
-    sim.add_testbench(bench)
-    sim.run()
+    simulate(dut, bench)
 
 
 def test_the_keypad_a_new_game_wins_over_a_clear_and_a_clear_over_a_piece():
@@ -83,7 +74,7 @@ def test_the_keypad_a_new_game_wins_over_a_clear_and_a_clear_over_a_piece():
                 board[at] = X if x else O
             assert decode(ctx.get(dut.board.as_value())) == board
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_walks_key_and_the_press_wanted_at_random_boards():
@@ -113,7 +104,7 @@ def test_the_walks_key_and_the_press_wanted_at_random_boards():
                 seen.add(wanted == PASS)
         assert seen == {False, True}
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 @pytest.mark.parametrize("host_set, shuffle", [(False, False), (False, True),
@@ -166,7 +157,7 @@ def test_a_new_module_is_set_up_as_the_golden_model_sets_it_up(host_set, shuffle
             assert place_of == model.place_of
         assert modules > 20
 
-    run(top, bench)
+    simulate(top, bench)
 
 
 def test_the_defusal_judges_as_the_golden_model_judges():
@@ -221,4 +212,4 @@ def test_the_defusal_judges_as_the_golden_model_judges():
             seen.add(("strikes", model.strikes))
         assert {"SOLVED", "RANDOM", ("strikes", STRIKES_MAX)} <= seen
 
-    run(dut, bench)
+    simulate(dut, bench)

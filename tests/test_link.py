@@ -18,6 +18,7 @@ from bench import hold as hold_inputs       # talk's own hold is the desk's inpu
 
 from boards.gateware.link import HostLink
 from boards.host import protocol
+from firmware_ref.cartridge import board_bits
 from hdl.cartridge import LAMPS, SWITCHES
 
 BIT = 6                     # clocks per bit: the UART's smallest comfortable bit
@@ -25,10 +26,6 @@ ERROR = b"error"
 EMPTY, MACHINE, PERSON = 0, 1, 2
 
 
-def led(board):
-    """The link's board input from a list of 9 places (0 empty, 1 machine, 2 person,
-    3 both): place k is bits 2k (red, the machine's) and 2k + 1 (green)."""
-    return sum(v << 2 * k for k, v in enumerate(board))
 
 
 class Fields:
@@ -69,7 +66,7 @@ def talk(frames, *, games=1, fields=None, ready_after=0, text_lines=(), broken=N
     since_strobe = [None]
 
     async def host(ctx):
-        ctx.set(dut.board.as_value(), led(fields.board))
+        ctx.set(dut.board.as_value(), board_bits(fields.board))
         ctx.set(dut.lamps, fields.lamps)
         ctx.set(dut.switches, fields.switches)
         ctx.set(dut.cycles, fields.cycles)
@@ -305,4 +302,5 @@ def test_a_desk_whose_frames_could_change_the_position_during_setup_is_refused()
     from hdl.cartridge import SETUP
     from hdl.firstfree.cartridge import CARTRIDGE
     refuses(Desk, [CARTRIDGE], bit_cycles=SETUP // 10, slot_cycles=4, stable=2,
+            blink_cycles=64,
             match=f"would not hold for the cartridge's SETUP \\({SETUP}")

@@ -5,21 +5,13 @@ lines and the cartridge's text. tests/test_link.py runs the whole link over its 
 
 import random
 
-from amaranth.sim import Simulator
+from bench import simulate
 
 from boards.gateware.answer_text import ERROR_AT, ERROR_LINE, MARK_AT, STATUS_AT, AnswerText
 from boards.gateware.answering import Answering
 from boards.gateware.frame_parser import START, Command, FrameParser, step
 from boards.host import protocol
 from hdl.cartridge import LAMPS, SWITCHES
-
-
-def run(dut, *testbenches):
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    for testbench in testbenches:
-        sim.add_testbench(testbench)
-    sim.run()
 
 
 def test_the_parser_follows_the_grammar_on_random_bytes():
@@ -80,7 +72,7 @@ def test_the_parser_follows_the_grammar_on_random_bytes():
             await ctx.tick().repeat(1 + rng.randrange(3))
         assert seen == set(Command) - {Command.NONE}
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_answers_text_is_the_documented_status_line():
@@ -118,7 +110,7 @@ def test_the_answers_text_is_the_documented_status_line():
                                                       [0] * (len(ERROR_LINE) - 1) + [1])
         assert await read(ctx, MARK_AT, MARK_AT + 1) == (protocol.TEXT_MARK, [1])
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def answer(script, *, ready_after=0, text=b"", clocks=600):
@@ -157,7 +149,7 @@ def answer(script, *, ready_after=0, text=b"", clocks=600):
             done.extend(("strobe", name) for name in strobes)
             since = 0 if strobes else None if since is None else since + 1
 
-    run(dut, bench)
+    simulate(dut, bench)
     return done
 
 

@@ -7,15 +7,12 @@ import json
 from collections import Counter
 
 import pytest
-from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
 
 from boards.ttt import main as ttt
 from sim.reports import museum
 from firmware_ref import perfect
-from firmware_ref.turns import EMPTY, GREEN, RED, line
-from hdl.firstfree.cartridge import FirstFree
-from hdl.turns import EngineSignature
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from hdl.firstfree.cartridge import FirstFree, Scan
 from sim import tools
 from sim.cartridges import bench as cartridges, corecost, scores
 
@@ -163,24 +160,16 @@ def test_an_interrupted_run_leaves_the_last_table_whole(tmp_path, monkeypatch, c
     assert (tmp_path / museum.JSON).read_text() == "the last table\n"
 
 
+class Down(Scan):
+    """First free's scan from place 8 down: the last empty place."""
+
+    first, step = 8, -1
+
+
 class LastFree(FirstFree):
     """A mutant of first free: its engine takes the last empty place."""
 
-    def engine(self):
-        class Down(wiring.Component):
-            def __init__(self):
-                super().__init__(EngineSignature())
-
-            def elaborate(self, platform):
-                m = Module()
-                index = Signal(range(9), init=8)
-                taken = self.board[index].red | self.board[index].green
-                m.d.comb += [self.done.eq(~taken), self.move.eq(index)]
-                m.d.sync += index.eq(8)
-                with m.If(self.think & taken):
-                    m.d.sync += index.eq(index - 1)
-                return m
-        return Down()
+    engine = Down
 
 
 def test_a_mutant_core_stops_the_museum_in_one_line(tmp_path, monkeypatch, capsys):

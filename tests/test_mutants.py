@@ -9,7 +9,7 @@ import random
 import pytest
 
 import hdl.eth.chip
-from firmware_ref.eth.cycle import places
+from firmware_ref.cartridge import board_places
 from firmware_ref.eth.pins import pressing, starting
 from sim.chip import e2, games, lockstep
 from sim.verification.mutants import SOURCE, controller_from, mutants
@@ -28,7 +28,7 @@ def _late_presses():
     presses = []
     for _ in games.all_games(on_press=lambda o, r, k: presses.append((r.board, k))):
         pass
-    late = sorted({(b, k) for b, k in presses if places(b).count(0) <= 4})
+    late = sorted({(b, k) for b, k in presses if board_places(b).count(0) <= 4})
     return random.Random(1).sample(late, 50)
 
 
@@ -41,7 +41,7 @@ def battery():
     async def late_games(bench):
         for board, key in LATE:
             await lockstep.run(bench, starting(bench, userbegins=True,
-                                               position=places(board)))
+                                               position=board_places(board)))
             await lockstep.run(bench, pressing(bench, key))
     lockstep.simulate(late_games)
     for seed in range(4):

@@ -4,7 +4,7 @@ import pytest
 
 from firmware_ref import perfect
 from firmware_ref.eth import alg
-from firmware_ref.turns import EMPTY, GREEN, RED
+from firmware_ref.cartridge import EMPTY, GREEN, RED, board_bits
 
 
 def test_the_empty_board_is_a_draw_and_a_fork_wins():
@@ -46,11 +46,11 @@ def test_the_papers_search_plays_perfectly_wherever_the_chip_moves():
 
 def test_the_blunders_of_first_free_are_the_moves_it_throws_away():
     from firmware_ref.firstfree.model import Scan
-    from firmware_ref.turns import board_bits, replies
+    from firmware_ref.turns import blunders_of, replies
     moves = dict(replies(Scan))
     # Its opening (place 0, in one clock) is not a blunder: every first move draws.
     assert moves[(EMPTY,) * 9, 0] == 1
-    found = perfect.blunders(Scan)
+    found = blunders_of(Scan)
     assert (board_bits([EMPTY] * 9), 0) not in found
     # As the museum's scoring at the pins finds them, each game of first free played
     # through its golden model (sim/cartridges/scores.py): 27 when it begins, 65 when not.

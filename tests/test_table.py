@@ -14,7 +14,7 @@ from bench import hold, simulate
 
 from firmware_ref import perfect, table
 from firmware_ref.table import choice, rom
-from firmware_ref.turns import EMPTY, GREEN, RED, full, line
+from firmware_ref.cartridge import EMPTY, GREEN, RED, board_bits, full, line
 from hdl.table.cartridge import Table
 from hdl.table.lookup import Lookup, words
 from sim.cartridges import bench as cartridges
@@ -134,15 +134,11 @@ def test_the_machine_thinks_one_clock():
     assert runs == {(1, 1), (2, 0), (3, 0), (3, 1)}
 
 
-def position(places):
-    return sum(place << 2 * k for k, place in enumerate(places))
-
-
 def entered(places, limit=16):
     """A game from the position `places` with the machine beginning, the person on the
     first empty place: the inputs of each clock."""
     model = table.Model()
-    model.set(start=1, position=position(places), switches=0)
+    model.set(start=1, position=board_bits(places), switches=0)
     game = [model.inputs]
     model.tick()
     model.set(start=0)

@@ -1,7 +1,8 @@
 """Tactic-Toe's golden model (firmware_ref/tactic): the seed's example and remark, the
 round rules, the resolver against a second one on every pair of round-1 plans and on
 random pairs in rounds 2-3, the referee, the planner against a plain mean, and the
-machine against a random opponent and itself."""
+machine against a random opponent and itself; the cartridge in lockstep with the golden
+model, and its blocks each on its own."""
 
 import random
 import subprocess
@@ -11,7 +12,7 @@ from itertools import product
 import pytest
 from user import make
 
-from firmware_ref.baum_g.model import F
+from firmware_ref.g import F
 from firmware_ref.tactic import match, planner, rules
 from firmware_ref.tactic.referee import Referee
 from firmware_ref.tactic.rules import EMPTY, O, X, IllegalPlan, check, plans, resolve
@@ -262,3 +263,128 @@ def test_the_board_is_drawn_once_between_rounds(lost_to_the_machine):
     for n in (2, 3):
         assert lines[lines.index(f"Round {n}.") - 1].startswith(f"Round {n - 1}, move 3:")
     assert lost_to_the_machine.count("     1   2   3") == 4     # rounds 1-3, and the end
+
+
+# -- the cartridge's blocks, each on its own --------------------------------------------
+# Each against the golden rules or its text; the game's states (hdl/tactic/game.py) are
+# the lockstep's: they are the cartridge with its blocks taken away.
+
+import random  # noqa: E402
+
+from amaranth.hdl import Value  # noqa: E402
+from amaranth.sim import Simulator  # noqa: E402
+
+
+def simulate(dut, bench):
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_the_plans_take_the_keys_the_golden_rules_allow():
+    # Random keys for A and B, plan after plan, each round's rule against the golden
+    # refusal; the machine's plan, round 1's kept as histories and new games between.
+    from hdl.tactic.plans import Plans
+    dut, rng = Plans(), random.Random(21)
+
+    async def bench(ctx):
+        plans, history = [[0] * 3, [0] * 3], [[0] * 3, [0] * 3]
+        taken = refused = 0
+        player, round, completed, refusals = 0, 1, 0, set()
+        for _ in range(3000):
+            command = rng.choices(["enter", "machine", "keep", "clear", "idle"],
+                                  [20, 1, 1, 1, 2])[0]
+            if command in ("machine", "keep") and taken:
+                command = "idle"        # as the game: between plans
+            key = rng.choice([None, rng.randrange(9), rng.randrange(9)])
+            planned = [rng.randrange(9) for _ in range(3)]
+            pins = dict(enter=command == "enter", player=player, round=round,
+                        key=0 if key is None else 1 << key, machine=command == "machine",
+                        keep=command == "keep", clear=command == "clear")
+            for name, value in pins.items():
+                ctx.set(getattr(dut, name), value)
+            for i in range(3):
+                ctx.set(dut.planned[i], planned[i])
+            ok = key is not None and rules.refusal(
+                round, tuple(p + 1 for p in history[player]),
+                tuple(p + 1 for p in plans[player][:taken]), key + 1) is None
+            complete = command == "enter" and ok and taken == 2
+            assert ctx.get(dut.complete) == complete
+            if command == "enter" and key is not None:
+                if ok:
+                    plans[player][taken] = key
+                    taken, refused = (taken + 1) % 3, 0
+                else:
+                    refused = 1
+                    refusals.add(round)
+            elif command == "machine":
+                plans[1] = planned
+            elif command == "keep":
+                history = [list(plans[0]), list(plans[1])]
+            elif command == "clear":
+                taken = refused = 0
+            await ctx.tick()
+            got = [[ctx.get(plan[i]) for i in range(3)] for plan in (
+                dut.plan_a, dut.plan_b, dut.history_a, dut.history_b)]
+            assert got == plans + history
+            assert (ctx.get(dut.taken), ctx.get(dut.refused)) == (taken, refused)
+            if complete or command == "clear":
+                completed += complete
+                player, round = rng.getrandbits(1), rng.randrange(1, 4)
+        assert completed > 100 and refusals == {1, 2}
+    simulate(dut, bench)
+
+
+def test_the_display_shows_the_entry_and_flashes_a_bounce():
+    # A blink of 8 clocks (lit in its last 4); random boards, entries and bounces.
+    from hdl.tactic.display import Display
+    dut, rng = Display(8), random.Random(22)
+    red, green, both = 0b01, 0b10, 0b11
+
+    def places(values):
+        return sum(v << 2 * k for k, v in enumerate(values))
+
+    async def bench(ctx):
+        for flash in list(range(8)) * 60:
+            stones = [rng.choice([0, red, green]) for _ in range(9)]
+            pins = dict(stones=places(stones), bounce=rng.getrandbits(1),
+                        bounce_at=rng.randrange(9), taken=rng.randrange(3),
+                        refused=rng.getrandbits(1), round=rng.randrange(1, 4),
+                        colour=rng.getrandbits(1))
+            for name, value in pins.items():
+                ctx.set(Value.cast(getattr(dut, name)), value)
+            mine = red if pins["colour"] else green
+            entering = [mine if pins["taken"] > i else 0 for i in range(3)] + \
+                [red if pins["refused"] else 0] * 3 + \
+                [both if pins["round"] > i else 0 for i in range(3)]
+            if pins["bounce"] and flash >= 4:
+                stones[pins["bounce_at"]] = both
+            assert (ctx.get(dut.entering.as_value()), ctx.get(dut.shown.as_value())) == \
+                (places(entering), places(stones))
+            await ctx.tick()
+    simulate(dut, bench)
+
+
+def test_the_line_writer_says_bs_plan_as_a_line():
+    from hdl.tactic.writer import LineWriter
+    dut, rng = LineWriter(), random.Random(23)
+
+    async def bench(ctx):
+        for _ in range(40):
+            plan = [rng.randrange(9) for _ in range(3)]
+            for i in range(3):
+                ctx.set(dut.plan[i], plan[i])
+            assert not ctx.get(dut.tx.valid)
+            ctx.set(dut.begin, 1)
+            await ctx.tick()
+            ctx.set(dut.begin, 0)
+            said = b""
+            while ctx.get(dut.tx.valid):
+                ready = rng.random() < 0.6
+                ctx.set(dut.tx.ready, ready)
+                if ready:
+                    said += bytes([ctx.get(dut.tx.payload)])
+                await ctx.tick()
+            assert said == "".join(str(p + 1) for p in plan).encode() + b"\n"
+    simulate(dut, bench)

@@ -5,12 +5,12 @@ compiled bench and in a sample on Amaranth's and cocotb's; broken engines are ca
 import pytest
 
 from firmware_ref import perfect
+from firmware_ref.cartridge import EMPTY, GREEN, RED, line
 from firmware_ref.turbo import model as turbo
-from firmware_ref.turns import EMPTY, GREEN, RED, line
 from hdl.turbo import analysis, engine, order
 from sim.cartridges import bench as cartridges
 
-BUDGET = 256            # the console's think clocks of a reply at most (issue 14)
+BUDGET = 256            # the console's think clocks of a reply at most
 
 
 def think(places):

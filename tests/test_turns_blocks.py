@@ -3,17 +3,10 @@ move, and the blunder lamp. The games themselves play in tests/test_cartridges.p
 
 import random
 
-from amaranth.sim import Simulator
+from bench import simulate
 
 from hdl.blunder_lamp import BlunderLamp
 from hdl.move_line import MoveLine
-
-
-def run(dut, testbench):
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(testbench)
-    sim.run()
 
 
 def coordinates(place):
@@ -38,7 +31,7 @@ def test_every_place_is_said_in_the_games_coordinates():
                 await ctx.tick()
             assert bytes(said) == coordinates(place)
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_a_slow_host_hears_the_latest_move_and_a_new_game_drops_the_line():
@@ -68,7 +61,7 @@ def test_a_slow_host_hears_the_latest_move_and_a_new_game_drops_the_line():
                 line = b""
         assert lines > 50
 
-    run(dut, bench)
+    simulate(dut, bench)
 
 
 def test_the_blunder_lamp_lights_on_a_blunder_until_the_next_move_or_game():
@@ -97,4 +90,4 @@ def test_the_blunder_lamp_lights_on_a_blunder_until_the_next_move_or_game():
             assert ctx.get(dut.lit) == lit
         assert kinds == {0, 1}
 
-    run(dut, bench)
+    simulate(dut, bench)

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from boards.ttt import main as ttt
-from firmware_ref.eth.cycle import places
+from firmware_ref.cartridge import board_places
 from hdl.eth.export import TOP
 from sim.waves import compare, golden as golden_waves, gtkw, files as waves
 from sim.chip import e2, lockstep
@@ -190,7 +190,7 @@ def test_the_place_traces_read_the_board(files):
     assert codes == {"0": "empty", "1": "chip", "2": "user", "3": "both"}
     bits = led.values[-1].rjust(18, "0")
     assert int(bits, 2) != 0
-    board = places(int(bits, 2))
+    board = board_places(int(bits, 2))
     led_traces = [trace for trace in _traces(view) if trace[0].startswith("led ")]
     for place, (alias, read) in enumerate(led_traces):
         high, low = map(int, re.findall(r"\((\d+)\)", read))

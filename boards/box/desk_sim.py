@@ -11,6 +11,7 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
+from firmware_ref.cartridge import board_bits
 from hdl.eth.cartridge import EthCartridge
 
 from boards.gateware.desk import Desk
@@ -20,7 +21,7 @@ from boards.host.protocol import TEXT_MARK
 __all__ = ["DeskBench", "sim_desk", "run"]
 
 # Small timings so that a simulated game takes seconds, not minutes.
-SIM_TIMINGS = dict(bit_cycles=8, slot_cycles=4, stable=2)
+SIM_TIMINGS = dict(bit_cycles=8, slot_cycles=4, stable=2, blink_cycles=64)
 
 
 def sim_desk(cartridges=(EthCartridge,)):
@@ -96,12 +97,8 @@ class DeskBench:
         a position no game reaches (docs/decisions.md)."""
         self.rows = [None] * 3
         await self.tick(self.frame_cycles + 1)
-        led = 0
-        for r, (red, green) in enumerate(self.rows):
-            for c in range(3):
-                k = 3 * r + c
-                led |= (red >> c & 1) << 2 * k | (green >> c & 1) << 2 * k + 1
-        return led
+        return board_bits([(red >> c & 1) | (green >> c & 1) << 1
+                           for red, green in self.rows for c in range(3)])
 
     # A person at the panel.
 

@@ -51,6 +51,9 @@ class Desk(wiring.Component):
         Clocks each row of the front panel is active.
     stable : int
         Front-panel frames a key or button must agree before a change counts.
+    blink_cycles : int
+        Clocks of one blink, given to each cartridge that ``blinks``
+        (:func:`hdl.cartridge.blink_clocks` of the board's clock).
 
     Members
     -------
@@ -74,7 +77,7 @@ class Desk(wiring.Component):
         Serial data to the host.
     """
 
-    def __init__(self, cartridges, *, bit_cycles, slot_cycles, stable):
+    def __init__(self, cartridges, *, bit_cycles, slot_cycles, stable, blink_cycles):
         if not 1 <= len(cartridges) <= 10:
             raise ValueError(f"a desk holds 1 to 10 cartridges, not {len(cartridges)}")
         # After start falls only an R frame changes the position: the link refuses its
@@ -94,7 +97,8 @@ class Desk(wiring.Component):
             "setup": Out(1),
             "rx": In(1, init=1), "tx": Out(1, init=1),
         })
-        self.cartridges = [cartridge() for cartridge in cartridges]
+        self.cartridges = [cartridge(blink=blink_cycles) if cartridge.blinks
+                           else cartridge() for cartridge in cartridges]
 
     def elaborate(self, platform):
         m = Module()

@@ -7,6 +7,8 @@ from amaranth.lib import io
 from amaranth_boards.icebreaker import ICEBreakerPlatform
 from amaranth_boards.icestick import ICEStickPlatform
 
+from hdl.cartridge import blink_clocks
+
 from .desk import Desk
 from .resources import ICEBREAKER_PANEL
 
@@ -67,7 +69,8 @@ def target(name):
 def desk_for(cartridges, clock_hz):
     """The desk holding `cartridges` with its timings for a clock of `clock_hz`."""
     return Desk(cartridges, bit_cycles=round(clock_hz / BAUD),
-                slot_cycles=round(clock_hz / ROW_HZ), stable=STABLE_FRAMES)
+                slot_cycles=round(clock_hz / ROW_HZ), stable=STABLE_FRAMES,
+                blink_cycles=blink_clocks(clock_hz))
 
 
 class BoardTop(Elaboratable):

@@ -9,6 +9,7 @@ after a key as the desk does. The cartridge's lines said while a frame is answer
 after the answer, as on a board.
 """
 
+from firmware_ref.cartridge import board_bits, board_places
 from hdl.cartridge import LAMPS, SETTLE, SWITCHES
 from sim.cartridges import bench as cartridges
 
@@ -28,7 +29,7 @@ class GoldenLink(protocol.Exchange):
     def __init__(self, game):
         self.games = (game,)
         self.code = cartridges.cartridge(game).code
-        self.model = cartridges.golden(game).Model()
+        self.model = cartridges.golden(game).Model(**cartridges.given(game))
         self.model.set(switches=cartridges.cartridge(game).switch_init)
         self.texts = []         # the cartridge's lines, not yet shown (as Link's)
         self.after = []         # lines said while answering: a board sends them after it
@@ -70,7 +71,7 @@ class GoldenLink(protocol.Exchange):
     def status(self):
         probe, switches = self.model.probe, self.model.inputs.switches
         return protocol.Status(
-            board=[probe.board >> 2 * k & 3 for k in range(9)], game=self.code,
+            board=board_places(probe.board), game=self.code,
             lamps=tuple(bool(probe.lamps >> n & 1) for n in range(LAMPS)),
             switches=tuple(bool(switches >> n & 1) for n in range(SWITCHES)),
             cycles=self.cycles)
@@ -95,7 +96,7 @@ class GoldenLink(protocol.Exchange):
             self.cycles = min(busy, CYCLES_MAX)
 
     def start(self, board):
-        self.model.set(start=1, position=sum(v << 2 * k for k, v in enumerate(board)))
+        self.model.set(start=1, position=board_bits(board))
         self.tick()
         self.model.set(start=0)
         self.said = b""         # a new game ends the line being said

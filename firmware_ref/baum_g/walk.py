@@ -9,7 +9,7 @@ machine moving first and second.
 from dataclasses import dataclass
 
 from .. import perfect
-from ..turns import EMPTY, GREEN, RED, full, line
+from ..cartridge import EMPTY, GREEN, RED, full, line
 
 __all__ = ["Slip", "Walk", "walk"]
 

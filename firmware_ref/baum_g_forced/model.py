@@ -1,12 +1,13 @@
 """Baum's G with forced moves played through, one clock edge at a time, at the
 console's pins: a game of turns (firmware_ref/turns.py) whose engine plays each of its
 candidate moves on through the forced replies before it weighs the board by G (rules:
-hdl/baum_g_forced/cartridge.py's text, read, not imported; G from firmware_ref/baum_g).
+hdl/baum_g_forced/cartridge.py's text, read, not imported; G from firmware_ref/g.py).
 """
 
 from .. import turns
-from ..baum_g.model import F, G, signs
-from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe, line
+from ..cartridge import EMPTY, GREEN, LINES, RED, Probe, line
+from ..g import F, G, signs
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "WIN", "LOSS", "wins", "playthrough", "decide", "choose",
            "Forced", "Model", "games"]
@@ -84,9 +85,7 @@ class Forced:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Forced())
+    engine_class = Forced
 
 
 def games(limit=128):

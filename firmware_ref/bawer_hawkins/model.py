@@ -5,7 +5,8 @@ the box as the person has turned it (rules: hdl/bawer_hawkins/cartridge.py's tex
 read, not imported)."""
 
 from .. import turns
-from ..turns import EMPTY, GREEN, RED, Inputs, Probe
+from ..cartridge import EMPTY, GREEN, RED, Probe
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "ANSWERS", "CORNERS", "turned", "Box", "Model", "games"]
 
@@ -54,9 +55,7 @@ class Box:
 class Model(turns.Model):
     blunder_lamp = True
     can_begin = False
-
-    def __init__(self):
-        super().__init__(Box())
+    engine_class = Box
 
 
 def games(limit=64):

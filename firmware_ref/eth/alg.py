@@ -15,8 +15,11 @@ Boards are 9 values, row-major, with the paper's ``enum place``: 0 empty, 1 comp
 
 from dataclasses import dataclass
 
+# The eight rows of three: the set alg.c's wins() spells out.
+from ..cartridge import LINES
+
 __all__ = [
-    "EMPTY", "COMPUTER", "HUMAN", "LINES", "MAXSP",
+    "EMPTY", "COMPUTER", "HUMAN", "MAXSP",
     "Move", "NoMoveFound", "StackOverflow",
     "move", "wins", "full", "check_board", "parse_board", "coordinate", "show", "MARKS",
     "report",
@@ -25,11 +28,6 @@ __all__ = [
 EMPTY, COMPUTER, HUMAN = 0, 1, 2
 MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}     # as the command line prints them
 MAXSP = 8
-
-# The eight rows of three, the same set alg.c's wins() spells out.
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),
-         (0, 3, 6), (1, 4, 7), (2, 5, 8),
-         (0, 4, 8), (2, 4, 6))
 
 
 class NoMoveFound(Exception):

@@ -28,58 +28,33 @@ imported) on top of the chip's own golden model, `cycle.CycleModel`. What the ad
 
 from dataclasses import dataclass, replace
 
+from .. import cartridge
+from ..cartridge import EMPTY, PLACES, RED, Probe, board_bits, board_places
 from .cycle import NO_KEY, CycleModel
 from .cycle import Inputs as ChipInputs
 
 __all__ = ["Inputs", "Probe", "Model", "SETTLE", "OPENINGS", "POSITIONS", "start_clocks",
-           "session", "position", "played", "games", "unusual"]
+           "session", "played", "games", "unusual"]
 
 SETTLE = 3                  # the console's contract: a taken key shows within 3 clocks
-PLACES = 9
 _PINS = {}                  # the chip's inputs seen so far, each value once
 OPENINGS = (None, *range(PLACES - 1))   # the person begins, or the chip opens at 0..7
 PERSON_BEGINS, CHIP_BEGINS = 0b01, 0b00  # switch 0: userbegins; switch 1 (piN) low
 
 
 @dataclass(frozen=True)
-class Inputs:
-    """The cartridge's inputs in one clock, named after the signature's members."""
-    key: int = 0            # one bit per place
-    start: int = 0
-    position: int = 0       # 18 bits: place k is bits 2k (red, the machine's), 2k+1
+class Inputs(cartridge.Inputs):
     switches: int = PERSON_BEGINS   # switch 0: userbegins, switch 1: piN
-    rx_valid: int = 0
-    rx_payload: int = 0
-    tx_ready: int = 1
-
-
-@dataclass(frozen=True)
-class Probe:
-    """Every output of the cartridge after an edge."""
-    ready: int
-    busy: int
-    over: int
-    board: int
-    lamps: int
-    rx_ready: int
-    tx_valid: int
-    tx_payload: int
 
 
 def _occupied(board):
     """One bit per place of an 18-bit board: either stone is there."""
-    return sum(1 << k for k in range(PLACES) if board >> 2 * k & 3)
+    return sum(1 << k for k, place in enumerate(board_places(board)) if place)
 
 
 def _lowest(places):
     """The lowest place of the bit set `places` (not 0)."""
     return (places & -places).bit_length() - 1
-
-
-def position(places):
-    """The 18-bit board of 9 places in alg.py's encoding (0 empty, 1 the machine's
-    stone, 2 the person's): the place bits are the same."""
-    return sum(value << 2 * k for k, value in enumerate(places))
 
 
 class Model:
@@ -162,7 +137,8 @@ class Model:
             keyboardN, piN = NO_KEY & ~inputs.key, inputs.switches >> 1 & 1
         else:
             keyboardN = NO_KEY if self.load else NO_KEY & ~self._first()
-            reds = sum(1 << k for k in range(PLACES) if inputs.position >> 2 * k & 1)
+            reds = sum(1 << k for k, place in enumerate(board_places(inputs.position))
+                       if place & RED)
             piN = int(bool(self.burst and self.given & reds))
         pins = ChipInputs(keyboardN=keyboardN, userbegins=inputs.switches & 1, piN=piN,
                           resetN=int(not (self.load or self.opening)))
@@ -215,14 +191,14 @@ def _play(model, played, limit, keys=None):
         yield played + [played[-1]]     # and one clock more: the board shows the end
         return
     board = model.chip.board            # the display shows it one clock later
-    empty = [k for k in range(PLACES) if not board >> 2 * k & 3]
+    empty = [k for k, place in enumerate(board_places(board)) if not place]
     for k in (keys(board) if keys else empty):
         branch = model.copy()
         yield from _play(branch, _press(branch, played, 1 << k, limit), limit, keys)
 
 
 def _first_free(board):
-    return [next(k for k in range(PLACES) if not board >> 2 * k & 3)]
+    return [board_places(board).index(EMPTY)]
 
 
 def _begin(switches, clocks, board, limit):
@@ -249,12 +225,13 @@ def _press(model, played, key, limit):
 
 
 # Positions a game may begin from (``start`` with ``position``): the board in alg.py's
-# encoding, and the switches. From each the person plays the first empty place.
+# encoding, whose place bits are the cartridge's, and the switches. From each the
+# person plays the first empty place.
 POSITIONS = (
-    (position([0, 0, 2, 0, 1, 0, 0, 0, 0]), PERSON_BEGINS),    # as tests/test_box.py
-    (position([1, 2, 0, 0, 2, 0, 0, 1, 0]), PERSON_BEGINS),
-    (position([2, 0, 0, 0, 1, 0, 0, 0, 2]), PERSON_BEGINS),
-    (position([0, 0, 0, 0, 2, 0, 0, 0, 0]), CHIP_BEGINS),      # it also opens at its counter
+    (board_bits([0, 0, 2, 0, 1, 0, 0, 0, 0]), PERSON_BEGINS),  # as tests/test_box.py
+    (board_bits([1, 2, 0, 0, 2, 0, 0, 1, 0]), PERSON_BEGINS),
+    (board_bits([2, 0, 0, 0, 1, 0, 0, 0, 2]), PERSON_BEGINS),
+    (board_bits([0, 0, 0, 0, 2, 0, 0, 0, 0]), CHIP_BEGINS),    # it also opens at its counter
 )
 
 
@@ -276,7 +253,7 @@ def unusual(*, limit=100_000):
     for _ in range(40):                                        # into the search
         played.append(quiet)
         model.tick()
-    restart = replace(quiet, start=1, position=position([0, 1, 0, 0, 2, 0, 0, 0, 0]))
+    restart = replace(quiet, start=1, position=board_bits([0, 1, 0, 0, 2, 0, 0, 0, 0]))
     played += [restart] * 2
     model.set(restart)
     model.tick()

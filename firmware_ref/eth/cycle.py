@@ -24,10 +24,10 @@ of E.2. Decisions where the seed is silent are in docs/decisions.md.
 import enum
 from dataclasses import dataclass, replace
 
-from .alg import LINES
+from ..cartridge import LINES
 
 __all__ = ["State", "Choose", "Inputs", "Probe", "Registers", "CycleModel",
-           "UnresetChip", "NO_KEY", "CHIP", "USER", "places", "key_down"]
+           "UnresetChip", "NO_KEY", "CHIP", "USER", "key_down"]
 
 NO_KEY = 0b1_1111_1111      # keyboardN is active low: all high, no key
 CHIP, USER = 0, 1           # values of p, and the low bit of a place's stone
@@ -434,12 +434,6 @@ def _checked(regs):
 # A protocol is a generator that sets the chip's inputs and yields where the clock
 # should tick, reading only `set`, `state` and `board`. `clocked` runs one on this model;
 # sim/chip/lockstep.py runs the same protocols on the HDL.
-
-def places(led):
-    """The 9 places of a led/board value in alg.py's encoding: 0 empty, 1 chip, 2 user
-    (3 if both bits are set, which only odd setups can cause)."""
-    return [led >> 2 * k & 3 for k in range(9)]
-
 
 def key_down(*keys):
     """The keyboardN value with `keys` pressed (active low)."""

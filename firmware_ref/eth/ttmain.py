@@ -11,8 +11,9 @@ the chip, when it opens it plays wherever its free-running counter points.
 import random
 import sys
 
+from ..cartridge import board_places
 from .alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, full, wins
-from .cycle import CycleModel, places
+from .cycle import CycleModel
 from .pins import press, start
 
 SHOWN = {**MARKS, EMPTY: " "}       # the grid leaves empty places blank
@@ -61,7 +62,7 @@ class Game:
             self.chip.set(resetN=0)
             self.chip.tick()
         start(self.chip, userbegins=userbegins)
-        board = places(self.chip.board)
+        board = board_places(self.chip.board)
         if not userbegins:
             opening = board.index(COMPUTER)
             self.say(f"I open at {coordinate(opening)} (my random counter chose it).")
@@ -72,7 +73,7 @@ class Game:
             mine = board.copy()
             mine[place] = HUMAN
             thought = press(self.chip, place)
-            board = places(self.chip.board)
+            board = board_places(self.chip.board)
             answer = [k for k in range(9) if board[k] != mine[k]]
             if answer:
                 self.say(f"I play {coordinate(answer[0])}. Time for move {level}: "

@@ -3,28 +3,33 @@
 per clock from place 0 (rules: hdl/firstfree/cartridge.py's text, read, not imported)."""
 
 from .. import turns
-from ..turns import EMPTY, Inputs, Probe
+from ..cartridge import EMPTY, Probe
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "Scan", "Model", "games"]
 
 
 class Scan:
+    """One place a clock from `first` by `step` (the tests' last free scans from place 8
+    down), until an empty one."""
+
+    first, step = 0, 1
+
     def __init__(self):
-        self.index = 0
+        self.index = self.first
 
     def tick(self, places, think):
         if not think:
-            self.index = 0
+            self.index = self.first
             return None
         if places[self.index] == EMPTY:
             return self.index
-        self.index += 1
+        self.index += self.step
         return None
 
 
 class Model(turns.Model):
-    def __init__(self):
-        super().__init__(Scan())
+    engine_class = Scan
 
 
 def games(limit=64):

@@ -5,7 +5,8 @@ in a row with the third place empty, then the person's, then the first empty cel
 imported). Without the machine's unrecorded "special defense mode"."""
 
 from .. import turns
-from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
+from ..cartridge import EMPTY, GREEN, LINES, RED, Probe
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "ORDER", "completes", "Looks", "Model", "games"]
 
@@ -54,9 +55,6 @@ class Looks:
 class Model(turns.Model):
     blunder_lamp = True
     engine_class = Looks
-
-    def __init__(self):
-        super().__init__(self.engine_class())
 
 
 def games(limit=64):

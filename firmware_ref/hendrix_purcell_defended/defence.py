@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .. import cli, perfect
 from ..hendrix_purcell.model import Looks
-from ..turns import EMPTY, GREEN, RED, full, line
+from ..cartridge import EMPTY, GREEN, RED, full, line
 
 __all__ = ["move", "lost_games", "alternatives", "candidates", "bound", "search", "draw"]
 

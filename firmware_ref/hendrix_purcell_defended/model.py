@@ -6,7 +6,8 @@ them)."""
 
 from .. import turns
 from ..hendrix_purcell import model as undefended
-from ..turns import EMPTY as _, GREEN as O, RED as X, Inputs, Probe
+from ..cartridge import EMPTY as _, GREEN as O, RED as X, Probe
+from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "EXCEPTIONS", "Defended", "Model", "games"]
 

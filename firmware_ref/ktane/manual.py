@@ -10,9 +10,9 @@ module's behaviour, not from this text, so that the expert defusing every module
 a check of one against the other.
 """
 
-from ..turns import LINES
+from ..cartridge import LINES
 
-__all__ = ["CHART", "COLUMNS", "start_row", "Defuser", "expect", "LINES"]
+__all__ = ["CHART", "COLUMNS", "start_row", "Defuser", "expect"]
 
 # Table 1, row by row: for more Xs, equal, more Os, placing an X then an O.
 CHART = (

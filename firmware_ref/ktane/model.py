@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 
 from . import lfsr
-from ..turns import Probe      # the same outputs as every game of turns
+from ..cartridge import Inputs, Probe, board_bits, board_places
 from .manual import CHART, Defuser, expect, start_row
 from .module import EMPTY, O, PASS, X, column, completes
 
@@ -21,17 +21,6 @@ PIECES = 5                  # placed at random when a module begins
 STRIKES_MAX = 9             # the counter stops there: one digit on the host's line
 PASS_SWITCH = 1             # each change of switch 1 is a press of PASS
 LINE_LENGTH = 20            # "E7021 L123456789 S0" and a newline
-
-
-@dataclass(frozen=True)
-class Inputs:
-    key: int = 0
-    start: int = 0
-    position: int = 0
-    switches: int = 0
-    rx_valid: int = 0
-    rx_payload: int = 0
-    tx_ready: int = 1
 
 
 @dataclass(frozen=True)
@@ -90,7 +79,7 @@ class Model:
         ready, over = int(self.state == "READY"), int(self.state == "SOLVED")
         busy = int(self.state in ("WALK", "JUDGE", "RANDOM", "NEXT"))
         lamps = ready | over << 1 | self.struck << 2 | (self.up == X) << 3
-        board = sum(v << 2 * k for k, v in enumerate(self.board))
+        board = board_bits(self.board)
         return Probe(board=board, lamps=lamps, ready=ready, busy=busy, over=over,
                      rx_ready=1, tx_valid=int(self.sending),
                      tx_payload=ord(self.line()[self.char]))
@@ -183,7 +172,7 @@ class Model:
                 self.up = X if bit else O
                 self.state = "READY"
         if inputs.start:
-            self.board = [inputs.position >> 2 * k & 3 for k in range(9)]
+            self.board = board_places(inputs.position)
             self.state = "BEGIN"
         self._hear(inputs)          # after the FSM: it read the host's last values
         self.word = next(self.source)

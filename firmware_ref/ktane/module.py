@@ -3,11 +3,12 @@ labels 0-8 (the page's number less one), rows 0-8, and ``place_of[label]``, the 
 that shows each label. The expert (manual.py) works from the page instead.
 """
 
-from .manual import CHART, LINES
+# A piece is a place's bit on the console: X red, O green.
+from ..cartridge import EMPTY, GREEN as O, LINES, RED as X
+from .manual import CHART
 
 __all__ = ["EMPTY", "X", "O", "PASS", "column", "completes", "found", "expected"]
 
-EMPTY, X, O = 0, 1, 2           # a place's two bits on the console: X red, O green
 PASS = 9                        # the press that is not a key
 
 

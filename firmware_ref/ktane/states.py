@@ -11,7 +11,8 @@ starting row, which is any of the nine. So the rows are all reachable with every
 
 import itertools
 
-from .manual import Defuser, LINES
+from ..cartridge import LINES
+from .manual import Defuser
 from .module import EMPTY, O, PASS, X, expected
 
 __all__ = ["starts", "reachable", "check", "Counts"]

@@ -5,7 +5,7 @@ game is over, the first empty place (the game of turns never asks there)."""
 from functools import lru_cache
 
 from .. import perfect
-from ..turns import EMPTY, GREEN, RED, full, line
+from ..cartridge import EMPTY, GREEN, RED, full, line
 
 __all__ = ["score", "choose"]
 

@@ -4,7 +4,8 @@ chosen from the board then (rules: hdl/table/cartridge.py's text, read, not impo
 The move is computed from perfect play (choice.py), not looked up in the table."""
 
 from .. import turns
-from ..turns import Inputs, Probe
+from ..cartridge import Probe
+from ..turns import Inputs
 from .choice import choose
 
 __all__ = ["Inputs", "Probe", "Lookup", "Model", "games"]
@@ -17,9 +18,7 @@ class Lookup:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Lookup())
+    engine_class = Lookup
 
 
 def games(limit=64):

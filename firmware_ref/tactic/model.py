@@ -6,29 +6,23 @@ import random
 from dataclasses import dataclass, replace
 
 from . import planner
-from .rules import LINES, O, X, plans, refusal
-from ..turns import Probe
+from .. import cartridge
+# The board shows B's stones RED, A's GREEN.
+from ..cartridge import GREEN, RED, Probe, board_bits, board_places, full, line, lit
+from .rules import O, X, plans, refusal
 
-__all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "PLANS", "think_clocks", "Player", "play",
+__all__ = ["Inputs", "Probe", "Model", "PLANS", "think_clocks", "Player", "play",
            "two_person_games", "machine_games", "games"]
 
-FLASH_BITS = 22
 PLANS = 9 ** 3
 PIPELINE = 2                    # the planner's stages after the walk: score, sum
 MACHINE_SWITCH = 1
-RED, GREEN = 1, 2               # B's stones, A's
 OPEN, CATS, TIE, X_WINS, O_WINS = "open", "cats", "tie", "X", "O"
 
 
 @dataclass(frozen=True)
-class Inputs:
-    key: int = 0
-    start: int = 0
-    position: int = 0
-    switches: int = 0b10
-    rx_valid: int = 0
-    rx_payload: int = 0
-    tx_ready: int = 1
+class Inputs(cartridge.Inputs):
+    switches: int = 0b10        # the machine plays B: the core's switch_init
 
 
 def think_clocks(round, history_b):
@@ -37,12 +31,12 @@ def think_clocks(round, history_b):
     return PLANS * legal + (PLANS - legal)
 
 
-def _line(places, colour):
-    return any(all(places[k - 1] == colour for k in line) for line in LINES)
-
-
 class Model:
-    def __init__(self):
+    """The cartridge from power-up; `blink`: the clocks of a bounce's flash, as its
+    core's (firmware_ref/cartridge.py's `lit`)."""
+
+    def __init__(self, blink=None):
+        self.blink = blink
         self.inputs = Inputs()
         self.state = "BEGIN"
         self.places = [0] * 9
@@ -54,7 +48,7 @@ class Model:
         self.at = 0
         self.bounce, self.bounce_at = False, 1
         self.result = OPEN
-        self.flash = 0
+        self.flash = 0                  # clocks from power-up
         self.saying = 0
         self.thought, self.machine_plan, self.needed = 0, None, 0
 
@@ -73,7 +67,7 @@ class Model:
             places = [colour if k < self.taken else 0 for k in range(3)]
             places += [RED if self.refused else 0] * 3
             places += [RED | GREEN if k < self.round else 0 for k in range(3)]
-        elif self.state != "BEGIN" and self.bounce and self.flash >> FLASH_BITS - 1 & 1:
+        elif self.state != "BEGIN" and self.bounce and lit(self.flash, self.blink):
             places[self.bounce_at - 1] = RED | GREEN
         return places
 
@@ -88,7 +82,7 @@ class Model:
         said = self.plan["B"]
         digit = said[{4: 0, 3: 1}.get(self.saying, 2)]
         payload = ord("\n") if self.saying == 1 else ord("0") + digit
-        return Probe(board=sum(v << 2 * k for k, v in enumerate(self.shown())),
+        return Probe(board=board_bits(self.shown()),
                      lamps=lamps, ready=ready, busy=busy, over=over, rx_ready=1,
                      tx_valid=int(self.saying != 0), tx_payload=payload)
 
@@ -96,7 +90,7 @@ class Model:
 
     def tick(self):
         inputs = self.inputs
-        self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+        self.flash += 1
         if self.saying and inputs.tx_ready:
             self.saying -= 1
         key = inputs.key.bit_length()           # 1-9, or 0: no key
@@ -145,8 +139,8 @@ class Model:
                     places[b - 1] = RED
             self.state = "JUDGE"
         elif state == "JUDGE":
-            x, o, full = _line(self.places, GREEN), _line(self.places, RED), 0 not in self.places
-            if x or o or full:
+            x, o = line(self.places, GREEN), line(self.places, RED)
+            if x or o or full(self.places):
                 self.result = TIE if x and o else X_WINS if x else O_WINS if o else CATS
                 self.state = "OVER"
             elif self.at == 2 and self.round == 3:
@@ -163,7 +157,7 @@ class Model:
                 self.at += 1
                 self.state = "APPLY"
         if inputs.start:
-            self.places = [inputs.position >> 2 * k & 3 for k in range(9)]
+            self.places = board_places(inputs.position)
             self.state = "BEGIN"
 
 

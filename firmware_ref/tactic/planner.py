@@ -12,7 +12,7 @@ masks (place k is bit k - 1) and tables; rules.resolve is the plain one, and the
 hold the two together on every pair of round-1 plans.
 """
 
-from ..baum_g.model import G
+from ..g import G
 from .rules import EMPTY, LINES, ROUNDS, X, plans
 
 __all__ = ["WIN", "score", "masks", "fast_resolve", "totals", "plan"]

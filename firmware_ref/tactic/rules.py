@@ -8,6 +8,8 @@ Places are 1-9 as the seed's master grid, row by row; a board is nine of `EMPTY`
 from functools import lru_cache
 from itertools import product
 
+from .. import cartridge
+
 __all__ = ["EMPTY", "X", "O", "LINES", "ROUNDS", "IllegalPlan", "refusal", "check", "plans",
            "Step", "resolve", "winner", "parse_board", "parse_plan", "show_board"]
 
@@ -15,8 +17,8 @@ EMPTY, X, O = 0, 1, 2
 MARKS = {EMPTY: ".", X: "X", O: "O"}
 ROUNDS = 3
 CENTRE = 5
-LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9),
-         (3, 5, 7))
+# The board's lines (firmware_ref/cartridge.py) in the places 1-9 that plans name.
+LINES = tuple(tuple(k + 1 for k in three) for three in cartridge.LINES)
 
 
 _LINE_SETS = {tuple(sorted(line)) for line in LINES}

@@ -5,7 +5,8 @@ imported). `Search` is the engine; its `clocks` counts the clocks of the last mo
 thinking, for the tests and the budget."""
 
 from .. import turns
-from ..turns import EMPTY, GREEN, LINES, RED, Inputs, Probe
+from ..cartridge import EMPTY, GREEN, LINES, RED, Probe
+from ..turns import Inputs
 
 __all__ = ["ORDER", "Inputs", "Probe", "Look", "Search", "Model", "games", "look", "pick"]
 
@@ -125,9 +126,7 @@ class Search:
 
 class Model(turns.Model):
     blunder_lamp = True
-
-    def __init__(self):
-        super().__init__(Search())
+    engine_class = Search
 
 
 def games(limit=256):

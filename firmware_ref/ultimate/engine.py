@@ -10,7 +10,7 @@ same move, value and node count, so every choice here is written to be copied.
 - Move order: increasing cell; the root keeps the first of equal values.
 """
 
-from ..baum_g.model import G
+from ..g import G
 
 __all__ = ["WIN", "BIG", "DEPTH", "evaluate", "search", "move", "solve"]
 

@@ -9,15 +9,15 @@ import random
 from dataclasses import dataclass, replace
 
 from . import engine
-from .rules import CELLS, FULL, HAS_LINE, LINES, Position, parse, positions, show
-from ..turns import Probe
+from .. import cartridge
+from ..cartridge import GREEN, LINES, RED, Probe, board_bits, board_places, lit
+from .rules import CELLS, FULL, HAS_LINE, Position, parse, positions, show
 
-__all__ = ["Inputs", "Probe", "Model", "FLASH_BITS", "search_clocks", "Player", "load",
+__all__ = ["Inputs", "Probe", "Model", "search_clocks", "Player", "load",
            "position_games", "played_games", "refused_games", "games"]
 
-FLASH_BITS = 22
 PERSON_SWITCH, MACHINE_SWITCH = 0, 1
-RED, GREEN, BOTH = 1, 2, 3
+BOTH = RED | GREEN            # a small board decided without a line
 
 
 def search_clocks(nodes):
@@ -26,14 +26,8 @@ def search_clocks(nodes):
 
 
 @dataclass(frozen=True)
-class Inputs:
-    key: int = 0
-    start: int = 0
-    position: int = 0
-    switches: int = 0b11
-    rx_valid: int = 0
-    rx_payload: int = 0
-    tx_ready: int = 1
+class Inputs(cartridge.Inputs):
+    switches: int = 0b11    # the person begins, the engine plays: the core's switch_init
 
 
 @functools.lru_cache(maxsize=4096)
@@ -66,10 +60,14 @@ def _big_line(lines):
 
 
 class Model:
-    def __init__(self):
+    """The cartridge from power-up; `blink`: the clocks of a blink of the legal places,
+    as its core's (firmware_ref/cartridge.py's `lit`)."""
+
+    def __init__(self, blink=None):
+        self.blink = blink
         self.inputs = Inputs()
         self.state = "BEGIN"
-        self.flash = 0
+        self.flash = 0              # clocks from power-up
         self.xs = self.os = 0
         self.last = None
         self.x_turn = True
@@ -137,16 +135,16 @@ class Model:
 
     def shown(self):
         if self.state == "BEGIN":
-            return [self.inputs.position >> 2 * k & 3 for k in range(9)]
+            return board_places(self.inputs.position)
         if self.state == "THINK":
-            return [self.frozen >> 2 * k & 3 for k in range(9)]
+            return board_places(self.frozen)
         return self.cells if self.state in ("CELL", "PLACE") else self.big
 
     def views(self):
         """The big board and the chosen small board as shown (a clock later)."""
         switches = self.inputs.switches
         x, o, mover = self.colours(switches)
-        blink = self.flash >> FLASH_BITS - 1 & 1
+        blink = lit(self.flash, self.blink)
         legal = self.legal()
         base = 9 * self.chosen
         cells = [x if self.xs >> base + k & 1 else o if self.os >> base + k & 1
@@ -170,7 +168,7 @@ class Model:
         red_won = x_big if x == RED else o_big
         green_won = o_big if x == RED else x_big
         lamps = ready | over << 1 | (over and red_won) << 2 | (over and green_won) << 3
-        return Probe(board=sum(v << 2 * k for k, v in enumerate(self.shown())),
+        return Probe(board=board_bits(self.shown()),
                      lamps=lamps, ready=ready, busy=busy, over=over, rx_ready=1,
                      tx_valid=int(bool(self.line) and self.settled),
                      tx_payload=self.payload)
@@ -226,7 +224,7 @@ class Model:
         inputs, state = self.inputs, self.state
         if state == "THINK" and self.busy_left and not self.line and not inputs.start:
             # The engine searches: nothing but the counters changes, nor any pin.
-            self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+            self.flash += 1
             self.busy_left -= 1
             self.settled, self.payload = True, ord("\n")
             if self.thinking is None:
@@ -236,7 +234,7 @@ class Model:
         switches = inputs.switches
         engine_busy = self.busy_left > 0
         if state != "THINK":
-            frozen = sum(v << 2 * b for b, v in enumerate(self.owners(switches)))
+            frozen = board_bits(self.owners(switches))
         if state != "THINK" or not engine_busy:     # unseen while the engine searches
             self.big, self.cells = self.views()
         silent = not self.line
@@ -245,7 +243,7 @@ class Model:
             # A line's bytes are fixed when it begins: the registers it tells of hold
             # still until it is out.
             self.line = self.line[1:]
-        self.flash = (self.flash + 1) % (1 << FLASH_BITS)
+        self.flash += 1
         key = inputs.key.bit_length() - 1           # 0-8, or -1: no key
         byte = inputs.rx_payload if inputs.rx_valid else None
         run = False

@@ -11,9 +11,9 @@ when a player owns three big places in a row, or when no move is left (a draw).
 
 import random
 
-from ..turns import LINES
+from ..cartridge import LINES
 
-__all__ = ["CELLS", "LINES", "Position", "parse", "show", "positions"]
+__all__ = ["CELLS", "Position", "parse", "show", "positions"]
 
 CELLS = 81
 FULL = 0x1FF

@@ -19,20 +19,16 @@ text and hdl/turns.py's):
 """
 
 from amaranth.hdl import Module, Mux, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature, Turns
-from .g import G, G_SHAPE
+from ..turns import Engine, Turns
+from ..g import G, G_SHAPE
 
 
 __all__ = ["Greedy", "BaumG", "CARTRIDGE"]
 
 
-class Greedy(wiring.Component):
+class Greedy(Engine):
     """The engine: one place per clock, keeping the first best."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()
@@ -63,8 +59,7 @@ class BaumG(Turns):
     blunder_lamp = True
     title = "Baum's G (1975): the move where F summed over the lines is best"
 
-    def engine(self):
-        return Greedy()
+    engine = Greedy
 
 
 CARTRIDGE = BaumG

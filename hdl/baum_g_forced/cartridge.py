@@ -2,7 +2,7 @@
 
 Baum (Tic-Tac-Toe, 1975, end of chapter 2) proposes to mend his G: "play through any
 forced moves before the function F is applied". Read here as follows (the reasons are
-in docs/museum-baum-g.md): G is Baum's evaluation as in hdl/baum_g (the machine's
+in docs/museum-baum-g.md): G is Baum's evaluation as in hdl/g.py (the machine's
 stones +1, the person's -1), and each candidate move is weighed by the game that
 follows it while the side to move has no choice.
 
@@ -27,10 +27,9 @@ this text and hdl/turns.py's):
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal
-from amaranth.lib import wiring
 
-from ..baum_g.g import G, G_MAX, G_SHAPE
-from ..turns import EngineSignature, Turns, completes, lines
+from ..g import G, G_MAX, G_SHAPE
+from ..turns import Engine, Turns, completes, lines
 
 
 __all__ = ["WIN", "LOSS", "Forced", "BaumGForced", "CARTRIDGE"]
@@ -38,11 +37,8 @@ __all__ = ["WIN", "LOSS", "Forced", "BaumGForced", "CARTRIDGE"]
 WIN, LOSS = G_MAX + 1, -(G_MAX + 1)
 
 
-class Forced(wiring.Component):
+class Forced(Engine):
     """The engine: each candidate played through its forced replies, then weighed."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()
@@ -100,8 +96,7 @@ class BaumGForced(Turns):
     blunder_lamp = True
     title = "Baum's G with forced moves played through (1975)"
 
-    def engine(self):
-        return Forced()
+    engine = Forced
 
 
 CARTRIDGE = BaumGForced

@@ -1,2 +1,2 @@
-"""Bawer and Hawkins's tick-tack-toe in a cigarette box (1970) as a cartridge (issue
-14's museum)."""
+"""Bawer and Hawkins's tick-tack-toe in a cigarette box (1970) as a cartridge of the
+museum."""

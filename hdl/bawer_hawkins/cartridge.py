@@ -37,8 +37,7 @@ class BawerHawkins(Turns):
     title = "Bawer and Hawkins's tick-tack-toe in a cigarette box (1970)"
     can_begin = False
 
-    def engine(self):
-        return Box()
+    engine = Box
 
 
 CARTRIDGE = BawerHawkins

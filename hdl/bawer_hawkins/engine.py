@@ -2,9 +2,8 @@
 text)."""
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature
+from ..turns import Engine
 
 
 __all__ = ["ANSWERS", "CORNERS", "turned", "Box"]
@@ -32,12 +31,9 @@ def first(bits, order):
     return place
 
 
-class Box(wiring.Component):
+class Box(Engine):
     """Answers on the first clock of thinking; `frame` and `seen` (the person's stones)
     are kept from one answer to the next."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def elaborate(self, platform):
         m = Module()

@@ -1,1 +1,1 @@
-"""First free: the smallest machine that plays on the console (issue 13's test cartridge)."""
+"""First free: the smallest machine that plays on the console, the console's test cartridge."""

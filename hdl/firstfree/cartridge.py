@@ -6,28 +6,28 @@ is the golden model written from these texts).
 """
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature, Turns
+from ..turns import Engine, Turns
 
 
 __all__ = ["Scan", "FirstFree", "CARTRIDGE"]
 
 
-class Scan(wiring.Component):
-    """The engine: place `index` each clock, from 0, until an empty one."""
+class Scan(Engine):
+    """The engine: place `index` each clock, from `first` by `step`, until an empty one.
+    First free scans up from place 0; the tests' last free is this scan from place 8
+    down, a game that disagrees with first free at once."""
 
-    def __init__(self):
-        super().__init__(EngineSignature())
+    first, step = 0, 1
 
     def elaborate(self, platform):
         m = Module()
-        index = Signal(range(9))
+        index = Signal(range(9), init=self.first)
         taken = self.board[index].red | self.board[index].green
         m.d.comb += [self.done.eq(~taken), self.move.eq(index)]
-        m.d.sync += index.eq(0)
+        m.d.sync += index.eq(self.first)
         with m.If(self.think & taken):
-            m.d.sync += index.eq(index + 1)
+            m.d.sync += index.eq(index + self.step)
         return m
 
 
@@ -35,8 +35,7 @@ class FirstFree(Turns):
     code = "F"
     title = "first free (a test cartridge: the first empty place)"
 
-    def engine(self):
-        return Scan()
+    engine = Scan
 
 
 CARTRIDGE = FirstFree

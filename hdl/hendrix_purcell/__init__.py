@@ -1,1 +1,1 @@
-"""Hendrix and Purcell's neon-lamp machine (1958) as a cartridge (issue 14's museum)."""
+"""Hendrix and Purcell's neon-lamp machine (1958) as a cartridge of the museum."""

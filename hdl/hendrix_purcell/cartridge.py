@@ -32,8 +32,7 @@ class HendrixPurcell(Turns):
     blunder_lamp = True
     title = "Hendrix and Purcell's neon-lamp machine (1958)"
 
-    def engine(self):
-        return Looks()
+    engine = Looks
 
 
 CARTRIDGE = HendrixPurcell

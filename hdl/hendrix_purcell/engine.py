@@ -2,9 +2,8 @@
 hdl/hendrix_purcell/cartridge.py's text)."""
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
 
-from ..turns import EngineSignature, completes
+from ..turns import Engine, completes
 
 
 __all__ = ["ORDER", "Looks"]
@@ -20,12 +19,9 @@ def first(candidates):
     return place
 
 
-class Looks(wiring.Component):
+class Looks(Engine):
     """Look 0 wins, look 1 blocks, look 2 plays the order; subclasses may put
     `exception` (its found bit and place) before the order."""
-
-    def __init__(self):
-        super().__init__(EngineSignature())
 
     def exception(self):
         """(a bit: the board is an exception, its place); none here."""

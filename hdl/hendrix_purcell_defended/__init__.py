@@ -1,2 +1,2 @@
 """Hendrix and Purcell's machine with the smallest defence that never loses, as a
-cartridge (issue 14's museum)."""
+cartridge of the museum."""

@@ -30,8 +30,7 @@ class HendrixPurcellDefended(Turns):
     blunder_lamp = True
     title = "Hendrix and Purcell's machine, with the smallest defence that never loses"
 
-    def engine(self):
-        return Defended()
+    engine = Defended
 
 
 CARTRIDGE = HendrixPurcellDefended

@@ -2,10 +2,9 @@
 (rules: hdl/table/cartridge.py's text)."""
 
 from amaranth.hdl import Module, Mux, Signal
-from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
-from ..turns import EngineSignature
+from ..turns import Engine
 
 
 __all__ = ["BOARDS", "ENTRY", "words", "Lookup"]
@@ -24,12 +23,12 @@ def words(moves):
     return [padded[n] | padded[n + 1] << ENTRY for n in range(0, BOARDS, 2)]
 
 
-class Lookup(wiring.Component):
+class Lookup(Engine):
     """The engine around a ROM of `moves` (one entry per board number)."""
 
     def __init__(self, moves):
         self.words = words(moves)
-        super().__init__(EngineSignature())
+        super().__init__()
 
     def number(self, board):
         """The board's ternary number: digit k is place k, 1 red (or both), 2 green."""

@@ -24,21 +24,25 @@ The rules and the resolver are firmware_ref/tactic's; the cartridge, clock by cl
   players' histories).
 - OVER (``over``). Lamps: your move (``ready``), over, B won (the machine's), A won;
   a tie lights both, a cats game neither.
+
+The blocks: the game's states (game.py), the plans entered (plans.py), the planner
+(planner.py), what the panel shows (display.py) and the line said (writer.py).
 """
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Cat, Module
+from amaranth.lib import wiring
 
-from ..cartridge import BOARD, Cartridge
+from ..cartridge import Cartridge
+from .display import Display
+from .game import Game
 from .planner import Planner
-from .resolver import CATS, O_WINS, OPEN, TIE, X_WINS, step
-from ..turns import lines
-from .rules import allowed
+from .plans import Plans
+from .resolver import O_WINS, TIE, X_WINS
+from .writer import LineWriter
 
 
-__all__ = ["Tactic", "CARTRIDGE", "FLASH_BITS"]
+__all__ = ["Tactic", "CARTRIDGE"]
 
-FLASH_BITS = 22             # a bounce flashes with the top bit: 0.35 s at 12 MHz
-MACHINE_SWITCH = 1
 
 
 class Tactic(Cartridge):
@@ -48,162 +52,51 @@ class Tactic(Cartridge):
     lamp_names = ("your move", "over", "B won", "A won")
     switch_names = ("(unused)", "the machine plays B")
     switch_init = 0b10
+    blinks = True           # a bounce flashes, with the top bit of a blink's counter
 
     def elaborate(self, platform):
         m = Module()
+        m.submodules.game = game = Game()
+        m.submodules.plans = plans = Plans()
         m.submodules.planner = planner = Planner()
-        stones = Signal(BOARD)              # the game's board (the port shows more)
-        round = Signal(range(1, 4), init=1)
-        plan_a = [Signal(4, name=f"plan_a{i}") for i in range(3)]
-        plan_b = [Signal(4, name=f"plan_b{i}") for i in range(3)]
-        hist_a = [Signal(4, name=f"hist_a{i}") for i in range(3)]
-        hist_b = [Signal(4, name=f"hist_b{i}") for i in range(3)]
-        taken = Signal(range(3))            # keys of the plan being entered
-        refused = Signal()
-        at = Signal(range(3))               # the step being shown
-        bounce = Signal()
-        bounce_at = Signal(4)
-        result = Signal(3)
-        flash = Signal(FLASH_BITS)
-        saying = Signal(range(5))           # 4..1: three places and a newline to send
-        m.d.sync += flash.eq(flash + 1)
+        m.submodules.display = display = Display(self.blink)
+        m.submodules.writer = writer = LineWriter()
 
-        xs, os = Signal(9), Signal(9)                  # A's places, B's
-        m.d.comb += [xs.eq(Cat(place.green for place in stones)),
-                     os.eq(Cat(place.red for place in stones))]
-        key = Signal(4)
-        for k in range(9):
-            with m.If(self.key[k]):
-                m.d.comb += key.eq(k)
-
-        m.d.comb += [
-            planner.round.eq(round), planner.xs.eq(xs), planner.os.eq(os),
-            *(planner.history_a[i].eq(hist_a[i]) for i in range(3)),
-            *(planner.history_b[i].eq(hist_b[i]) for i in range(3)),
-            self.rx.ready.eq(1),
-        ]
-
-        # The line that says B's plan.
-        m.d.comb += [self.tx.valid.eq(saying != 0),
-                     self.tx.payload.eq(Mux(saying == 1, ord("\n"), ord("1") + Mux(
-                         saying == 4, plan_b[0], Mux(saying == 3, plan_b[1], plan_b[2]))))]
-        with m.If(self.tx.valid & self.tx.ready):
-            m.d.sync += saying.eq(saying - 1)
-
-        # What the board shows.
-        entering = Signal(BOARD)
-        colour = Signal()                   # the entering player: 0 A green, 1 B red
-        for i in range(3):
-            m.d.comb += [entering[i].green.eq(~colour & (taken > i)),
-                         entering[i].red.eq(colour & (taken > i)),
-                         entering[3 + i].red.eq(refused),
-                         entering[6 + i].red.eq(round > i),
-                         entering[6 + i].green.eq(round > i)]
-        shown = Signal(BOARD)
-        m.d.comb += shown.eq(stones)
-        with m.If(bounce & flash[-1]):
-            m.d.comb += [shown[bounce_at].red.eq(1), shown[bounce_at].green.eq(1)]
-
-        def enter(plan, history, after):
-            m.d.comb += self.ready.eq(1)
-            ok = Mux(taken == 0, allowed(round, history, [], key),
-                     Mux(taken == 1, allowed(round, history, plan[:1], key),
-                         allowed(round, history, plan[:2], key)))
-            with m.If(self.key.any()):
-                with m.If(ok):
-                    m.d.sync += [plan[0].eq(Mux(taken == 0, key, plan[0])),
-                                 plan[1].eq(Mux(taken == 1, key, plan[1])),
-                                 plan[2].eq(Mux(taken == 2, key, plan[2])),
-                                 refused.eq(0), taken.eq(taken + 1)]
-                    with m.If(taken == 2):
-                        m.d.sync += taken.eq(0)
-                        after()
-                with m.Else():
-                    m.d.sync += refused.eq(1)
-
-        def restart():
-            # From any state, last so that it wins.
-            with m.If(self.start):
-                m.d.sync += stones.eq(self.position)
-                m.next = "BEGIN"
-
-        def goto(state):
-            def go():
-                m.next = state
-            return go
-
-        with m.FSM(init="BEGIN"):
-            with m.State("BEGIN"):
-                m.d.comb += self.board.eq(stones)
-                m.d.sync += [stones.eq(0), round.eq(1), taken.eq(0), refused.eq(0),
-                             at.eq(0), bounce.eq(0), result.eq(OPEN)]
-                m.next = "ENTER_A"
-                restart()
-            with m.State("ENTER_A"):
-                m.d.comb += [self.board.eq(entering), colour.eq(0)]
-
-                def after_a():
-                    with m.If(self.switches[MACHINE_SWITCH]):
-                        m.next = "THINK"
-                    with m.Else():
-                        m.next = "ENTER_B"
-                enter(plan_a, hist_a, after_a)
-                restart()
-            with m.State("ENTER_B"):
-                m.d.comb += [self.board.eq(entering), colour.eq(1)]
-                enter(plan_b, hist_b, goto("APPLY"))
-                restart()
-            with m.State("THINK"):
-                m.d.comb += [self.busy.eq(1), planner.run.eq(1), self.board.eq(shown)]
-                with m.If(planner.done):
-                    m.d.sync += [*(plan_b[i].eq(planner.plan[i]) for i in range(3)),
-                                 saying.eq(4)]
-                    m.next = "APPLY"
-                restart()
-            with m.State("APPLY"):
-                m.d.comb += [self.busy.eq(1), self.board.eq(shown)]
-                a = Mux(at == 0, plan_a[0], Mux(at == 1, plan_a[1], plan_a[2]))
-                b = Mux(at == 0, plan_b[0], Mux(at == 1, plan_b[1], plan_b[2]))
-                new_xs, new_os = step(m, xs, os, a, b)
-                m.d.sync += [Cat(place.green for place in stones).eq(new_xs),
-                             Cat(place.red for place in stones).eq(new_os),
-                             bounce.eq((a == b) & ~((xs | os).bit_select(a, 1))),
-                             bounce_at.eq(a)]
-                m.next = "JUDGE"
-                restart()
-            with m.State("JUDGE"):
-                m.d.comb += [self.busy.eq(1), self.board.eq(shown)]
-                x_line, o_line, full = lines(xs).any(), lines(os).any(), (xs | os).all()
-                with m.If(x_line | o_line | full):
-                    m.d.sync += result.eq(Mux(x_line & o_line, TIE, Mux(
-                        x_line, X_WINS, Mux(o_line, O_WINS, CATS))))
-                    m.next = "OVER"
-                with m.Elif((at == 2) & (round == 3)):
-                    m.d.sync += result.eq(CATS)
-                    m.next = "OVER"
-                with m.Else():
-                    m.next = "SHOW"
-                restart()
-            with m.State("SHOW"):
-                m.d.comb += [self.ready.eq(1), self.board.eq(shown)]
-                with m.If(self.key.any()):
-                    with m.If(at == 2):
-                        m.d.sync += [at.eq(0), bounce.eq(0), round.eq(round + 1)]
-                        with m.If(round == 1):
-                            m.d.sync += [*(hist_a[i].eq(plan_a[i]) for i in range(3)),
-                                         *(hist_b[i].eq(plan_b[i]) for i in range(3))]
-                        m.next = "ENTER_A"
-                    with m.Else():
-                        m.d.sync += at.eq(at + 1)
-                        m.next = "APPLY"
-                restart()
-            with m.State("OVER"):
-                m.d.comb += [self.over.eq(1), self.board.eq(shown)]
-                restart()
+        # The console's side.
+        m.d.comb += [game.key.eq(self.key), game.start.eq(self.start),
+                     game.position.eq(self.position), game.switches.eq(self.switches),
+                     self.board.eq(game.board), self.ready.eq(game.ready),
+                     self.busy.eq(game.busy), self.over.eq(game.over), self.rx.ready.eq(1)]
+        wiring.connect(m, writer.tx, wiring.flipped(self.tx))
         m.d.comb += self.lamps.eq(Cat(
             self.ready, self.over,
-            self.over & ((result == O_WINS) | (result == TIE)),
-            self.over & ((result == X_WINS) | (result == TIE))))
+            self.over & ((game.result == O_WINS) | (game.result == TIE)),
+            self.over & ((game.result == X_WINS) | (game.result == TIE))))
+
+        # The plans, and the planner's for B.
+        m.d.comb += [
+            plans.key.eq(self.key), plans.round.eq(game.round),
+            plans.enter.eq(game.enter), plans.player.eq(game.colour),
+            plans.clear.eq(game.clear), plans.machine.eq(game.machine),
+            plans.keep.eq(game.keep), game.complete.eq(plans.complete),
+            planner.round.eq(game.round), planner.xs.eq(game.xs), planner.os.eq(game.os),
+            planner.run.eq(game.run), game.done.eq(planner.done),
+            *(plans.planned[i].eq(planner.plan[i]) for i in range(3)),
+            *(planner.history_a[i].eq(plans.history_a[i]) for i in range(3)),
+            *(planner.history_b[i].eq(plans.history_b[i]) for i in range(3)),
+            *(game.plan_a[i].eq(plans.plan_a[i]) for i in range(3)),
+            *(game.plan_b[i].eq(plans.plan_b[i]) for i in range(3)),
+        ]
+        # What the panel shows, and the line that says B's plan.
+        m.d.comb += [
+            display.stones.eq(game.stones), display.bounce.eq(game.bounce),
+            display.bounce_at.eq(game.bounce_at), display.taken.eq(plans.taken),
+            display.refused.eq(plans.refused), display.round.eq(game.round),
+            display.colour.eq(game.colour),
+            game.entering.eq(display.entering), game.shown.eq(display.shown),
+            writer.begin.eq(game.say),
+            *(writer.plan[i].eq(plans.plan_b[i]) for i in range(3)),
+        ]
         return m
 
 

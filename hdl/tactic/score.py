@@ -4,7 +4,7 @@ from amaranth.hdl import Module, Mux, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..baum_g.g import G
+from ..g import G
 from .resolver import O_WINS, OPEN, X_WINS
 
 
@@ -15,7 +15,7 @@ WIN = 1000
 
 class Score(wiring.Component):
     """``value``: +1000 when B won, -1000 when A won, 0 for a tie or a cats game, else
-    Baum's G of the board for B (hdl/baum_g/g.py: B's stones +1, A's -1)."""
+    Baum's G of the board for B (hdl/g.py: B's stones +1, A's -1)."""
 
     xs: In(9)
     os: In(9)

@@ -1,1 +1,1 @@
-"""Turbo: alpha-beta on the game of turns, forced moves seen at once (issue 14)."""
+"""Turbo: alpha-beta on the game of turns, forced moves seen at once (the museum)."""

@@ -55,8 +55,7 @@ class Turbo(Turns):
     machine = "turbo"
     blunder_lamp = True
 
-    def engine(self):
-        return Search()
+    engine = Search
 
 
 CARTRIDGE = Turbo

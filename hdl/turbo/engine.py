@@ -8,9 +8,9 @@ trying, taking back and striking out a place are masks, not decoders; and the an
 registered, so that the console's board is not at the end of the search's logic."""
 
 from amaranth.hdl import Cat, Module, Mux, Signal, signed
-from amaranth.lib import data, wiring
+from amaranth.lib import data
 
-from ..turns import EngineSignature
+from ..turns import Engine
 from .analysis import Analysis
 from .order import First
 
@@ -33,10 +33,7 @@ def binary(onehot):
     return Cat(Cat(onehot[k] for k in range(9) if k >> bit & 1).any() for bit in range(4))
 
 
-class Search(wiring.Component):
-    def __init__(self):
-        super().__init__(EngineSignature())
-
+class Search(Engine):
     def elaborate(self, platform):
         m = Module()
         m.submodules.analysis = seen = Analysis()

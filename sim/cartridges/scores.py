@@ -18,13 +18,12 @@ import operator
 from dataclasses import dataclass, field
 
 from firmware_ref import perfect
+from firmware_ref.cartridge import EMPTY, GREEN, RED, board_places, line
 from firmware_ref.perfect import LOSS
-from firmware_ref.turns import EMPTY, GREEN, RED, line
 
 from sim.cartridges import bench as cartridges
 
-__all__ = ["MACHINES", "SIDES", "Move", "Side", "places", "judge", "by_the_rules",
-           "walk", "score"]
+__all__ = ["MACHINES", "SIDES", "Move", "Side", "judge", "by_the_rules", "walk", "score"]
 
 # The museum's machines: the key of each in build/museum.json -> its game folder.
 MACHINES = {
@@ -38,11 +37,6 @@ MACHINES = {
     "table": "table",
 }
 SIDES = ("first", "second")     # the machine placed the first stone, or the person did
-
-
-def places(board):
-    """The nine places (EMPTY, RED, GREEN) of an 18-bit board."""
-    return tuple(board >> 2 * k & 3 for k in range(9))
 
 
 @dataclass(frozen=True)
@@ -120,13 +114,14 @@ def walk(package, games):
     for game in filter(by_the_rules, games):
         shown = golden.play(game)
         fair = True
-        stones, first, segment, made, pending = places(0), None, 0, [], None
+        stones, first, segment, made, pending = (EMPTY,) * 9, None, 0, [], None
         for pins, probe in zip(game, shown):
             if pins.start:              # the game (re)opens from the position shown
-                stones, first, made, pending = places(board_of(probe)), None, [], None
+                stones = tuple(board_places(board_of(probe)))
+                first, made, pending = None, [], None
                 segment = 0
                 continue
-            now = places(board_of(probe))
+            now = tuple(board_places(board_of(probe)))
             new = [k for k in range(9) if now[k] != stones[k]]
             if new:
                 # A board that shows the machine's answer with the person's stone (the

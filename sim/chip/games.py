@@ -10,8 +10,9 @@ from collections import Counter
 from dataclasses import dataclass
 from statistics import mean
 
+from firmware_ref.cartridge import board_places
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, wins
-from firmware_ref.eth.cycle import CycleModel, State, places
+from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
 
 __all__ = ["ChipMove", "Game", "Survey", "OPENINGS", "PAPER_LIMIT", "opening_chip",
@@ -53,7 +54,7 @@ def all_games(openings=OPENINGS, on_press=None):
     for opening in openings:
         chip = opening_chip(opening) if opening is not None else CycleModel()
         start(chip, userbegins=opening is None)
-        board = places(chip.board)
+        board = board_places(chip.board)
         expected = [EMPTY] * 9
         if opening is not None:
             expected[opening] = COMPUTER
@@ -63,7 +64,7 @@ def all_games(openings=OPENINGS, on_press=None):
 
 
 def _walk(registers, opening, keys, moves, on_press):
-    board = places(registers.board)
+    board = board_places(registers.board)
     for key in (k for k in range(9) if board[k] == EMPTY):
         mine = board.copy()
         mine[key] = HUMAN
@@ -74,7 +75,7 @@ def _walk(registers, opening, keys, moves, on_press):
             on_press(opening, registers, key)
         chip = CycleModel.from_registers(registers)
         thought = press(chip, key)
-        after = places(chip.board)
+        after = board_places(chip.board)
         played = [k for k in range(9) if after[k] != mine[k]]
         if len(played) > 1 or (played and after[played[0]] != COMPUTER):
             raise AssertionError(f"the chip answered {mine} with {after}")

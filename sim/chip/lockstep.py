@@ -18,7 +18,8 @@ from pathlib import Path
 
 from amaranth.sim import Simulator
 
-from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State, places
+from firmware_ref.cartridge import board_places
+from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State
 from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
 from hdl.eth.chip import Chip
@@ -229,7 +230,7 @@ def walking_games(chip, opening, presses):
     restored = 0
     for registers, key in presses:
         if chip.state is not State.WAITING or chip.board != registers.board:
-            position = places(registers.board)
+            position = board_places(registers.board)
             yield from starting(chip, userbegins=True, position=position)
             restored += 1
         yield from pressing(chip, key)

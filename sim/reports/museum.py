@@ -20,9 +20,9 @@ import json
 import time
 from pathlib import Path
 
+from firmware_ref.cartridge import EMPTY, GREEN, RED
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.perfect import DRAW, WIN
-from firmware_ref.turns import EMPTY, GREEN, RED
 
 from sim import BUILD, Mismatch
 from sim.backends import BACKENDS, BackendMissing

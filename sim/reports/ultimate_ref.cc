@@ -1,6 +1,6 @@
 // The Ultimate Tic-Tac-Toe engine compiled: firmware_ref/ultimate/engine.py's search
-// written again on bitboards, for the speed comparison of issue 18 (sim/reports/ultimate_ref.py
-// builds and runs it). It is to give the golden engine's move, value and node count,
+// written again on bitboards, for a speed comparison (sim/reports/ultimate_ref.py builds
+// and runs it). It is to give the golden engine's move, value and node count,
 // so each step below copies engine.move and engine.search, in their order:
 //
 // - negamax with alpha-beta; moves in increasing cell order; a strict > keeps the first
@@ -117,6 +117,19 @@ struct Position {
 uint64_t nodes;
 
 // engine.search: the value for the player to move.
+// Each legal cell in increasing order (engine.moves) to `visit`, until it returns true.
+template <typename Visit>
+void each_move(const Position &position, Visit visit) {
+    for (int b = 0, boards = position.boards(); b < 9; ++b) {
+        if (!(boards >> b & 1))
+            continue;
+        int taken = position.xs[b] | position.os[b];
+        for (int k = 0; k < 9; ++k)
+            if (!(taken >> k & 1) && visit(9 * b + k))
+                return;
+    }
+}
+
 int search(const Position &position, int depth, int alpha, int beta) {
     ++nodes;
     if (position.won())
@@ -128,24 +141,17 @@ int search(const Position &position, int depth, int alpha, int beta) {
         return position.x_to_move() ? value : -value;
     }
     int best = -INF;
-    for (int b = 0, boards = position.boards(); b < 9; ++b) {
-        if (!(boards >> b & 1))
-            continue;
-        int taken = position.xs[b] | position.os[b];
-        for (int k = 0; k < 9; ++k) {
-            if (taken >> k & 1)
-                continue;
-            int value = -search(position.play(9 * b + k), depth - 1, -beta, -alpha);
-            if (value > best) {
-                best = value;
-                if (value > alpha) {
-                    alpha = value;
-                    if (alpha >= beta)
-                        return best;
-                }
+    each_move(position, [&](int cell) {
+        int value = -search(position.play(cell), depth - 1, -beta, -alpha);
+        if (value > best) {
+            best = value;
+            if (value > alpha) {
+                alpha = value;
+                return alpha >= beta;       // the cut-off
             }
         }
-    }
+        return false;
+    });
     return best;
 }
 
@@ -158,23 +164,16 @@ struct Move {
 Move move(const Position &position, int depth) {
     nodes = 1;
     int best = -INF, chosen = -1, alpha = -INF;
-    if (!position.won() && !position.drawn()) {
-        for (int b = 0, boards = position.boards(); b < 9; ++b) {
-            if (!(boards >> b & 1))
-                continue;
-            int taken = position.xs[b] | position.os[b];
-            for (int k = 0; k < 9; ++k) {
-                if (taken >> k & 1)
-                    continue;
-                int value = -search(position.play(9 * b + k), depth - 1, -INF, -alpha);
-                if (value > best) {
-                    best = value;
-                    chosen = 9 * b + k;
-                    alpha = value > alpha ? value : alpha;
-                }
+    if (!position.won() && !position.drawn())
+        each_move(position, [&](int cell) {
+            int value = -search(position.play(cell), depth - 1, -INF, -alpha);
+            if (value > best) {
+                best = value;
+                chosen = cell;
+                alpha = value > alpha ? value : alpha;
             }
-        }
-    }
+            return false;
+        });
     return {chosen, best, nodes};
 }
 

@@ -1,4 +1,4 @@
-"""The Ultimate Tic-Tac-Toe engine compiled, for issue 18's speed comparison: nodes per
+"""The Ultimate Tic-Tac-Toe engine compiled, for a speed comparison: nodes per
 second of the golden engine in Python, of this compiled reference and of the hardware
 engine (hdl/ultimate/engine.py), side by side.
 

@@ -1,4 +1,4 @@
-"""Formal equivalence of the chip's netlists (issue 15): the RTL against the exported
+"""Formal equivalence of the chip's netlists: the RTL against the exported
 Verilog, against Yosys's synth_ice40 netlist of the chip alone, and against the chip as
 each board build has it, synthesised and placed and routed (docs/equivalence.md).
 

@@ -1,4 +1,6 @@
-"""Baum's evaluation G of a board, as a block (thesis, 1975, chapter 2, figs. 10-11).
+"""Baum's evaluation G of a board, as a block (thesis, 1975, chapter 2, figs. 10-11),
+for every core that weighs a board by it: Baum's G and G with forced moves, Tactic-Toe's
+planner and Ultimate's engine (firmware_ref/g.py is the golden side's G).
 
 A line's three places count +1 for a machine's stone (red), -1 for a person's (green)
 and 0 when empty; F(x, y, z) = (x + y + z)^3 + xyz, and G is F summed over the eight
@@ -11,7 +13,7 @@ from amaranth.hdl import Array, Cat, Const, Module, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..turns import LINES
+from .turns import LINES
 
 
 __all__ = ["f", "F_SHAPE", "G_MAX", "G_SHAPE", "G"]
