@@ -9,6 +9,12 @@ import { element, keypad, placeOfKey, showKey } from "./dom.js";
 const EMPTY = 0, MACHINE = 1, PERSON = 2, BOTH = 3;
 const MARKS = { [EMPTY]: ".", [MACHINE]: "O", [PERSON]: "X", [BOTH]: "*" };
 
+// Microseconds as a person reads them: a move of a few clocks is not "0.00 ms".
+function duration(us) {
+  if (us < 1000) return `${us.toFixed(us < 10 ? 2 : 0)} µs`;
+  return `${(us / 1000).toFixed(2)} ms`;
+}
+
 export function mount(root, { act }) {
   let state = null;
   let entering = null;      // the position being entered while reset is held, or null
@@ -109,7 +115,7 @@ export function mount(root, { act }) {
       element("tr", {}, element("td", { text: move }),
               element("td", { text: cycles === null ? "opening" : String(cycles) }),
               element("td", { text: cycles === null ? "" :
-                `${(cycles / megahertz / 1000).toFixed(2)} ms at ${megahertz} MHz` }))));
+                `${duration(cycles / megahertz)} at ${megahertz} MHz` }))));
     think.hidden = state.moves.length === 0;
   }
 
