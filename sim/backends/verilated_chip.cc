@@ -1,0 +1,58 @@
+// The chip on plain Verilator, for sim/backends/verilated.py (ctypes): the peer an FPGA
+// engineer would write, a C++ loop around Verilator's model, with no cocotb between.
+//
+// The model's top is a wrapper (written by verilated.py) around ttt_chip that brings the
+// probe signals (sim.chip.signals.PROBE_PATHS) out as ports, so that every one of them
+// is read after every edge, as the compiled backend reads them. verilated.py also
+// writes ttt_ports.h: the model's class, its header, and the statements that copy the
+// inputs in and the outputs out in its column order, so that this file never repeats
+// the list of signals. One cycle is what E.1 draws, as in
+// compiled_chip.cc: the inputs change while cp is low, then cp rises.
+
+#include <cstdint>
+#include <memory>
+
+#include "verilated.h"
+#include "ttt_ports.h"
+
+namespace {
+
+// The random counter's power-up value: a register of the chip, written through
+// Verilator's public access (the .vlt file marks only it), so one build serves every
+// power-up value, as Chips(random=...) does on the compiled backend.
+void power_up(TTT_CLASS &chip, uint32_t random) {
+    chip.rootp->TTT_RANDOM = random;
+}
+
+}  // namespace
+
+extern "C" {
+
+// The batch: lane l is a fresh chip from power-up, its counter at randoms[l], and runs
+// lengths[l] cycles. Before cycle c it takes inputs[l][c][...] (TTT_INPUTS' order),
+// after it it writes outputs[l][c][...] (TTT_OUTPUTS' order); zero past a length.
+void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
+             const uint32_t *randoms, const uint32_t *inputs, uint32_t *outputs) {
+    constexpr int n_in = TTT_N_INPUTS, n_out = TTT_N_OUTPUTS;
+    VerilatedContext context;
+    for (int64_t l = 0; l < lanes; l++) {
+        auto chip = std::make_unique<TTT_CLASS>(&context);
+        chip->cp = 0;
+        chip->eval();                   // the initial values
+        power_up(*chip, randoms[l]);
+        chip->eval();
+        const uint32_t *in = inputs + l * cycles * n_in;
+        uint32_t *out = outputs + l * cycles * n_out;
+        for (int64_t c = 0; c < lengths[l]; c++, in += n_in, out += n_out) {
+            chip->cp = 0;
+            TTT_INPUTS
+            chip->eval();
+            chip->cp = 1;
+            chip->eval();
+            TTT_OUTPUTS
+        }
+        chip->final();
+    }
+}
+
+}  // extern "C"
