@@ -19,6 +19,7 @@ internal nodes, sim.chip.signals.PROBE_PATHS) read after every rising edge.
 """
 
 import ctypes
+import functools
 import hashlib
 import os
 import shutil
@@ -104,10 +105,15 @@ public_flat_rw -module "*" -var "random"
 """
 
 
+@functools.cache
+def _verilog():
+    return export.netlist("verilog")    # hdl/ does not change while Python runs
+
+
 def library(*, log=None):
     """The path of the built model and harness, built first if the cache has none."""
     available()
-    chip = export.netlist("verilog")
+    chip = _verilog()
     parts = [chip, wrapper(), _ports_header(), CONFIG, HARNESS.read_text(),
              tool_version("verilator"), " ".join(VERILATOR_ARGS)]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]

@@ -196,6 +196,8 @@ def speeds(*, repeats, count, wide, log):
         except netlist.SimulatorMissing as missing:
             rows.append(_missing(name, same, str(missing)))
 
+    rows += _plain_verilator(sessions, many, repeats, log)
+
     log("compiled chip")
     try:
         compiled.library(log=log)
@@ -213,6 +215,44 @@ def speeds(*, repeats, count, wide, log):
     lanes = _inputs(many)
     runs, _ = _timed(lambda chips: chips.run(lanes), repeats, lambda: compiled.Chips(wide))
     rows.append(_row("compiled (CXXRTL)", f"{wide} lanes, batch", wide * SESSION_CYCLES, runs))
+    return rows
+
+
+PLAIN_VERILATOR = "Verilator + C++ harness"
+
+
+def _plain_verilator(sessions, many, repeats, log):
+    """Verilator with a plain C++ loop (sim.backends.verilated): the peer every other
+    row is a ratio of, on the compiled chip's batch workload, one chip and many."""
+    from sim.backends import verilated
+    count, wide = len(sessions), len(many)
+    modes = (_same(count) + ", batch", f"{wide} lanes, batch")
+    log(PLAIN_VERILATOR)
+    try:
+        verilated.library(log=log)
+    except BackendMissing as missing:
+        return [_missing(PLAIN_VERILATOR, mode, str(missing)) for mode in modes]
+    rows = []
+    for mode, inputs in zip(modes, (_inputs(sessions).reshape(1, -1, len(INPUT_COLUMNS)),
+                                    _inputs(many))):
+        runs, _ = _timed(lambda chips: chips.run(inputs), repeats,
+                         lambda: verilated.Chips(len(inputs)))
+        rows.append(_row(PLAIN_VERILATOR, mode, inputs.shape[0] * inputs.shape[1], runs,
+                         "every probe read after every edge, as the compiled batch"))
+    return rows
+
+
+def over_plain_verilator(rows):
+    """Each row's cycles per second over plain Verilator's on the same shape of work:
+    a row of many lanes over Verilator's many lanes, any other over its one chip."""
+    plain = {row["mode"].split(",")[0].endswith("lanes"): row["cycles_per_s"]
+             for row in rows if row["simulator"] == PLAIN_VERILATOR and "cycles_per_s" in row}
+    for row in rows:
+        wide = row["mode"].split(",")[0].endswith("lanes") or \
+            row["mode"].endswith("processes")
+        base = plain.get(wide)
+        if "cycles_per_s" in row and base:
+            row["over_plain_verilator"] = row["cycles_per_s"] / base
     return rows
 
 
@@ -411,7 +451,8 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
               "command": "make benchmark" if not quick else "ttt benchmark --quick",
               "workload": {"sessions": count, "cycles_per_session": SESSION_CYCLES,
                            "wide_sessions": wide}}
-    result["speed"] = speeds(repeats=repeats, count=count, wide=wide, log=log)
+    result["speed"] = over_plain_verilator(
+        speeds(repeats=repeats, count=count, wide=wide, log=log))
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
                                     slow=not quick, icarus=icarus_games, boards=boards,
                                     log=log)
@@ -532,18 +573,24 @@ def _speeds_section(workload, rows):
         "and E.2's internal nodes) is read after every clock edge. Simulators alone here; "
         "the lockstep costs are the next table.",
         "",
-        "| simulator | mode | cycles | runs | median time | cycles/s |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "The last column is each row's speed over Verilator with a plain C++ harness "
+        "(the peer an FPGA engineer would write) on the same shape of work: one chip "
+        "over its one chip, many lanes or processes over its many lanes.",
+        "",
+        "| simulator | mode | cycles | runs | median time | cycles/s | × plain Verilator |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         if "missing" in row:
-            lines.append(f"| {row['simulator']} | {row['mode']} | – | – | – | "
+            lines.append(f"| {row['simulator']} | {row['mode']} | – | – | – | – | "
                          f"missing: {row['missing']} |")
         else:
             note = f" ({row['note']})" if row["note"] else ""
+            ratio = row.get("over_plain_verilator")
             lines.append(f"| {row['simulator']} | {row['mode']}{note} | "
                          f"{_number(row['cycles'])} | {row['runs']} | "
-                         f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} |")
+                         f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} | "
+                         f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
     return lines
 
 
