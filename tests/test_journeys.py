@@ -485,10 +485,10 @@ JOURNEYS = [
 
     # Every game, checked.
     J("make verify",
-      first=r"^every game in lockstep on the compiled backend$",
+      first=r"^every game in lockstep on the verilator-cxx backend$",
       last=r"^all 1955 games agree: 2871 key presses, \d+ cycles, every pin and E\.2 node",
       check=every_game),
-    J("ttt verify", first=r"^every game in lockstep on the compiled backend$",
+    J("ttt verify", first=r"^every game in lockstep on the verilator-cxx backend$",
       last=r"^all 1955 games agree: 2871 key presses", slow=True),
     J(".venv/bin/ttt verify --backend amaranth", first=r"^every game in lockstep on the "
       r"amaranth backend", last=r"^all 1955 games agree: 2871 key presses", slow=True),

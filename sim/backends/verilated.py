@@ -110,10 +110,12 @@ def _verilog():
     return export.netlist("verilog")    # hdl/ does not change while Python runs
 
 
-def library(*, log=None):
-    """The path of the built model and harness, built first if the cache has none."""
+def library(*, edit=None, log=None):
+    """The path of the built model and harness, built first if the cache has none.
+    `edit` changes the chip's Verilog before it is built (a mutant, to show that the
+    check catches it)."""
     available()
-    chip = _verilog()
+    chip = edit(_verilog()) if edit else _verilog()
     parts = [chip, wrapper(), _ports_header(), CONFIG, HARNESS.read_text(),
              tool_version("verilator"), " ".join(VERILATOR_ARGS)]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
@@ -159,12 +161,13 @@ def _load(path):
 
 class Chips:
     """`lanes` chips on Verilator, each from power-up with its random counter at
-    `random` (a value, or one per lane), run in batch as `compiled.Chips.run` runs."""
+    `random` (a value, or one per lane), run in batch as `compiled.Chips.run` runs;
+    `edit` as `library` takes it."""
 
-    def __init__(self, lanes=1, *, random=0, log=None):
+    def __init__(self, lanes=1, *, random=0, edit=None, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lib = _load(library(log=log))
+        self._lib = _load(library(edit=edit, log=log))
         self.lanes = lanes
         self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
 

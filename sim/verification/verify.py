@@ -1,15 +1,15 @@
 """Every game a user can play, in lockstep with the golden model: ``make verify``.
 
-    ttt verify [--backend auto|compiled|verilator|amaranth] [--jobs N]
+    ttt verify [--backend auto|verilator-cxx|compiled|verilator|amaranth] [--jobs N]
     ttt verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
 
 The exhaustive check: the games of every opening (sim.chip.games) are played through the
 chip's pins, and every output pin and internal node E.2 prints is compared with the
 golden model after every clock edge. ``auto`` picks the fastest backend that is
-installed: the compiled chip (sim.backends.compiled), else cocotb on Verilator, else Amaranth's
-simulator.
+installed: Verilator with a plain C++ harness (sim.backends.verilated), else the compiled
+chip (sim.backends.compiled), else cocotb on Verilator, else Amaranth's simulator.
 
-On the compiled chip the check runs in batch. The games are split into lanes of a few
+On plain Verilator and on the compiled chip the check runs in batch. The games are split into lanes of a few
 dozen key presses, each lane an independent chip from power-up. The golden model plays
 each lane (`sim.chip.lockstep.walking_games`, the same walk as the pin-level benches) and
 records its inputs and probe every cycle (firmware_ref.eth.batch), in one process per core;
@@ -49,7 +49,11 @@ __all__ = ["AUTO", "CHOICES", "Lane", "Outcome", "plan", "record", "golden", "co
 # the fastest backend installed (for a cartridge, the compiled one), or for a netlist
 # of a board build its own simulator.
 AUTO = "auto"
-CHOICES = (AUTO,) + BACKENDS
+# Verilator with a plain C++ harness (sim.backends.verilated) runs the chip only: the
+# cartridges' backends are BACKENDS.
+PLAIN_VERILATOR = "verilator-cxx"
+CHIP_BACKENDS = (PLAIN_VERILATOR,) + BACKENDS
+CHOICES = (AUTO,) + CHIP_BACKENDS
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
 
 
@@ -191,6 +195,13 @@ def _compiled(lanes, jobs, progress):
     return _batch(lanes, jobs, progress, "compiled chip", chips.run)
 
 
+def _plain_verilator(lanes, jobs, progress):
+    from sim.backends import verilated
+    chips = verilated.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                            log=lambda text: progress and progress(text))
+    return _batch(lanes, jobs, progress, "Verilator + C++ harness", chips.run)
+
+
 def _gates(lanes, jobs, progress, gates):
     """The chip of a board build, gate by gate. It powers up as the FPGA configures it,
     its random counter at 0 like every flip-flop there, so each lane's walk holds reset
@@ -255,8 +266,15 @@ def throttled(log, seconds):
 def fastest(*, log=None):
     """The fastest backend installed here, and why each faster one is not; `log(text)`
     hears what is built to find out (the compiled chip, once)."""
-    from sim.backends import compiled, netlist
+    from sim.backends import compiled, netlist, verilated
     skipped = []
+    # Plain Verilator first: on every game it runs the lanes several times faster than
+    # the compiled chip (docs/performance.md, make benchmark's table).
+    try:
+        verilated.library(log=log)
+        return PLAIN_VERILATOR, skipped
+    except BackendMissing as missing:
+        skipped.append(f"{PLAIN_VERILATOR}: {missing}")
     try:
         compiled.library(log=log)
         return "compiled", skipped
@@ -277,8 +295,8 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
     `sim.backends.compiled.Chips.run`, ``pins``, ``name``), such as the gate-level chip of a board
     build (sim.verification.gatelevel.Gates), when `backend` is not used. Returns its Outcome
     or raises Mismatch."""
-    if gates is None and backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if gates is None and backend not in CHIP_BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(CHIP_BACKENDS)}")
     start = time.perf_counter()
     lanes, count = _plan(per_lane, games.OPENINGS)
     presses = sum(len(lane.presses) for lane in lanes)
@@ -287,6 +305,8 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
         cycles = _gates(lanes, jobs, progress, gates)
     elif backend == "compiled":
         cycles = _compiled(lanes, jobs, progress)
+    elif backend == PLAIN_VERILATOR:
+        cycles = _plain_verilator(lanes, jobs, progress)
     elif backend == "amaranth":
         cycles = _amaranth(lanes, jobs, progress)
     else:
@@ -300,6 +320,9 @@ def cartridge(name, backend=AUTO):
     model at the cartridge's pins, on `backend` (one of CHOICES); prints the progress
     and the outcome, 1 if they differ."""
     backend = "compiled" if backend == AUTO else backend
+    if backend not in BACKENDS:
+        raise cli.UserError(f"the {backend} backend runs the chip only; a cartridge runs "
+                            f"on {', '.join(BACKENDS)}")
     if cartridges.golden(name) is None:
         raise cli.UserError(f"{name} has no golden model at the console's pins in "
                             f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
