@@ -89,20 +89,54 @@ def wrapper():
     return "\n".join(lines) + "\n"
 
 
-def _ports_header():
-    copy_in = " ".join(f"chip->{pin} = in[{k}];" for k, pin in enumerate(INPUT_PINS))
-    copy_out = " ".join(f"out[{k}] = chip->{_port(path)};"
-                        for k, path in enumerate(PROBE_PATHS.values()))
-    return (f'#include "V{TOP}.h"\n#include "V{TOP}___024root.h"\n'
-            f"#define TTT_CLASS V{TOP}\n#define TTT_RANDOM {RANDOM}\n"
-            f"#define TTT_N_INPUTS {len(INPUT_PINS)}\n"
-            f"#define TTT_N_OUTPUTS {len(PROBE_PATHS)}\n"
+def _ports_header(top, inputs, outputs, power_up):
+    copy_in = " ".join(f"chip->{pin} = in[{k}];" for k, pin in enumerate(inputs))
+    copy_out = " ".join(f"out[{k}] = chip->{port};" for k, port in enumerate(outputs))
+    return (f'#include "V{top}.h"\n#include "V{top}___024root.h"\n'
+            f"#define TTT_CLASS V{top}\n"
+            f"#define TTT_POWER_UP {power_up or '(void)random;'}\n"
+            f"#define TTT_N_INPUTS {len(inputs)}\n#define TTT_N_OUTPUTS {len(outputs)}\n"
             f"#define TTT_INPUTS {copy_in}\n#define TTT_OUTPUTS {copy_out}\n")
 
 
+# The chip's random counter, made public (and only it), so that a lane's power-up value
+# is forced into it as Chips(random=...) does on the compiled backend.
 CONFIG = f"""`verilator_config
 public_flat_rw -module "*" -var "random"
 """
+POWER_UP = f"chip->rootp->{RANDOM} = random;"
+
+
+def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=None):
+    """The path of a model of `sources` ({file name: Verilog}) with top module `top`, in
+    the harness, built first if the cache has none: `inputs` and `outputs` are its
+    ports in the batch's column order (at most 32 bits each), `power_up` a C++
+    statement that puts ``random`` into a lane at power-up, `config` Verilator's
+    configuration (a .vlt file's text). `what` names it in the log."""
+    available()
+    header = _ports_header(top, inputs, outputs, power_up)
+    parts = [*sources.values(), *sources, header, config, HARNESS.read_text(),
+             tool_version("verilator"), " ".join(VERILATOR_ARGS)]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+    target = CACHE / key / f"{top}.so"
+    if target.exists():
+        return target
+    if log:
+        log(f"verilator: building {what} with a C++ harness into "
+            f"{_shown(target.parent)} (once, about {BUILD_S} s)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        work = Path(work)
+        for name, text in sources.items():
+            (work / name).write_text(text)
+        (work / "config.vlt").write_text(config or "`verilator_config\n")
+        (work / "obj").mkdir()
+        (work / "obj" / "ttt_ports.h").write_text(header)
+        run_tool(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", top,
+                  *VERILATOR_ARGS, "--Mdir", "obj", "-o", target.name, "config.vlt",
+                  *sources, str(HARNESS)], work, "Verilator", FAILED, log=log)
+        os.replace(work / "obj" / target.name, target)
+    return target
 
 
 @functools.cache
@@ -111,33 +145,13 @@ def _verilog():
 
 
 def library(*, edit=None, log=None):
-    """The path of the built model and harness, built first if the cache has none.
+    """The path of the chip's model and harness, built first if the cache has none.
     `edit` changes the chip's Verilog before it is built (a mutant, to show that the
     check catches it)."""
-    available()
     chip = edit(_verilog()) if edit else _verilog()
-    parts = [chip, wrapper(), _ports_header(), CONFIG, HARNESS.read_text(),
-             tool_version("verilator"), " ".join(VERILATOR_ARGS)]
-    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
-    target = CACHE / key / f"{TOP}.so"
-    if target.exists():
-        return target
-    if log:
-        log(f"verilator: building the chip with a C++ harness into "
-            f"{_shown(target.parent)} (once, about {BUILD_S} s)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        work = Path(work)
-        (work / "chip.v").write_text(chip)
-        (work / "top.v").write_text(wrapper())
-        (work / "config.vlt").write_text(CONFIG)
-        (work / "obj").mkdir()
-        (work / "obj" / "ttt_ports.h").write_text(_ports_header())
-        run_tool(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", TOP,
-                  *VERILATOR_ARGS, "--Mdir", "obj", "-o", target.name, "config.vlt",
-                  "top.v", "chip.v", str(HARNESS)], work, "Verilator", FAILED, log=log)
-        os.replace(work / "obj" / target.name, target)
-    return target
+    return build({"top.v": wrapper(), "chip.v": chip}, TOP, INPUT_PINS,
+                 [_port(path) for path in PROBE_PATHS.values()], power_up=POWER_UP,
+                 config=CONFIG, what="the chip", log=log)
 
 
 def _shown(path):
@@ -159,6 +173,30 @@ def _load(path):
     return _LIBRARIES[path]
 
 
+class Lanes:
+    """Independent models from `build`, run in batch: `run(inputs, lengths, random)`,
+    inputs (lanes, cycles, inputs' columns) uint32, returns (lanes, cycles, outputs'
+    columns) after each rising edge, zero past a lane's length."""
+
+    def __init__(self, path, inputs, outputs):
+        self._lib = _load(path)
+        self.inputs, self.outputs = inputs, outputs
+
+    def run(self, inputs, lengths=None, random=0):
+        inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
+        lanes, cycles, width = inputs.shape
+        if width != self.inputs:
+            raise ValueError(f"inputs are {inputs.shape}, not (lanes, cycles, {self.inputs})")
+        lengths = np.full(lanes, cycles, np.int64) if lengths is None else \
+            np.ascontiguousarray(lengths, dtype=np.int64)
+        if lengths.shape != (lanes,) or (lengths < 0).any() or (lengths > cycles).any():
+            raise ValueError(f"lengths must be {lanes} values from 0 to {cycles}")
+        random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
+        result = np.zeros((lanes, cycles, self.outputs), np.uint32)
+        self._lib.ttt_run(lanes, lengths, cycles, random, inputs, result)
+        return result
+
+
 class Chips:
     """`lanes` chips on Verilator, each from power-up with its random counter at
     `random` (a value, or one per lane), run in batch as `compiled.Chips.run` runs;
@@ -167,7 +205,7 @@ class Chips:
     def __init__(self, lanes=1, *, random=0, edit=None, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lib = _load(library(edit=edit, log=log))
+        self._lanes = Lanes(library(edit=edit, log=log), len(INPUT_PINS), len(PROBE_PATHS))
         self.lanes = lanes
         self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
 
@@ -175,15 +213,6 @@ class Chips:
         """`inputs` is (lanes, cycles, INPUT_PINS); lane l runs lengths[l] cycles (all,
         by default). Returns (lanes, cycles, PROBE_PATHS) uint32 just after each rising
         edge, zero past a lane's length: what `compiled.Chips.run` returns."""
-        inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
-        lanes, cycles, width = inputs.shape
-        if lanes != self.lanes or width != len(INPUT_PINS):
-            raise ValueError(f"inputs are {inputs.shape}, not ({self.lanes}, cycles, "
-                             f"{len(INPUT_PINS)})")
-        lengths = np.full(lanes, cycles, np.int64) if lengths is None else \
-            np.ascontiguousarray(lengths, dtype=np.int64)
-        if lengths.shape != (lanes,) or (lengths < 0).any() or (lengths > cycles).any():
-            raise ValueError(f"lengths must be {lanes} values from 0 to {cycles}")
-        result = np.zeros((lanes, cycles, len(PROBE_PATHS)), np.uint32)
-        self._lib.ttt_run(lanes, lengths, cycles, self._random, inputs, result)
-        return result
+        if len(inputs) != self.lanes:
+            raise ValueError(f"inputs for {len(inputs)} lanes, not {self.lanes}")
+        return self._lanes.run(inputs, lengths, self._random)

@@ -1,13 +1,14 @@
 // The chip on plain Verilator, for sim/backends/verilated.py (ctypes): the peer an FPGA
 // engineer would write, a C++ loop around Verilator's model, with no cocotb between.
 //
-// The model's top is a wrapper (written by verilated.py) around ttt_chip that brings the
+// The model's top is the chip in a wrapper (written by verilated.py) that brings the
 // probe signals (sim.chip.signals.PROBE_PATHS) out as ports, so that every one of them
-// is read after every edge, as the compiled backend reads them. verilated.py also
-// writes ttt_ports.h: the model's class, its header, and the statements that copy the
-// inputs in and the outputs out in its column order, so that this file never repeats
-// the list of signals. One cycle is what E.1 draws, as in
-// compiled_chip.cc: the inputs change while cp is low, then cp rises.
+// is read after every edge, as the compiled backend reads them; or a cartridge, read at
+// its ports. verilated.py also writes ttt_ports.h: the model's class, its header, the
+// statements that copy the inputs in and the outputs out in the batch's column order,
+// and the one that forces a lane's power-up value; so this file names no signal. One cycle is what E.1 draws, as in
+// compiled_chip.cc: the inputs change while cp is low, then cp rises. A cartridge's
+// reset stays low: every lane is a fresh model, at power-up.
 
 #include <cstdint>
 #include <memory>
@@ -15,20 +16,9 @@
 #include "verilated.h"
 #include "ttt_ports.h"
 
-namespace {
-
-// The random counter's power-up value: a register of the chip, written through
-// Verilator's public access (the .vlt file marks only it), so one build serves every
-// power-up value, as Chips(random=...) does on the compiled backend.
-void power_up(TTT_CLASS &chip, uint32_t random) {
-    chip.rootp->TTT_RANDOM = random;
-}
-
-}  // namespace
-
 extern "C" {
 
-// The batch: lane l is a fresh chip from power-up, its counter at randoms[l], and runs
+// The batch: lane l is a fresh model from power-up, forced to randoms[l], and runs
 // lengths[l] cycles. Before cycle c it takes inputs[l][c][...] (TTT_INPUTS' order),
 // after it it writes outputs[l][c][...] (TTT_OUTPUTS' order); zero past a length.
 void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
@@ -39,7 +29,12 @@ void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
         auto chip = std::make_unique<TTT_CLASS>(&context);
         chip->cp = 0;
         chip->eval();                   // the initial values
-        power_up(*chip, randoms[l]);
+        {
+            // A lane's power-up value of a register (the chip's random counter), where
+            // the model has one to force; written through Verilator's public access.
+            const uint32_t random = randoms[l];
+            TTT_POWER_UP
+        }
         chip->eval();
         const uint32_t *in = inputs + l * cycles * n_in;
         uint32_t *out = outputs + l * cycles * n_out;
