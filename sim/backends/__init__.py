@@ -8,9 +8,12 @@ as it is). Where one cannot run, `BackendMissing` says why in one line."""
 
 from firmware_ref.cli import UserError
 
-__all__ = ["BACKENDS", "BackendMissing"]
+__all__ = ["BACKENDS", "PLAIN_VERILATOR", "BackendMissing"]
 
 BACKENDS = ("compiled", "verilator", "amaranth")
+# Verilator with a plain C++ harness (verilated.py): the peer the others are measured
+# against, and where it is the faster, the default (sim.verification.verify).
+PLAIN_VERILATOR = "verilator-cxx"
 
 
 class BackendMissing(UserError):

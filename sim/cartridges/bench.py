@@ -43,7 +43,7 @@ import hdl
 from hdl.cartridge import blink_clocks
 
 from sim import BUILD, ROOT, Mismatch
-from sim.backends import BACKENDS, BackendMissing
+from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
 
 __all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "BOARD_HZ", "BLINK", "names", "cartridge",
            "given", "golden", "Played",
@@ -237,10 +237,11 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None):
     difference, BackendMissing (a UserError, one line) if the backend's tool is not
     installed."""
     package = _package(name)
-    runs = {"compiled": _compiled, "verilator": _verilator, "amaranth": _amaranth}
+    runs = {"compiled": _compiled, "verilator": _verilator, "amaranth": _amaranth,
+            PLAIN_VERILATOR: _plain_verilator}
     if backend not in runs:
         raise ValueError(f"unknown backend {backend!r}; the backends are: "
-                         f"{', '.join(BACKENDS)}")
+                         f"{', '.join(runs)}")
     return runs[backend](name, package, games, core or cartridge(name), progress)
 
 
@@ -329,6 +330,50 @@ def _compiled(name, package, games, core, progress, log=None):
         for pins, got in zip(game, shown[0].tolist()):
             check.step(pins, got)
         played, clocks = played + 1, clocks + cycles
+        if progress:
+            progress(played, clocks)
+    return Played(played, clocks)
+
+
+def _plain_verilator(name, package, games, core, progress):
+    """The core as Verilog (`_verilog`) on Verilator with a plain C++ harness
+    (sim.backends.verilated): every game a lane from power-up, all in one call, then
+    each compared with the golden model's outputs."""
+    import numpy as np
+
+    from sim.backends import verilated
+    from sim.backends.netlist import SimulatorMissing
+    inputs, outputs = fields(package)
+    directory = (BUILD / "verilated-cartridge" / name
+                 / f"{core.__module__}.{core.__qualname__}".replace("<", "").replace(">", ""))
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        verilated.available()
+        verilog = _verilog(core(**given(name)), directory).read_text()
+    except SimulatorMissing as missing:
+        raise BackendMissing(f"the {PLAIN_VERILATOR} backend cannot run: {missing}") \
+            from None
+    lanes = verilated.Lanes(verilated.build(
+        {f"{TOP}.v": verilog}, TOP, [port(f) for f in inputs], [port(f) for f in outputs],
+        what=f"the {name} cartridge"), len(inputs), len(outputs))
+    games = list(package.games() if games is None else games)
+    values = operator.attrgetter(*inputs)
+    lengths = np.array([len(game) for game in games], np.int64)
+    driven = np.zeros((len(games), int(lengths.max(initial=0)), len(inputs)), np.uint32)
+    for number, game in enumerate(games):
+        driven[number, :len(game)] = np.array([values(pins) for pins in game],
+                                              np.uint32).reshape(len(game), len(inputs))
+    shown = lanes.run(driven, lengths)
+    golden = Golden(package, **given(name))
+    played = clocks = 0
+    for number, game in enumerate(games):
+        expected = np.array(golden.play(game), np.int64).reshape(len(game), len(outputs))
+        got = shown[number, :len(game)].astype(np.int64)
+        if (expected != got).any():
+            check = Check(golden, number, game)     # names the first difference
+            for pins, row in zip(game, got.tolist()):
+                check.step(pins, row)
+        played, clocks = played + 1, clocks + len(game)
         if progress:
             progress(played, clocks)
     return Played(played, clocks)
