@@ -92,11 +92,16 @@ def test_the_eth_golden_model_opens_where_the_start_clocks_say():
     assert sum(1 for _ in cartridge.games([0], (), others=False)) == 101
 
 
-# cocotb's Verilator build of a cartridge is half a minute: make test-slow. (cocotb on
-# Verilator stays in make test on the exported chip: tests/test_netlist.py.)
+# cocotb's Verilator build of a cartridge is half a minute, plain Verilator's 10 to 20 s:
+# make test-slow. (Both stay in make test on the exported chip: tests/test_netlist.py,
+# tests/test_verilated.py.)
+ON_VERILATOR = ("verilator", cartridges.PLAIN_VERILATOR)
+
+
 @pytest.mark.parametrize("name, backend", [
-    pytest.param(name, backend, marks=[pytest.mark.slow] if backend == "verilator" else [])
-    for name in ("eth", "firstfree") for backend in cartridges.BACKENDS])
+    pytest.param(name, backend, marks=[pytest.mark.slow] if backend in ON_VERILATOR else [])
+    for name in ("eth", "firstfree")
+    for backend in cartridges.BACKENDS + (cartridges.PLAIN_VERILATOR,)])
 def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
     games = handful(name)
     played, clocks = cartridges.lockstep(name, games, backend=backend)
@@ -114,8 +119,9 @@ class WrongLamp(cartridges.cartridge("eth")):
 
 # On Verilator a build of its own, half a minute: make test-slow.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
-                                                  if backend == "verilator" else [])
-                                     for backend in cartridges.BACKENDS])
+                                                  if backend in ON_VERILATOR else [])
+                                     for backend in cartridges.BACKENDS
+                                     + (cartridges.PLAIN_VERILATOR,)])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
     with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
                                                   r"the core, [26] in the golden model"):

@@ -28,6 +28,7 @@ model the same.
 
 import dataclasses
 import importlib
+import itertools
 import json
 import operator
 import os
@@ -335,10 +336,58 @@ def _compiled(name, package, games, core, progress, log=None):
     return Played(played, clocks)
 
 
+GOLDEN_CACHE = BUILD / "golden-cartridge"
+
+
+def _golden_key(name):
+    """What a cartridge's recorded golden outputs depend on: every source of the golden
+    models (firmware_ref/, whose modules share helpers) and what the console gives."""
+    import hashlib
+    digest = hashlib.sha256(repr(sorted(given(name).items())).encode())
+    source = ROOT / "firmware_ref"
+    for path in sorted(source.rglob("*.py")):
+        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def recorded(name, package=None):
+    """Every game of cartridge `name` and its golden model's outputs after every clock,
+    as arrays: (lengths (games,), inputs (clocks, Inputs' fields), outputs (clocks, Probe's
+    fields)), the games one after the other, uint32. Recorded once and cached under
+    ``build/golden-cartridge/<name>/``, keyed by the golden models' sources, so that the
+    golden model, slower than the core's simulation, is paid for once per change."""
+    import numpy as np
+    package = package or _package(name)
+    target = GOLDEN_CACHE / name / f"{_golden_key(name)}.npz"
+    if target.exists():
+        with np.load(target) as saved:
+            return saved["lengths"], saved["inputs"], saved["outputs"]
+    inputs, outputs = fields(package)
+    values = operator.attrgetter(*inputs)
+    golden = Golden(package, **given(name))
+    lengths, driven, shown = [], [], []
+    for game in package.games():
+        lengths.append(len(game))
+        driven += [values(pins) for pins in game]
+        shown += golden.play(game)
+    arrays = (np.array(lengths, np.int64),
+              np.array(driven, np.int64).reshape(-1, len(inputs)),
+              np.array(shown, np.int64).reshape(-1, len(outputs)))
+    if any(((a < 0) | (a >= 2 ** 32)).any() for a in arrays[1:]):
+        raise ValueError(f"the {name} golden model's values do not fit 32 bits")
+    arrays = arrays[0], arrays[1].astype(np.uint32), arrays[2].astype(np.uint32)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npz", delete=False) as file:
+        np.savez(file, lengths=arrays[0], inputs=arrays[1], outputs=arrays[2])
+    os.replace(file.name, target)       # whole or not at all, for parallel workers
+    return arrays
+
+
 def _plain_verilator(name, package, games, core, progress):
     """The core as Verilog (`_verilog`) on Verilator with a plain C++ harness
     (sim.backends.verilated): every game a lane from power-up, all in one call, then
-    each compared with the golden model's outputs."""
+    compared with the golden model's outputs (`recorded`, for every game); the first
+    difference is then played again on the golden model to be named."""
     import numpy as np
 
     from sim.backends import verilated
@@ -356,24 +405,34 @@ def _plain_verilator(name, package, games, core, progress):
     lanes = verilated.Lanes(verilated.build(
         {f"{TOP}.v": verilog}, TOP, [port(f) for f in inputs], [port(f) for f in outputs],
         what=f"the {name} cartridge"), len(inputs), len(outputs))
-    games = list(package.games() if games is None else games)
-    values = operator.attrgetter(*inputs)
-    lengths = np.array([len(game) for game in games], np.int64)
-    driven = np.zeros((len(games), int(lengths.max(initial=0)), len(inputs)), np.uint32)
-    for number, game in enumerate(games):
-        driven[number, :len(game)] = np.array([values(pins) for pins in game],
-                                              np.uint32).reshape(len(game), len(inputs))
-    shown = lanes.run(driven, lengths)
-    golden = Golden(package, **given(name))
+    if games is None:
+        lengths, driven, expected = recorded(name, package)
+    else:
+        games = list(games)
+        values = operator.attrgetter(*inputs)
+        golden = Golden(package, **given(name))
+        lengths = np.array([len(game) for game in games], np.int64)
+        driven = np.array([values(pins) for game in games for pins in game],
+                          np.uint32).reshape(-1, len(inputs))
+        expected = np.array([row for game in games for row in golden.play(game)],
+                            np.uint32).reshape(-1, len(outputs))
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    # Every game a lane, padded to the longest; the core's outputs read back flat.
+    padded = np.zeros((len(lengths), int(lengths.max(initial=0)), len(inputs)), np.uint32)
+    for n in range(len(lengths)):
+        padded[n, :lengths[n]] = driven[starts[n]:starts[n + 1]]
+    shown = lanes.run(padded, lengths)
     played = clocks = 0
-    for number, game in enumerate(games):
-        expected = np.array(golden.play(game), np.int64).reshape(len(game), len(outputs))
-        got = shown[number, :len(game)].astype(np.int64)
-        if (expected != got).any():
-            check = Check(golden, number, game)     # names the first difference
+    for n in range(len(lengths)):
+        got = shown[n, :lengths[n]]
+        if (got != expected[starts[n]:starts[n + 1]]).any():
+            game = games[n] if games is not None else \
+                next(itertools.islice(package.games(), n, None))
+            check = Check(Golden(package, **given(name)), n, game)
             for pins, row in zip(game, got.tolist()):
                 check.step(pins, row)
-        played, clocks = played + 1, clocks + len(game)
+            raise RuntimeError("the golden model's recording disagrees with itself")
+        played, clocks = played + 1, clocks + int(lengths[n])
         if progress:
             progress(played, clocks)
     return Played(played, clocks)
