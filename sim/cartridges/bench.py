@@ -438,6 +438,59 @@ def _plain_verilator(name, package, games, core, progress):
     return Played(played, clocks)
 
 
+def batches(name):
+    """Game `name`'s core on plain Verilator and compiled, each as a batch ({backend:
+    run}), ``run(inputs, lengths)`` as `sim.backends.verilated.Lanes.run`: every lane a
+    core from power-up, the inputs and outputs in the golden model's fields' order. For
+    make benchmark, which times both on the same lanes; a backend that cannot be built
+    here is a BackendMissing in place of its run."""
+    import numpy as np
+
+    from sim.backends import compiled, verilated
+    from sim.backends.netlist import SimulatorMissing
+    package, core = _package(name), cartridge(name)
+    inputs, outputs = fields(package)
+    runs = {}
+    try:
+        verilated.available()
+        directory = BUILD / "verilated-cartridge" / name / "benchmark"
+        directory.mkdir(parents=True, exist_ok=True)
+        verilog = _verilog(core(**given(name)), directory).read_text()
+        runs[PLAIN_VERILATOR] = verilated.Lanes(verilated.build(
+            {f"{TOP}.v": verilog}, TOP, [port(f) for f in inputs],
+            [port(f) for f in outputs], what=f"the {name} cartridge"),
+            len(inputs), len(outputs)).run
+    except (BackendMissing, SimulatorMissing) as missing:
+        runs[PLAIN_VERILATOR] = BackendMissing(str(missing))
+    try:
+        lib = compiled.load(compiled.library(compiled.Design(
+            TOP, netlist(core(**given(name)), "rtlil"), compiled.WRAPPER,
+            f"the {name} cartridge")), compiled.wrapper_signatures())
+
+        def run(driven, lengths):
+            lanes, cycles, _ = driven.shape
+            handle = lib.ttt_create(lanes)
+            try:
+                index = [lib.ttt_signal(handle, port(f).encode()) for f in inputs]
+                # Outputs inside the top, as `_compiled` reads them (CXXRTL settles the
+                # top's output ports only at the next step).
+                shown = [lib.ttt_signal(handle, f"game {port(f)}".encode()) for f in outputs]
+                shown = [i if i >= 0 else lib.ttt_signal(handle, port(f).encode())
+                         for i, f in zip(shown, outputs)]
+                result = np.zeros((lanes, cycles, len(outputs)), np.uint32)
+                lib.ttt_run(handle, np.ascontiguousarray(lengths, np.int64), cycles,
+                            len(index), np.array(index, np.int32),
+                            np.ascontiguousarray(driven, np.uint32), len(shown),
+                            np.array(shown, np.int32), result)
+                return result
+            finally:
+                lib.ttt_destroy(handle)
+        runs["compiled"] = run
+    except BackendMissing as missing:
+        runs["compiled"] = missing
+    return runs
+
+
 def _verilator(name, package, games, core, progress, simulator="verilator", waves=None):
     """The core as Verilog (`_verilog`), built with cocotb's runner in
     ``build/cocotb-cartridge/<game>/<core class>/<simulator>/``, where the cocotb test

@@ -25,6 +25,7 @@ It writes ``build/BENCHMARKS.md`` (or in --out), ``build/benchmark.json`` and
 on a 2-core machine, copied by hand, so that a run elsewhere never overwrites it.
 """
 
+import itertools
 import json
 import os
 import platform
@@ -256,6 +257,59 @@ def over_plain_verilator(rows):
     return rows
 
 
+# -- the largest cartridge --------------------------------------------------------------
+
+CARTRIDGE = "ultimate"      # the largest core (docs/performance.md)
+GOLDEN_GAMES = 3            # the golden model is timed on the first games only
+
+
+def cartridge_speeds(*, repeats, quick, log):
+    """Cycles per second of CARTRIDGE's core on every game, each a lane from power-up,
+    every output read after every edge: plain Verilator and the compiled core on the
+    same lanes, and the golden model on the first GOLDEN_GAMES; each with its ratio to
+    plain Verilator. Every lane's outputs are checked against the golden model's."""
+    from sim.cartridges import bench
+    from sim.backends import PLAIN_VERILATOR as plain
+    names = {plain: PLAIN_VERILATOR, "compiled": "compiled (CXXRTL)"}
+    if quick:
+        return [_missing(name, "", "not run with --quick") for name in
+                ("golden model", *names.values())]
+    log(f"{CARTRIDGE}: the golden model's recording (cached by its sources)")
+    lengths, driven, expected = bench.recorded(CARTRIDGE)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    lanes = np.zeros((len(lengths), int(lengths.max()), driven.shape[1]), np.uint32)
+    for n in range(len(lengths)):
+        lanes[n, :lengths[n]] = driven[starts[n]:starts[n + 1]]
+    cycles = int(lengths.sum())
+    package = bench.golden(CARTRIDGE)
+    first = list(itertools.islice(package.games(), GOLDEN_GAMES))
+    runs, _ = _timed(lambda: [bench.Golden(package, **bench.given(CARTRIDGE)).play(game)
+                              for game in first], repeats)
+    rows = [_row("golden model", f"the first {GOLDEN_GAMES} games, one after the other",
+                 sum(map(len, first)), runs)]
+    for backend, run in bench.batches(CARTRIDGE).items():
+        mode = f"{len(lengths)} games as lanes, batch"
+        if isinstance(run, BackendMissing):
+            rows.append(_missing(names[backend], mode, str(run)))
+            continue
+        log(f"{CARTRIDGE}: {names[backend]}")
+        # The compiled core takes about half a minute here: timed once.
+        runs, got = _timed(lambda: run(lanes, lengths), repeats if backend == plain else 1)
+        for n in range(len(lengths)):
+            if (got[n, :lengths[n]] != expected[starts[n]:starts[n + 1]]).any():
+                raise Mismatch(f"{CARTRIDGE} on {names[backend]}: game {n} differs from "
+                               f"the golden model (ttt verify --game {CARTRIDGE} "
+                               f"--backend {backend} names where)")
+        rows.append(_row(names[backend], mode, cycles, runs,
+                         "every output compared with the golden model's recording"))
+    base = next((row["cycles_per_s"] for row in rows
+                 if row["simulator"] == PLAIN_VERILATOR and "cycles_per_s" in row), None)
+    for row in rows:
+        if base and "cycles_per_s" in row:
+            row["over_plain_verilator"] = row["cycles_per_s"] / base
+    return rows
+
+
 # -- every game in lockstep -----------------------------------------------------------
 
 def _every(seconds, log):
@@ -453,6 +507,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
                            "wide_sessions": wide}}
     result["speed"] = over_plain_verilator(
         speeds(repeats=repeats, count=count, wide=wide, log=log))
+    result["cartridge_speed"] = cartridge_speeds(repeats=repeats, quick=quick, log=log)
     result["all_games"] = all_games(repeats=max(1, repeats // 2 + 1) if not quick else 1,
                                     slow=not quick, icarus=icarus_games, boards=boards,
                                     log=log)
@@ -501,6 +556,7 @@ def markdown(result):
     lines = _machine_section(result)
     lines += _targets_section(result["targets"])
     lines += _speeds_section(result["workload"], result["speed"])
+    lines += _cartridge_section(result["cartridge_speed"])
     lines += _lockstep_section(result["all_games"])
     lines += _think_times_section(result["think_times"])
     lines += _boards_section(result["boards"])
@@ -590,6 +646,32 @@ def _speeds_section(workload, rows):
             lines.append(f"| {row['simulator']} | {row['mode']}{note} | "
                          f"{_number(row['cycles'])} | {row['runs']} | "
                          f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} | "
+                         f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
+    return lines
+
+
+def _cartridge_section(rows):
+    lines = [
+        "",
+        f"## Cycles per second of the largest cartridge ({CARTRIDGE})",
+        "",
+        f"Every game of `ttt verify --game {CARTRIDGE}`, each a core from power-up, all "
+        "as lanes of one batch; every output of the cartridge read after every edge and "
+        "compared with the golden model's recording. The golden model's row is its own "
+        "speed, on the first games. The last column is each row over plain Verilator.",
+        "",
+        "| simulator | mode | cycles | runs | median time | cycles/s | × plain Verilator |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['simulator']} | {row['mode'] or '–'} | – | – | – | – | "
+                         f"missing: {row['missing']} |")
+        else:
+            ratio = row.get("over_plain_verilator")
+            lines.append(f"| {row['simulator']} | {row['mode']} | {_number(row['cycles'])} | "
+                         f"{row['runs']} | {row['seconds']:.4f} s | "
+                         f"{_number(row['cycles_per_s'])} | "
                          f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
     return lines
 
