@@ -655,7 +655,7 @@ def _cartridge_section(rows):
         "",
         f"## Cycles per second of the largest cartridge ({CARTRIDGE})",
         "",
-        f"Every game of `ttt verify --game {CARTRIDGE}`, each a core from power-up, all "
+        f"Every game of `make verify GAME={CARTRIDGE}`, each a core from power-up, all "
         "as lanes of one batch; every output of the cartridge read after every edge and "
         "compared with the golden model's recording. The golden model's row is its own "
         "speed, on the first games. The last column is each row over plain Verilator.",
