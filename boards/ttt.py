@@ -389,10 +389,11 @@ node that E.2 prints is compared after every clock edge. The first difference is
 named, and the exit status is 1. It prints its progress and a verdict; it writes
 only builds, cached under build/.
 
---backend picks the simulator; by default the fastest installed: verilator-cxx,
-the chip on Verilator with a plain C++ harness (about 2 s on 2 cores, after a
-build of about 15 s the first time), else compiled, the chip compiled with CXXRTL
-(under 3 s, after a C++ build of a few seconds the first time). amaranth, Amaranth's simulator, takes about 45 s and verilator, cocotb on
+--backend picks the simulator; by default the fastest installed: bitlanes, the
+chip's gates 64 chips to a machine word (about 2 s on 2 cores, after a build of
+a few seconds the first time), else verilator-cxx, the chip on Verilator with a
+plain C++ harness (a build of about 15 s the first time), else compiled, the chip
+compiled with CXXRTL. amaranth, Amaranth's simulator, takes about 45 s and verilator, cocotb on
 Verilator, about 40 s. --game checks another cartridge at its pins against its
 golden model, and --cartridge-pins the ETH chip behind its adapter in the same
 way (1962 games, about half a minute compiled). --netlist checks instead the

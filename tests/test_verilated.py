@@ -1,6 +1,7 @@
-"""The chip on plain Verilator with a C++ harness (sim.backends.verilated): the peer of
-make benchmark's table and make verify's default backend. It runs the compiled chip's
-batch, reads the same signals, and is checked against the golden model lane by lane."""
+"""The chip on plain Verilator with a C++ harness (sim.backends.verilated), the peer of
+make benchmark's table, and 64 chips to a word (sim.backends.bitlanes), make verify's
+default: both run the compiled chip's batch, read the same signals, are checked against
+the golden model lane by lane, and catch a broken gate."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from firmware_ref.eth.batch import columns
 
 from sim import Mismatch
-from sim.backends import compiled, verilated
+from sim.backends import bitlanes, compiled, verilated
 from sim.reports import benchmark
 from sim.verification import verify
 
@@ -57,8 +58,29 @@ def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded):
         verify.compare(lanes, rows, chips.run(inputs, lengths))
 
 
-def test_make_verify_picks_plain_verilator():
-    assert verify.fastest()[0] == verify.PLAIN_VERILATOR
+def test_make_verify_picks_the_bit_parallel_chips():
+    assert verify.fastest()[0] == verify.BITLANES
+
+
+def test_every_game_on_the_bit_parallel_chips_agrees_with_the_golden_model(recorded):
+    lanes, rows, inputs, lengths = recorded
+    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
+    verify.compare(lanes, rows, chips.run(inputs, lengths))
+
+
+def test_the_bit_parallel_chips_read_what_plain_verilator_reads_at_every_power_up():
+    inputs = benchmark._inputs(benchmark._sessions(70))     # two words, one not full
+    power_up, lengths = np.arange(70) % 8, np.arange(70) * 20 + 100
+    assert (bitlanes.Chips(70, random=power_up).run(inputs, lengths) ==
+            verilated.Chips(70, random=power_up).run(inputs, lengths)).all()
+
+
+def test_a_broken_gate_is_caught_on_the_bit_parallel_chips_too(recorded):
+    lanes, rows, inputs, lengths = recorded
+    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                           edit=_stuck_diagonal)
+    with pytest.raises(Mismatch, match=r"^cycle \d+ of lane \d+ .*: \w+ is "):
+        verify.compare(lanes, rows, chips.run(inputs, lengths))
 
 
 def test_every_row_of_the_speed_table_is_a_ratio_of_plain_verilators():

@@ -199,6 +199,20 @@ def speeds(*, repeats, count, wide, log):
 
     rows += _plain_verilator(sessions, many, repeats, log)
 
+    log("bit-parallel chips")
+    from sim.backends import bitlanes
+    try:
+        bitlanes.library(log=log)
+        wide_inputs = _inputs(many)
+        runs, _ = _timed(lambda chips: chips.run(wide_inputs), repeats,
+                         lambda: bitlanes.Chips(wide))
+        rows.append(_row("bit-parallel chips (64 to a word)", f"{wide} lanes, batch",
+                         wide * SESSION_CYCLES, runs,
+                         "the exported chip's gates; every probe read after every edge"))
+    except BackendMissing as missing:
+        rows.append(_missing("bit-parallel chips (64 to a word)", f"{wide} lanes, batch",
+                             str(missing)))
+
     log("compiled chip")
     try:
         compiled.library(log=log)

@@ -1,13 +1,13 @@
 """Every game a user can play, in lockstep with the golden model: ``make verify``.
 
-    ttt verify [--backend auto|verilator-cxx|compiled|verilator|amaranth] [--jobs N]
+    ttt verify [--backend auto|bitlanes|verilator-cxx|compiled|verilator|amaranth] [--jobs N]
     ttt verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
 
 The exhaustive check: the games of every opening (sim.chip.games) are played through the
 chip's pins, and every output pin and internal node E.2 prints is compared with the
 golden model after every clock edge. ``auto`` picks the fastest backend that is
-installed: Verilator with a plain C++ harness (sim.backends.verilated), else the compiled
-chip (sim.backends.compiled), else cocotb on Verilator, else Amaranth's simulator.
+installed: the chip's gates 64 chips to a word (sim.backends.bitlanes), else Verilator
+with a plain C++ harness (sim.backends.verilated), else the compiled chip (sim.backends.compiled), else cocotb on Verilator, else Amaranth's simulator.
 
 On plain Verilator and on the compiled chip the check runs in batch. The games are split into lanes of a few
 dozen key presses, each lane an independent chip from power-up. The golden model plays
@@ -49,7 +49,10 @@ __all__ = ["AUTO", "CHOICES", "Lane", "Outcome", "plan", "record", "golden", "co
 # the fastest backend installed (for a cartridge, the compiled one), or for a netlist
 # of a board build its own simulator.
 AUTO = "auto"
-CHIP_BACKENDS = (PLAIN_VERILATOR,) + BACKENDS
+# The chip's own: 64 chips to a machine word (sim.backends.bitlanes), the fastest on
+# every game, then plain Verilator; a cartridge runs on PLAIN_VERILATOR and BACKENDS.
+BITLANES = "bitlanes"
+CHIP_BACKENDS = (BITLANES, PLAIN_VERILATOR) + BACKENDS
 CHOICES = (AUTO,) + CHIP_BACKENDS
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
 
@@ -199,6 +202,13 @@ def _plain_verilator(lanes, jobs, progress):
     return _batch(lanes, jobs, progress, "Verilator + C++ harness", chips.run)
 
 
+def _bitlanes(lanes, jobs, progress):
+    from sim.backends import bitlanes
+    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                           log=lambda text: progress and progress(text))
+    return _batch(lanes, jobs, progress, "bit-parallel chips", chips.run)
+
+
 def _gates(lanes, jobs, progress, gates):
     """The chip of a board build, gate by gate. It powers up as the FPGA configures it,
     its random counter at 0 like every flip-flop there, so each lane's walk holds reset
@@ -263,8 +273,15 @@ def throttled(log, seconds):
 def fastest(*, log=None):
     """The fastest backend installed here, and why each faster one is not; `log(text)`
     hears what is built to find out (the compiled chip, once)."""
-    from sim.backends import compiled, netlist, verilated
+    from sim.backends import bitlanes, compiled, netlist, verilated
     skipped = []
+    # 64 chips to a word first: on every game's lanes it is several times plain
+    # Verilator's speed (make benchmark's table).
+    try:
+        bitlanes.library(log=log)
+        return BITLANES, skipped
+    except BackendMissing as missing:
+        skipped.append(f"{BITLANES}: {missing}")
     # Plain Verilator first: on every game it runs the lanes several times faster than
     # the compiled chip (docs/performance.md, make benchmark's table).
     try:
@@ -302,6 +319,8 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
         cycles = _gates(lanes, jobs, progress, gates)
     elif backend == "compiled":
         cycles = _compiled(lanes, jobs, progress)
+    elif backend == BITLANES:
+        cycles = _bitlanes(lanes, jobs, progress)
     elif backend == PLAIN_VERILATOR:
         cycles = _plain_verilator(lanes, jobs, progress)
     elif backend == "amaranth":
