@@ -343,12 +343,16 @@ def all_games(*, repeats, slow, icarus, boards, log):
                  f"{os.cpu_count()} processes)", "runs": len(runs),
                  "seconds": statistics.median(runs),
                  "cycles": sum(len(r) for r in recorded)})
-    for backend, name, many in (("compiled", "compiled (CXXRTL), batch", True),
+    for backend, name, many in (("bitlanes", "bit-parallel chips (64 to a word), batch", True),
+                                ("verilator-cxx", "Verilator + C++ harness, batch", True),
+                                ("compiled", "compiled (CXXRTL), batch", True),
                                 ("amaranth", "Amaranth simulator", False),
                                 ("verilator", "cocotb + Verilator", False)):
-        if backend == "compiled":
+        if backend in ("compiled", "bitlanes", "verilator-cxx"):
+            from sim.backends import bitlanes, verilated
             try:
-                compiled.library()
+                {"compiled": compiled, "bitlanes": bitlanes,
+                 "verilator-cxx": verilated}[backend].library()
             except BackendMissing as missing:
                 rows.append({"simulator": name, "missing": str(missing)})
                 continue
