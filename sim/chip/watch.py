@@ -1,0 +1,231 @@
+"""Watching the chip think: the compiled chip and its golden model, one edge at a time,
+with the session's history, for the web page's view of the chip's insides.
+
+A `Watch` holds the chip's input pins as a person sets them, clocks the compiled chip
+(sim/backends/compiled.py) and the golden model (firmware_ref/eth/cycle.py) together, and
+keeps after every edge a `frame`: every register and control the view shows, read from
+the HDL chip by the paper's names (below the block, as sim.chip.signals.GROUPS has them),
+and where the golden model disagrees, the difference. A difference is recorded and
+shown, never raised: the page must show it, not stop.
+
+History: every frame and the pins before every edge are kept, so `back`, `forward` and
+`jump` only move the frame shown. Stepping from a frame in the past with the pins as
+they were there replays the history; with other pins (a key pressed while looking at
+the past) the session branches there: the later frames are dropped, and a fresh chip
+and model are clocked through the recorded pins up to that frame, so the chip always
+holds the state of the last frame.
+
+The stack's 48 bits are wider than one read of the compiled chip can give, so the view
+rebuilds the registers from the stack's top entry (``stack.top``, six bits) after each
+push: a register is written by a push only.
+"""
+
+import dataclasses
+
+from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, UnresetChip
+
+from sim.backends.compiled import Chips
+from sim.chip.signals import INPUT_PINS
+
+__all__ = ["Watch", "NAMES", "CONTROLLER_READS", "LIMIT"]
+
+# What a frame holds, by name below its block, as the HDL chip names it.
+NAMES = (
+    "controller.state", "controller.choose", "controller.toggleN", "controller.usei",
+    "controller.nexti", "controller.init", "controller.call", "controller.pop",
+    "controller.assignmove", "controller.remember", "controller.retbest",
+    "controller.negr", "controller.sno", "controller.clearr",
+    "board.board", "board.p", "board.wins", "board.full", "board.lasti",
+    "board.nextfree", "board.validkey",
+    "move.i", "move.m", "move.random", "move.index",
+    "value.r", "value.bestr", "value.a", "value.rgea", "value.rgbestr",
+    "stack.sp", "stack.ground", "stack.top",
+    "keyboard.keyboard", "keyboard.keypressed", "keyboard.key",
+    "led", "copyboard", "prompt", "fin", "win",
+)
+# The controller's inputs, which its next edge reads (appendix C's conditions).
+CONTROLLER_READS = ("keyboard.keypressed", "board.validkey", "board.full", "board.wins",
+                    "stack.ground", "board.lasti", "value.rgea", "value.rgbestr")
+LIMIT = 100_000                 # edges one run may clock: a search takes at most 15,007
+_SIGNED = {"value.r": 2, "value.bestr": 1}
+
+
+def _signed(name, value):
+    bits = _SIGNED.get(name)
+    if bits and value >> (bits - 1) & 1:
+        return value - (1 << bits)
+    return value
+
+
+def _golden(model):
+    """What the golden model knows, under the frame's names (None: unknown, 'u')."""
+    probe, regs = model.probe, model.registers()
+    return {
+        "controller.state": int(probe.state), "controller.choose":
+            None if probe.choose is None else int(probe.choose),
+        "controller.toggleN": probe.toggleN, "controller.usei": probe.usei,
+        "controller.nexti": probe.nexti, "board.board": regs.board, "board.p": regs.p,
+        "board.wins": probe.wins, "move.i": regs.i, "move.m": regs.m,
+        "move.random": regs.random, "value.r": regs.r, "value.bestr": regs.bestr,
+        "value.a": regs.a, "stack.sp": regs.sp, "led": probe.led,
+        "copyboard": probe.copyboard, "prompt": probe.prompt, "fin": probe.fin,
+        "win": probe.win,
+    }
+
+
+class Watch:
+    """The chip and its golden model from power-up, the pins held as a person sets
+    them (the reset pin low at first: the chip needs a reset edge), and the frames."""
+
+    def __init__(self, *, random=0, chips=None):
+        self.random = random
+        self.pins = Inputs(resetN=0)
+        self._start(chips)
+        self.frames = [self._frame(None)]
+        self.applied = []       # the pins before edge n + 1, for every edge clocked
+        self.cursor = 0         # the frame shown
+
+    def _start(self, chips=None):
+        self._chips = chips or Chips(1, random=self.random)
+        self._model = CycleModel(random=self.random)
+        self._stack = [0] * 8
+        self._stopped = None    # why the golden model cannot go on, if it cannot
+
+    def close(self):
+        self._chips = None
+
+    # -- what a person does ---------------------------------------------------------
+
+    @property
+    def head(self):
+        """The last frame clocked: the chip's own cycle."""
+        return len(self.frames) - 1
+
+    def set(self, **pins):
+        """Drive input pins (INPUT_PINS' names); they take effect at the next edge."""
+        unknown = set(pins) - set(INPUT_PINS)
+        if unknown:
+            raise ValueError(f"no input pin {', '.join(sorted(unknown))}")
+        self.pins = dataclasses.replace(self.pins, **{k: int(v) for k, v in pins.items()})
+
+    def press(self, place):
+        """Hold the key of `place` (0..8) down, alone; None lets every key go."""
+        self.set(keyboardN=NO_KEY if place is None else NO_KEY & ~(1 << place))
+
+    def step(self, edges=1):
+        """Clock `edges` edges from the frame shown; the frame shown is then the last."""
+        for _ in range(edges):
+            if self.cursor < self.head and self.applied[self.cursor] == self.pins:
+                self.cursor += 1        # forward again through the history
+                continue
+            if self.cursor < self.head:
+                self._branch()
+            self._clock(1)
+        return self.frames[self.cursor]
+
+    def run_until_waiting(self, limit=LIMIT):
+        """Clock until the chip waits for a key (or has finished), at least one edge.
+        Returns the edges clocked."""
+        clocked = 0
+        while clocked < limit:
+            self.step()
+            clocked += 1
+            if self.frames[self.cursor]["state"] in (State.WAITING, State.FINISHED):
+                break
+        return clocked
+
+    def back(self, edges=1):
+        self.jump(self.cursor - edges)
+
+    def forward(self, edges=1):
+        self.jump(self.cursor + edges)
+
+    def jump(self, cycle):
+        """Show frame `cycle`: one clocked already, or clocked up to it now."""
+        cycle = max(0, int(cycle))
+        if cycle > self.head:
+            self.cursor = self.head
+            self.step(min(cycle - self.head, LIMIT))
+        else:
+            self.cursor = cycle
+        if self.cursor < self.head:
+            self.pins = self.applied[self.cursor]   # so that step replays the history
+        return self.frames[self.cursor]
+
+    @property
+    def frame(self):
+        return self.frames[self.cursor]
+
+    # -- the clock ------------------------------------------------------------------
+
+    def _branch(self):
+        """Drop the frames after the one shown and bring a fresh chip and model to it."""
+        applied = self.applied[:self.cursor]
+        del self.frames[self.cursor + 1:]
+        self._start()
+        self.applied = []
+        self.frames = self.frames[:1]
+        for pins in applied:
+            self._edge(pins)
+
+    def _clock(self, edges):
+        for _ in range(edges):
+            self._edge(self.pins)
+        self.cursor = self.head
+
+    def _edge(self, pins):
+        chips = self._chips
+        chips.set(0, **{name: getattr(pins, name) for name in INPUT_PINS})
+        chips.step()
+        self.applied.append(pins)
+        if self._stopped is None:
+            self._model.set(pins)
+            try:
+                self._model.tick()
+            except UnresetChip:
+                self._stopped = ("the golden model stops here: the chip was clocked "
+                                 "before a reset edge, so its registers are unknown")
+        self.frames.append(self._frame(pins))
+
+    def _frame(self, pins):
+        read = self._chips.get
+        values = {name: _signed(name, read(0, name)) for name in NAMES}
+        previous = self.frames[-1] if getattr(self, "frames", None) else None
+        # The stack's registers, from its top entry after a push (see the docstring).
+        sp = values["stack.sp"]
+        if previous is not None and sp == previous["values"]["stack.sp"] + 1:
+            self._stack[sp - 1] = values["stack.top"]
+        values["stack.stackregs"] = list(self._stack)
+        differences = {}
+        if self._stopped is None and pins is not None:
+            for name, want in _golden(self._model).items():
+                if want is not None and values[name] != want:
+                    differences[name] = {"hdl": values[name], "golden": want}
+        changed = [] if previous is None else sorted(
+            name for name, value in values.items() if previous["values"][name] != value)
+        return {
+            "cycle": len(self.frames) if getattr(self, "frames", None) else 0,
+            "state": State(values["controller.state"]),
+            "values": values, "changed": changed, "differences": differences,
+            "golden": None if self._stopped else self._model.state.name.lower(),
+            "stopped": self._stopped,
+            "pins": None if pins is None else dataclasses.asdict(pins),
+        }
+
+    def view(self):
+        """The frame shown as the page's message takes it: values by name, what changed
+        on the edge into it, the transition the controller took and what it read."""
+        frame = self.frames[self.cursor]
+        before = self.frames[self.cursor - 1] if self.cursor else None
+        return {
+            "cycle": self.cursor, "head": self.head,
+            "state": frame["state"].name.lower(),
+            "transition": None if before is None else
+                [before["state"].name.lower(), frame["state"].name.lower()],
+            "read": None if before is None else
+                {name: before["values"][name] for name in CONTROLLER_READS},
+            "values": frame["values"], "changed": frame["changed"],
+            "differences": frame["differences"], "stopped": frame["stopped"],
+            "pins": dataclasses.asdict(self.pins),
+        }
+
