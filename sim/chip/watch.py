@@ -22,6 +22,8 @@ push: a register is written by a push only.
 
 import dataclasses
 
+import numpy as np
+
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, UnresetChip
 
 from sim.backends.compiled import Chips
@@ -47,6 +49,8 @@ NAMES = (
 CONTROLLER_READS = ("keyboard.keypressed", "board.validkey", "board.full", "board.wins",
                     "stack.ground", "board.lasti", "value.rgea", "value.rgbestr")
 LIMIT = 100_000                 # edges one run may clock: a search takes at most 15,007
+_UNRESET = ("the golden model stops here: the chip was clocked before a reset edge, so "
+            "its registers are unknown")
 _SIGNED = {"value.r": 2, "value.bestr": 1}
 
 
@@ -81,7 +85,7 @@ class Watch:
         self.random = random
         self.pins = Inputs(resetN=0)
         self._start(chips)
-        self.frames = [self._frame(None)]
+        self.frames = [self._frame(None, [self._chips.get(0, n) for n in NAMES], None)]
         self.applied = []       # the pins before edge n + 1, for every edge clocked
         self.cursor = 0         # the frame shown
 
@@ -125,14 +129,38 @@ class Watch:
 
     def run_until_waiting(self, limit=LIMIT):
         """Clock until the chip waits for a key (or has finished), at least one edge.
-        Returns the edges clocked."""
-        clocked = 0
-        while clocked < limit:
-            self.step()
-            clocked += 1
-            if self.frames[self.cursor]["state"] in (State.WAITING, State.FINISHED):
+        Returns the edges clocked. The golden model runs ahead to find how many edges
+        that is, and the compiled chip then clocks them in one call: a worst move's
+        15,007 edges are one call, not 15,007 (each frame is still compared)."""
+        if self.cursor < self.head or self._stopped is not None:
+            clocked = 0
+            while clocked < limit:
+                self.step()
+                clocked += 1
+                if self.frame["state"] in (State.WAITING, State.FINISHED):
+                    break
+            return clocked
+        golden = []
+        while len(golden) < limit:
+            self._model.set(self.pins)
+            try:
+                self._model.tick()
+            except UnresetChip:
+                self._stopped = _UNRESET
                 break
-        return clocked
+            golden.append(_golden(self._model))
+            if self._model.state in (State.WAITING, State.FINISHED):
+                break
+        if not golden:
+            self.step()
+            return 1
+        rows = self._chips.run(np.array([[[getattr(self.pins, name) for name in INPUT_PINS]]
+                                         * len(golden)], np.uint32), outputs=NAMES)[0]
+        for row, want in zip(rows.tolist(), golden):
+            self.applied.append(self.pins)
+            self.frames.append(self._frame(self.pins, row, want))
+        self.cursor = self.head
+        return len(golden)
 
     def back(self, edges=1):
         self.jump(self.cursor - edges)
@@ -178,18 +206,20 @@ class Watch:
         chips.set(0, **{name: getattr(pins, name) for name in INPUT_PINS})
         chips.step()
         self.applied.append(pins)
+        want = None
         if self._stopped is None:
             self._model.set(pins)
             try:
                 self._model.tick()
+                want = _golden(self._model)
             except UnresetChip:
-                self._stopped = ("the golden model stops here: the chip was clocked "
-                                 "before a reset edge, so its registers are unknown")
-        self.frames.append(self._frame(pins))
+                self._stopped = _UNRESET
+        self.frames.append(self._frame(pins, [chips.get(0, name) for name in NAMES], want))
 
-    def _frame(self, pins):
-        read = self._chips.get
-        values = {name: _signed(name, read(0, name)) for name in NAMES}
+    def _frame(self, pins, row, want):
+        """The frame after an edge with `pins` (None: power-up): the HDL's values `row`
+        (NAMES' order) and the golden model's `want` (None: not known)."""
+        values = {name: _signed(name, value) for name, value in zip(NAMES, row)}
         previous = self.frames[-1] if getattr(self, "frames", None) else None
         # The stack's registers, from its top entry after a push (see the docstring).
         sp = values["stack.sp"]
@@ -197,17 +227,15 @@ class Watch:
             self._stack[sp - 1] = values["stack.top"]
         values["stack.stackregs"] = list(self._stack)
         differences = {}
-        if self._stopped is None and pins is not None:
-            for name, want in _golden(self._model).items():
-                if want is not None and values[name] != want:
-                    differences[name] = {"hdl": values[name], "golden": want}
+        for name, expected in (want or {}).items():
+            if expected is not None and values[name] != expected:
+                differences[name] = {"hdl": values[name], "golden": expected}
         changed = [] if previous is None else sorted(
             name for name, value in values.items() if previous["values"][name] != value)
         return {
             "cycle": len(self.frames) if getattr(self, "frames", None) else 0,
             "state": State(values["controller.state"]),
             "values": values, "changed": changed, "differences": differences,
-            "golden": None if self._stopped else self._model.state.name.lower(),
             "stopped": self._stopped,
             "pins": None if pins is None else dataclasses.asdict(pins),
         }
