@@ -270,3 +270,55 @@ def test_a_malformed_request_is_refused_in_one_line_without_a_traceback():
                                         for line in console.said), console.said
             assert (await get(url))[0] == 200
     run(scenario())
+
+
+def test_the_chip_clocked_by_hand_through_the_messages():
+    """The chip's insides: reset, a key, a search run until the chip waits, back and
+    forward through the history, a jump, and malformed chip messages refused."""
+    async def scenario():
+        async with served() as (_, url):
+            async with Page(url) as page:
+                await page.receive()                            # the panel's state
+
+                async def chip(do, **fields):
+                    await page.send(kind="chip", do=do, **fields)
+                    answer = await page.receive()
+                    assert answer["kind"] == "chip", answer
+                    return answer
+                opened = await chip("open")
+                assert opened["cycle"] == 0 and opened["pins"]["resetN"] == 0
+                reset = await chip("step")
+                assert reset["cycle"] == 1 and reset["state"] == "justreset"
+                await chip("pin", pin="resetN", value=1)
+                waiting = await chip("step")
+                assert waiting["state"] == "waiting" and waiting["values"]["prompt"] == 1
+                await chip("key", place=4)
+                registered = await chip("step")        # the keyboard register takes it
+                assert registered["values"]["keyboard.keypressed"] == 1
+                taken = await chip("step")
+                assert taken["transition"] == ["waiting", "userjustmoved"]
+                assert taken["read"]["keyboard.keypressed"] == 1
+                assert "board.board" in taken["changed"]
+                await chip("key", place=None)
+                searched = await chip("until")
+                # The chip's answer to the centre: A1 (place 0), in the 6496 cycles the
+                # panel's game says.
+                assert searched["clocked"] == 6496 and searched["state"] == "waiting"
+                assert searched["values"]["board.board"] == 0b10_0000_0001
+                assert searched["differences"] == {} and searched["server_ms"] > 0
+                head = searched["head"]
+                back = await chip("back", edges=3)
+                assert back["cycle"] == head - 3 and back["head"] == head
+                again = await chip("step", edges=3)
+                assert again["cycle"] == head and again["values"] == searched["values"]
+                early = await chip("jump", cycle=5)
+                assert early["cycle"] == 5 and early["state"] == "setboardi"
+                for wrong in ({"do": "fly"}, {"do": "step", "edges": 0},
+                              {"do": "key", "place": 9}, {"do": "pin", "pin": "cp"},
+                              {"do": "jump", "cycle": -1}, {"do": "step", "edges": "1"}):
+                    await page.send(kind="chip", **wrong)
+                    answer = await page.receive()
+                    assert answer["kind"] == "error" and "traceback" not in answer["text"]
+                fresh = await chip("new")
+                assert fresh["cycle"] == 0 and fresh["head"] == 0
+    run(scenario())
