@@ -245,3 +245,67 @@ def test_two_machines_over_every_opening(browser, museum):
     shot(page, "match")
     assert page.errors == []
     page.close()
+
+
+def _chip_reads(page, name):
+    """A value of the chip's insides by its accessible name ("value r")."""
+    return page.get_by_label(name, exact=True).text_content()
+
+
+def _chip_cycle_becomes(page, text):
+    page.wait_for_function("t => document.querySelector('#chip output[aria-label=cycle]')"
+                           "?.value === t", arg=text)
+
+
+def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, chip):
+    """Reset, a key held on the chip's pins, a step into the search, the search run
+    until the chip waits, back and a jump; every value read by its accessible name.
+    The panel beside it plays on. One edge stepped and shown is timed (make benchmark
+    reports the figure)."""
+    page = opened(browser, chip)
+    page.get_by_role("button", name="The chip's insides").click()
+    _chip_cycle_becomes(page, "0 of 0")
+    assert not page.locator("#chip-resetN").is_checked()     # held in reset at power-up
+    page.get_by_role("button", name="step one edge").click()
+    _chip_cycle_becomes(page, "1 of 1")
+    assert _chip_reads(page, "controller state") == "justreset"
+    page.locator("#chip-resetN").check()
+    page.get_by_role("button", name="hold key B2").click()
+    page.wait_for_function("() => document.querySelector('#chip-resetN').checked")
+    for n in (2, 3):
+        page.get_by_role("button", name="step one edge").click()
+        _chip_cycle_becomes(page, f"{n} of {n}")
+    assert _chip_reads(page, "controller state") == "userjustmoved"
+    assert "last edge: waiting to userjustmoved" in page.locator("#chip .transition") \
+        .text_content()
+    assert _chip_reads(page, "board B2") == "user"
+    assert page.locator("#chip dd.changed").count() >= 1      # the edge's changes marked
+    page.get_by_role("button", name="let every key go").click()
+    page.get_by_role("button", name="step one edge").click()
+    _chip_cycle_becomes(page, "4 of 4")
+    assert _chip_reads(page, "controller state") == "setboardi"
+    page.get_by_role("button", name="run until the chip waits").click()
+    _chip_cycle_becomes(page, "6499 of 6499")
+    assert _chip_reads(page, "controller state") == "waiting"
+    assert _chip_reads(page, "board A1") == "chip" and _chip_reads(page, "pins prompt") == "1"
+    assert page.locator("#chip .differences li").count() == 0
+    page.get_by_role("button", name="back one edge").click()
+    _chip_cycle_becomes(page, "6498 of 6499")
+    page.get_by_label("cycle to jump to").fill("5")
+    page.get_by_role("button", name="Jump", exact=True).click()
+    _chip_cycle_becomes(page, "5 of 6499")
+    assert _chip_reads(page, "controller state") == "rating"
+    # One edge stepped and shown, timed from the click to the frame on the page.
+    steps = []
+    for n in range(6, 16):
+        began = page.evaluate("performance.now()")
+        page.get_by_role("button", name="step one edge").click()
+        _chip_cycle_becomes(page, f"{n} of 6499")
+        steps.append(page.evaluate("performance.now()") - began)
+    assert statistics.median(steps) < 500, steps        # generous: a loaded machine
+    shot(page, "chip")
+    # The panel beside it still plays its own game.
+    key(page, "B2").click()
+    answered(page, 1)
+    assert leds(page)[4] == "you"
+    assert page.errors == []

@@ -1,0 +1,239 @@
+// The chip's insides (docs/web.md, the chip message): the blocks of the paper's figure 2
+// and the keyboard with their registers and controls by the paper's names, the
+// controller's state diagram, and a clock in the person's hand. Every value comes from
+// the server's chip session: the HDL chip, its golden model beside it, and a
+// difference between them shown here, never hidden.
+
+import { element, PLACES } from "./dom.js";
+
+let panel = null;
+
+export function openChip(root, opener, connection) {
+  if (panel) {
+    root.hidden = !root.hidden;
+    opener.setAttribute("aria-expanded", String(!root.hidden));
+    return;
+  }
+  root.hidden = false;
+  opener.setAttribute("aria-expanded", "true");
+  panel = mount(root, connection);
+  connection.on("chip", (message) => panel.render(message));
+  connection.send({ kind: "chip", do: "open" });
+}
+
+// What each block shows, by the name the server's frame gives it below the block.
+const BLOCKS = {
+  board: ["p", "wins", "full", "lasti", "nextfree", "validkey"],
+  move: ["i", "m", "random", "index"],
+  value: ["r", "bestr", "a", "rgea", "rgbestr"],
+  stack: ["sp", "ground"],
+  controller: ["state", "choose", "toggleN", "usei", "nexti", "init", "call", "pop",
+               "assignmove", "remember", "retbest", "negr", "sno", "clearr"],
+  keyboard: ["keyboard", "keypressed", "key"],
+  pins: ["led", "copyboard", "prompt", "fin", "win"],
+};
+const STATES = ["waiting", "returned", "rating", "justreset", "finished",
+                "userjustmoved", "doingbestmove", "setboardi"];
+const CHOOSE = ["random", "i", "m", "key"];
+// Appendix C's transitions (a reset goes to justreset from any state).
+const ARROWS = [["justreset", "justreset"], ["justreset", "waiting"], ["waiting", "waiting"],
+  ["waiting", "userjustmoved"], ["userjustmoved", "setboardi"],
+  ["userjustmoved", "finished"], ["setboardi", "rating"], ["rating", "setboardi"],
+  ["rating", "returned"], ["rating", "finished"], ["returned", "setboardi"],
+  ["returned", "returned"], ["returned", "doingbestmove"], ["doingbestmove", "waiting"],
+  ["finished", "finished"]];
+const AT = { justreset: [60, 40], waiting: [200, 40], userjustmoved: [340, 40],
+             finished: [340, 150], setboardi: [200, 150], rating: [60, 150],
+             returned: [60, 260], doingbestmove: [200, 260] };
+const RATES = [["1", "1 Hz"], ["2", "2 Hz"], ["10", "10 Hz"], ["100", "100 Hz"],
+               ["full", "full speed"]];
+
+function shown(block, name, value) {
+  if (name === "state") return STATES[value];
+  if (name === "choose") return CHOOSE[value];
+  if (name === "keyboard") return value.toString(2).padStart(9, "0");
+  if (name === "led") return value.toString(2).padStart(18, "0");
+  return String(value);
+}
+
+function button(text, onClick, label) {
+  const b = element("button", { type: "button", class: "action", text,
+                                "aria-label": label });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function diagram() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 420 300");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("class", "states");
+  const arrows = {};
+  for (const [from, to] of ARROWS) {
+    const [x1, y1] = AT[from], [x2, y2] = AT[to];
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", from === to
+      ? `M${x1 - 10},${y1 - 20} C${x1 - 40},${y1 - 55} ${x1 + 40},${y1 - 55} ${x1 + 10},${y1 - 20}`
+      : `M${x1},${y1} L${x2},${y2}`);
+    path.setAttribute("class", "arrow");
+    svg.append(path);
+    arrows[`${from}>${to}`] = path;
+  }
+  const nodes = {};
+  for (const state of STATES) {
+    const [x, y] = AT[state];
+    const g = document.createElementNS(ns, "g");
+    const ellipse = document.createElementNS(ns, "ellipse");
+    Object.entries({ cx: x, cy: y, rx: 58, ry: 18 }).forEach(([k, v]) =>
+      ellipse.setAttribute(k, v));
+    const text = document.createElementNS(ns, "text");
+    Object.entries({ x, y: y + 5, "text-anchor": "middle" }).forEach(([k, v]) =>
+      text.setAttribute(k, v));
+    text.textContent = state;
+    g.append(ellipse, text);
+    g.setAttribute("class", "node");
+    svg.append(g);
+    nodes[state] = g;
+  }
+  return { svg, arrows, nodes };
+}
+
+function mount(root, connection) {
+  const send = (fields) => connection.send({ kind: "chip", ...fields });
+  let last = null, running = null;
+
+  const outputs = {};
+  const blocks = Object.entries(BLOCKS).map(([block, names]) => {
+    const list = element("dl", { class: "registers" });
+    for (const name of names) {
+      const out = element("output", { "aria-live": "off", "aria-label": `${block} ${name}` });
+      outputs[`${block}.${name}`] = out;
+      list.append(element("dt", { text: name }), element("dd", {}, out));
+    }
+    const section = element("section", { class: `block ${block}`, "aria-label": block },
+                            element("h3", { text: block }));
+    if (block === "board") {
+      const grid = element("div", { class: "trial", role: "group",
+                                    "aria-label": "the board register" });
+      outputs.places = PLACES.map((place) => {
+        const cell = element("output", { "aria-live": "off", "aria-label": `board ${place}`,
+                                         class: "cell" });
+        grid.append(cell);
+        return cell;
+      });
+      section.append(grid);
+    }
+    if (block === "stack") {
+      const table = element("ol", { class: "stackregs", start: "0",
+                                    "aria-label": "the stack's registers (i, a, bestr)" });
+      outputs.stack = [...Array(8)].map((_, k) => {
+        const out = element("output", { "aria-live": "off", "aria-label": `stack ${k}` });
+        table.append(element("li", {}, out));
+        return out;
+      });
+      section.append(table);
+    }
+    section.append(list);
+    return section;
+  });
+  const { svg, arrows, nodes } = diagram();
+  const transition = element("p", { class: "transition", "aria-live": "off" });
+  const read = element("p", { class: "read" });
+  const cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
+  const differences = element("ul", { class: "differences", role: "alert" });
+  const stopped = element("p", { class: "differences" });
+
+  const jumpTo = element("input", { type: "number", min: "0", value: "0",
+                                    id: "chip-jump", "aria-label": "cycle to jump to" });
+  const rate = element("select", { id: "chip-rate", "aria-label": "rate" },
+    ...RATES.map(([v, t]) => element("option", { value: v, text: t })));
+  rate.value = "2";
+  const runButton = button("Run", () => (running ? stop() : run()));
+  function stop() {
+    clearInterval(running);
+    running = null;
+    runButton.textContent = "Run";
+  }
+  function run() {
+    if (rate.value === "full") { send({ do: "until" }); return; }
+    const hz = Number(rate.value);
+    // Above 20 Hz several edges go in one message, twenty messages a second.
+    const edges = Math.max(1, Math.round(hz / 20));
+    running = setInterval(() => send({ do: "step", edges }), 1000 / Math.min(hz, 20));
+    runButton.textContent = "Stop";
+  }
+  const keys = element("div", { class: "chipkeys", role: "group",
+                                "aria-label": "the chip's keyboard pins" },
+    ...PLACES.map((place, k) => button(place, () => send({ do: "key", place: k }),
+                                       `hold key ${place}`)),
+    button("let go", () => send({ do: "key", place: null }), "let every key go"));
+  const pin = (name) => {
+    const box = element("input", { type: "checkbox", id: `chip-${name}` });
+    box.addEventListener("change", () => send({ do: "pin", pin: name,
+                                                value: box.checked ? 1 : 0 }));
+    return [box, element("label", { for: `chip-${name}`, text: name })];
+  };
+  const pins = { resetN: pin("resetN"), userbegins: pin("userbegins"), piN: pin("piN") };
+  const clock = element("div", { class: "clock", role: "group", "aria-label": "the clock" },
+    button("Back", () => send({ do: "back" }), "back one edge"),
+    button("Step", () => send({ do: "step" }), "step one edge"),
+    runButton, rate,
+    button("Until it waits", () => send({ do: "until" }), "run until the chip waits"),
+    jumpTo, button("Jump", () => send({ do: "jump", cycle: Number(jumpTo.value) })),
+    button("New chip", () => send({ do: "new" }), "a new chip from power-up"),
+    element("span", {}, "cycle ", cycle));
+
+  root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
+    element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
+    stopped, differences,
+    element("div", { class: "blocks" }, ...blocks,
+            element("section", { class: "block controller-diagram",
+                                 "aria-label": "the controller's states" },
+                    svg, transition, read)));
+
+  return {
+    render(view) {
+      last = view;
+      cycle.value = `${view.cycle} of ${view.head}`;
+      for (const [key, out] of Object.entries(outputs)) {
+        if (Array.isArray(out)) continue;
+        const [block, name] = key.split(".");
+        const path = block === "pins" ? name : key;
+        out.value = shown(block, name, view.values[path]);
+        out.closest("dd").classList.toggle("changed", view.changed.includes(path));
+        out.closest("dd").classList.toggle("differs", path in view.differences);
+      }
+      const board = view.values["board.board"];
+      outputs.places.forEach((cell, k) => {
+        const stone = (board >> (2 * k)) & 3;
+        cell.value = ["empty", "chip", "user", "both"][stone];
+        cell.className = `cell ${cell.value}`;
+      });
+      outputs.stack.forEach((out, k) => {
+        const entry = view.values["stack.stackregs"][k];
+        out.value = `i ${entry & 15}, a ${(entry >> 4) & 1}, bestr ${entry >> 5 ? -1 : 0}`;
+        out.parentElement.classList.toggle("above", k >= view.values["stack.sp"]);
+      });
+      for (const [state, node] of Object.entries(nodes)) {
+        node.classList.toggle("current", state === view.state);
+      }
+      for (const [key, arrow] of Object.entries(arrows)) {
+        arrow.classList.toggle("taken", view.transition !== null &&
+                               key === view.transition.join(">"));
+      }
+      svg.setAttribute("aria-label", `the controller is in state ${view.state}`);
+      transition.textContent = view.transition
+        ? `last edge: ${view.transition[0]} to ${view.transition[1]}` : "power-up";
+      read.textContent = view.read ? "it read " + Object.entries(view.read)
+        .map(([k, v]) => `${k.split(".")[1]}=${v}`).join(" ") : "";
+      differences.replaceChildren(...Object.entries(view.differences).map(([k, d]) =>
+        element("li", { text: `${k}: the HDL chip shows ${d.hdl}, ` +
+                              `the golden model ${d.golden}` })));
+      stopped.textContent = view.stopped || "";
+      for (const [name, [box]] of Object.entries(pins)) box.checked = !!view.pins[name];
+      jumpTo.max = String(view.head);
+    },
+    get last() { return last; },
+  };
+}
