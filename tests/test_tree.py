@@ -55,7 +55,7 @@ def test_the_node_count_is_alg_moves_for_every_reachable_position():
     positions = _positions()
     assert len(positions) == 1253
     for board, (registers, key) in positions.items():
-        (_, nodes), = _golden_search(registers, key)
+        (_, nodes, _), = _golden_search(registers, key)
         assert len(nodes) == alg.move(list(board)).nodes, board
 
 
@@ -68,11 +68,11 @@ def test_the_worst_move_on_the_hdl_chip():
     watch.step(2)
     watch.press(None)
     watch.run_until_waiting()
-    (begun, nodes), = tree.searches([f["values"] for f in watch.frames])
+    (begun, nodes, end), = tree.searches([f["values"] for f in watch.frames])
     board = [0] * 9
     board[7] = HUMAN
     best = alg.move(board)
-    assert watch.head - begun == 15007 and len(nodes) == best.nodes
+    assert end - begun == 15007 == watch.head - begun and len(nodes) == best.nodes
     ground = [n for n in nodes if n.depth == 0]
     assert all(n.parent is None and n.player == 0 for n in ground)
     # The chip plays the first ground move of the best value, as alg.c's loop keeps it.

@@ -14,6 +14,7 @@ from web import WAIT_S, Page, origin, served
 
 from boards.web import messages, server
 from firmware_ref import cli
+from firmware_ref.eth import alg
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}      # no browser to open
 # What make itself says when the command it ran was interrupted.
@@ -307,6 +308,12 @@ def test_the_chip_clocked_by_hand_through_the_messages():
                 assert searched["values"]["board.board"] == 0b10_0000_0001
                 assert searched["differences"] == {} and searched["server_ms"] > 0
                 head = searched["head"]
+                # The search's tree: alg.move's nodes for the board the chip answered.
+                nodes = alg.move([0, 0, 0, 0, 2, 0, 0, 0, 0]).nodes
+                assert searched["search"]["count"] == nodes
+                grown = await chip("tree")
+                assert len(grown["tree"]["nodes"]) == nodes
+                assert grown["tree"]["begun"] == 4 and grown["tree"]["end"] == head
                 back = await chip("back", edges=3)
                 assert back["cycle"] == head - 3 and back["head"] == head
                 again = await chip("step", edges=3)

@@ -8,6 +8,7 @@ this chip by hand.
 """
 
 from sim.backends import BackendMissing
+from sim.chip import tree
 from sim.chip.watch import LIMIT, Watch
 
 from .messages import Invalid
@@ -16,18 +17,70 @@ __all__ = ["act", "DOES"]
 
 NAME = "chip session"           # its name among the session's extra boards
 PINS = ("userbegins", "piN", "resetN")
-DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin")
+DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree")
+# A node as the page takes it: a list in this order, not an object, since a search
+# holds up to some 5,800 of them.
+NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", "end")
 
 
-def _watch(session):
-    watch = session.extra.get(NAME)
-    if watch is None:
+class ChipSession:
+    """A page's chip (sim.chip.watch) and the trees of its searches, kept as they are
+    built: a finished search's tree does not change, so only the one running is
+    built again as the clock goes on."""
+
+    def __init__(self):
+        self.watch = Watch()
+        self._done, self._from, self._branches = [], 0, 0
+
+    def close(self):
+        self.watch.close()
+
+    def searches(self):
+        watch = self.watch
+        if watch.branches != self._branches:
+            self._done, self._from, self._branches = [], 0, watch.branches
+        frames = [frame["values"] for frame in watch.frames]
+        found = tree.searches(frames, self._from)
+        for begun, nodes, end in found:
+            if end is not None:
+                self._done.append((begun, nodes, end))
+                self._from = end
+        return self._done + [s for s in found if s[2] is None]
+
+    def search_at(self, cycle):
+        """The search shown at `cycle`: the one running then, or the last before it."""
+        shown = None
+        for search in self.searches():
+            if search[0] <= cycle:
+                shown = search
+        return shown
+
+    def summary(self, cycle):
+        search = self.search_at(cycle)
+        if search is None:
+            return None
+        begun, nodes, end = search
+        return {"begun": begun, "end": end, "count": len(nodes),
+                "path": tree.path_at(nodes, cycle)}
+
+    def tree(self, cycle):
+        search = self.search_at(cycle)
+        if search is None:
+            return None
+        begun, nodes, end = search
+        return {"begun": begun, "end": end, "fields": NODE,
+                "nodes": [[getattr(n, f) for f in NODE] for n in nodes]}
+
+
+def _chip(session):
+    chip = session.extra.get(NAME)
+    if chip is None:
         try:
-            watch = Watch()
+            chip = ChipSession()
         except BackendMissing as error:
             raise Invalid(f"the chip cannot be compiled here: {error}") from None
-        session.extra[NAME] = watch
-    return watch
+        session.extra[NAME] = chip
+    return chip
 
 
 def _count(message, field, default, low=0, high=LIMIT):
@@ -47,7 +100,8 @@ def act(session, message):
         old = session.extra.pop(NAME, None)
         if old is not None:
             old.close()
-    watch = _watch(session)
+    chip = _chip(session)
+    watch = chip.watch
     clocked = 0
     if do == "step":
         edges = _count(message, "edges", 1, 1)
@@ -74,4 +128,8 @@ def act(session, message):
         if pin not in PINS:
             raise Invalid(f"chip: pin is one of {', '.join(PINS)}")
         watch.set(**{pin: _count(message, "value", 0, 0, 1)})
-    return {**watch.view(), "clocked": clocked}
+    answer = {**watch.view(), "clocked": clocked,
+              "search": chip.summary(watch.cursor)}
+    if do == "tree":
+        answer["tree"] = chip.tree(watch.cursor)
+    return answer

@@ -71,19 +71,20 @@ def grow(frames, first=0):
     return nodes
 
 
-def searches(frames):
-    """Each chip move's search in `frames`: (the cycle it began, its nodes), a search
-    beginning at a ``userjustmoved`` cycle and running until the chip waits again."""
+def searches(frames, first=0):
+    """Each chip move's search in `frames` from cycle `first`: (the cycle it began, its
+    nodes, the cycle it ended or None), a search beginning at a ``userjustmoved`` cycle
+    and running until the chip waits again."""
     found, begun = [], None
-    for cycle, values in enumerate(frames):
-        state = values["controller.state"]
+    for cycle in range(first, len(frames)):
+        state = frames[cycle]["controller.state"]
         if state == State.USERJUSTMOVED:
             begun = cycle
         elif begun is not None and state in (State.WAITING, State.FINISHED, State.JUSTRESET):
-            found.append((begun, grow(frames[:cycle + 1], begun)))
+            found.append((begun, grow(frames[:cycle + 1], begun), cycle))
             begun = None
     if begun is not None:
-        found.append((begun, grow(frames, begun)))      # still searching
+        found.append((begun, grow(frames, begun), None))        # still searching
     return found
 
 

@@ -88,6 +88,7 @@ class Watch:
         self.frames = [self._frame(None, [self._chips.get(0, n) for n in NAMES], None)]
         self.applied = []       # the pins before edge n + 1, for every edge clocked
         self.cursor = 0         # the frame shown
+        self.branches = 0       # how often the history was cut: what was built on it goes
 
     def _start(self, chips=None):
         self._chips = chips or Chips(1, random=self.random)
@@ -189,6 +190,7 @@ class Watch:
     def _branch(self):
         """Drop the frames after the one shown and bring a fresh chip and model to it."""
         applied = self.applied[:self.cursor]
+        self.branches += 1
         del self.frames[self.cursor + 1:]
         self._start()
         self.applied = []
