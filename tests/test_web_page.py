@@ -11,6 +11,7 @@ import statistics
 import pytest
 
 from boards.web import timing
+from firmware_ref.eth import alg
 from boards.web.timing import PLACES, Served, answered, leds, over, play_by_clicks
 from sim import BUILD
 
@@ -289,6 +290,19 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, chip):
     assert _chip_reads(page, "controller state") == "waiting"
     assert _chip_reads(page, "board A1") == "chip" and _chip_reads(page, "pins prompt") == "1"
     assert page.locator("#chip .differences li").count() == 0
+    # The search's tree, drawn whole: alg.move's nodes for the centre taken.
+    nodes = alg.move([0, 0, 0, 0, 2, 0, 0, 0, 0]).nodes
+    page.wait_for_function(f"document.querySelectorAll('#chip svg.tree rect').length "
+                           f"=== {nodes}")
+    assert _chip_reads(page, "tree nodes") == str(nodes)
+    # A click on the first node jumps to the cycle that set its stone (A1's, at 4).
+    page.locator("#chip svg.tree rect").first.click()
+    _chip_cycle_becomes(page, "4 of 6499")
+    assert _chip_reads(page, "controller state") == "setboardi"
+    assert page.locator("#chip svg.tree rect.open").count() == 1
+    page.get_by_label("cycle to jump to").fill("6499")
+    page.get_by_role("button", name="Jump", exact=True).click()
+    _chip_cycle_becomes(page, "6499 of 6499")
     page.get_by_role("button", name="back one edge").click()
     _chip_cycle_becomes(page, "6498 of 6499")
     page.get_by_label("cycle to jump to").fill("5")

@@ -99,6 +99,53 @@ function diagram() {
   return { svg, arrows, nodes };
 }
 
+// The search tree as an icicle: each node a box under its parent, as wide as the
+// leaves below it, one row per depth; coloured by its value seen by its player, a cut
+// outlined. A click on a node jumps the clock to the cycle that set its stone.
+function drawTree(svg, tree, jump) {
+  const ns = "http://www.w3.org/2000/svg";
+  const at = Object.fromEntries(tree.fields.map((f, k) => [f, k]));
+  const nodes = tree.nodes;
+  const children = nodes.map(() => []);
+  const roots = [];
+  nodes.forEach((n, k) => (n[at.parent] === null ? roots : children[n[at.parent]]).push(k));
+  const leaves = new Array(nodes.length).fill(0);
+  for (let k = nodes.length - 1; k >= 0; k--) {
+    leaves[k] = children[k].length ? children[k].reduce((t, c) => t + leaves[c], 0) : 1;
+  }
+  const total = roots.reduce((t, k) => t + leaves[k], 0) || 1;
+  const depth = Math.max(1, ...nodes.map((n) => n[at.depth] + 1));
+  const width = 1000, row = 24;
+  svg.setAttribute("viewBox", `0 0 ${width} ${depth * row}`);
+  const boxes = [];
+  const place = (list, x0) => {
+    let x = x0;
+    for (const k of list) {
+      const n = nodes[k];
+      const w = (leaves[k] / total) * width;
+      const rect = document.createElementNS(ns, "rect");
+      const value = n[at.value];
+      Object.entries({ x, y: n[at.depth] * row, width: Math.max(w - 0.3, 0.3),
+                       height: row - 3 }).forEach(([a, v]) => rect.setAttribute(a, v));
+      rect.setAttribute("class", `node v${value === null ? "u" : value}` +
+                                 (n[at.cut] ? " cut" : ""));
+      const title = document.createElementNS(ns, "title");
+      title.textContent = `${PLACES[n[at.place]]} by the ${n[at.player] ? "user" : "chip"}` +
+        `, cycle ${n[at.cycle]}, bound a=${n[at.bound]}, value ` +
+        `${value === null ? "not yet" : value}${n[at.cut] ? ", cut after it" : ""}`;
+      rect.append(title);
+      rect.addEventListener("click", () => jump(n[at.cycle]));
+      svg.append(rect);
+      boxes[k] = rect;
+      place(children[k], x);
+      x += w;
+    }
+  };
+  svg.replaceChildren();
+  place(roots, 0);
+  return boxes;
+}
+
 function mount(root, connection) {
   const send = (fields) => connection.send({ kind: "chip", ...fields });
   let last = null, running = null;
@@ -142,6 +189,11 @@ function mount(root, connection) {
   const read = element("p", { class: "read" });
   const cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
   const differences = element("ul", { class: "differences", role: "alert" });
+  const treeSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  treeSvg.setAttribute("class", "tree");
+  treeSvg.setAttribute("role", "img");
+  const treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
+  let tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
   const stopped = element("p", { class: "differences" });
 
   const jumpTo = element("input", { type: "number", min: "0", value: "0",
@@ -190,7 +242,12 @@ function mount(root, connection) {
     element("div", { class: "blocks" }, ...blocks,
             element("section", { class: "block controller-diagram",
                                  "aria-label": "the controller's states" },
-                    svg, transition, read)));
+                    svg, transition, read)),
+    element("section", { class: "block search", "aria-label": "the search tree" },
+            element("h3", { text: "The search tree of the chip's move" }),
+            element("p", {}, "nodes ", treeCount,
+                    " (a click on a node jumps to the cycle that set its stone)"),
+            treeSvg));
 
   return {
     render(view) {
@@ -233,6 +290,35 @@ function mount(root, connection) {
       stopped.textContent = view.stopped || "";
       for (const [name, [box]] of Object.entries(pins)) box.checked = !!view.pins[name];
       jumpTo.max = String(view.head);
+      this.renderTree(view);
+    },
+    renderTree(view) {
+      if (view.tree !== undefined) {
+        tree.asked = 0;
+        if (view.tree === null) {
+          treeSvg.replaceChildren();
+          tree = { ...tree, begun: null, count: 0, boxes: [], lit: [] };
+        } else {
+          tree.boxes = drawTree(treeSvg, view.tree, (cycle) => send({ do: "jump", cycle }));
+          tree.begun = view.tree.begun;
+          tree.count = view.tree.nodes.length;
+          tree.lit = [];
+        }
+        treeSvg.setAttribute("aria-label", `the search tree, ${tree.count} nodes`);
+      }
+      const search = view.search;
+      treeCount.value = search ? String(search.count) : "0";
+      // The tree is asked for when its search or its size changed, at most twice a
+      // second while the clock runs.
+      const stale = search ? search.begun !== tree.begun || search.count !== tree.count
+                           : tree.begun !== null;
+      if (stale && view.tree === undefined && performance.now() - tree.asked > 500) {
+        tree.asked = performance.now();
+        send({ do: "tree" });
+      }
+      for (const k of tree.lit) tree.boxes[k]?.classList.remove("open");
+      tree.lit = search && search.begun === tree.begun ? search.path : [];
+      for (const k of tree.lit) tree.boxes[k]?.classList.add("open");
     },
     get last() { return last; },
   };
