@@ -38,7 +38,8 @@ def test_a_search_run_in_one_call_equals_the_same_edges_one_at_a_time():
     assert clocked == 6497 and watch.head == slow.head
     assert all(f["differences"] == {} for f in watch.frames)
     assert [f["values"] for f in watch.frames] == [f["values"] for f in slow.frames]
-    assert [f["changed"] for f in watch.frames] == [f["changed"] for f in slow.frames]
+    assert [watch.changed(n) for n in range(watch.head + 1)] == \
+        [slow.changed(n) for n in range(slow.head + 1)]
     # The stack as rebuilt from its top entry: the search went at least 7 deep.
     deepest = max(f["values"]["stack.sp"] for f in watch.frames)
     assert deepest == 7
