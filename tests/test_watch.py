@@ -60,3 +60,17 @@ def test_back_forward_and_a_branch_in_the_past():
     assert watch.head == head - 99 and frame["state"] is State.JUSTRESET
     assert frame["differences"] == {}
     assert dataclasses.asdict(watch.pins)["resetN"] == 0
+
+
+def test_e2_replayed_from_its_start_follows_its_history():
+    """Back at cycle 0, steps go forward through E.2's recorded pins, which change from
+    edge to edge, without cutting the history."""
+    watch = Watch()
+    for pins in SESSION:
+        watch.pins = pins
+        watch.step()
+    frames = list(watch.frames)
+    watch.jump(0)
+    for n in range(1, len(SESSION) + 1):
+        assert watch.step() is frames[n]
+    assert watch.branches == 0 and watch.head == len(SESSION)

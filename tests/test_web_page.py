@@ -254,8 +254,13 @@ def _chip_reads(page, name):
 
 
 def _chip_cycle_becomes(page, text):
-    page.wait_for_function("t => document.querySelector('#chip output[aria-label=cycle]')"
-                           "?.value === t", arg=text)
+    try:
+        page.wait_for_function("t => document.querySelector('#chip output[aria-label=cycle]')"
+                               "?.value === t", arg=text, timeout=20_000)
+    except Exception:
+        shown = page.evaluate("document.querySelector('#chip output[aria-label=cycle]')"
+                              "?.value")
+        raise AssertionError(f"the page shows cycle {shown!r}, not {text!r}") from None
 
 
 def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, chip):
@@ -339,4 +344,39 @@ def test_the_worst_move_run_at_full_speed_and_its_tree_drawn(browser, chip):
     assert run_ms < 10_000 and statistics.median(steps) < 500, (run_ms, steps)
     print(f"\nthe worst move run and its tree drawn: {run_ms:.0f} ms; one step shown: "
           f"median {statistics.median(steps):.1f} ms")
+    assert page.errors == []
+
+
+def test_e2_stepped_row_by_row_and_read_from_the_page(browser, chip):
+    """The paper's E.2 replayed on the page: at each edge the state and registers read
+    by their accessible names are the paper's row, and the page's table says every row
+    is as in the paper."""
+    from sim.chip import e2
+    page = opened(browser, chip)
+    timing.chip_panel(page)
+    page.get_by_role("button", name="replay the paper's E.2").click()
+    _chip_cycle_becomes(page, "0 of 50")
+    assert page.get_by_text("all 50 rows as in the paper").count() == 1
+    states = ["waiting", "returned", "rating", "justreset", "finished", "userjustmoved",
+              "doingbestmove", "setboardi"]
+    for n, row in enumerate((r for r in e2.paper_rows() if r["cp"] == "1"), start=1):
+        page.get_by_role("button", name="step one edge").click()
+        _chip_cycle_becomes(page, f"{n} of 50")
+        shown = {"state": _chip_reads(page, "controller state"),
+                 "led": _chip_reads(page, "pins led"),
+                 "sp": _chip_reads(page, "stack sp"),
+                 "prompt": _chip_reads(page, "pins prompt"),
+                 "fin": _chip_reads(page, "pins fin"),
+                 "win": _chip_reads(page, "pins win"),
+                 "copyboard": _chip_reads(page, "pins copyboard"),
+                 "wins": _chip_reads(page, "board wins")}
+        paper = {"state": states[int(row["state"])], "led": row["led"], "sp": row["sp"],
+                 "prompt": row["prompt"], "fin": row["fin"], "win": row["win"],
+                 "copyboard": row["copyboard"], "wins": row["wins"]}
+        if row["i"] != "u":
+            shown["i"], paper["i"] = _chip_reads(page, "move i"), row["i"]
+        assert shown == paper, n
+        current = page.locator("#chip .e2 tr[aria-current]")
+        assert current.get_attribute("aria-label") == f"E.2 row {n}"
+    shot(page, "chip-e2")
     assert page.errors == []

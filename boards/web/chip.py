@@ -8,7 +8,9 @@ this chip by hand.
 """
 
 from sim.backends import BackendMissing
-from sim.chip import tree
+from sim.chip import e2, tree
+from sim.chip.lockstep import probe_from
+from sim.chip.signals import PROBE_PATHS
 from sim.chip.watch import LIMIT, Watch
 
 from .messages import Invalid
@@ -17,7 +19,8 @@ __all__ = ["act", "DOES"]
 
 NAME = "chip session"           # its name among the session's extra boards
 PINS = ("userbegins", "piN", "resetN")
-DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree")
+DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
+        "e2")
 # A node as the page takes it: a list in this order, not an object, since a search
 # holds up to some 5,800 of them.
 NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", "end")
@@ -72,6 +75,33 @@ class ChipSession:
                 "nodes": [[getattr(n, f) for f in NODE] for n in nodes]}
 
 
+def e2_rows(watch):
+    """The paper's E.2 beside the HDL chip's replay of it, one row per edge: the rows at
+    the rising edges (cp high), where the chip's registers have taken the edge, each
+    checked as make sim checks them (a 'u' in the paper is a value nobody knew in 1990,
+    and any value of a real chip's flip-flop matches it). The rows half a period before
+    each edge, which show the new inputs meeting the old outputs, are not replayed
+    here: the compiled chip is read after its edges only; make sim checks them."""
+    paper = [row for row in e2.paper_rows() if row["cp"] == "1"]
+    rows = []
+    for n, want in enumerate(paper, start=1):
+        if n > watch.head:
+            break
+        values = watch.frames[n]["values"]
+        probe = probe_from({name: values[_FRAME_NAME[name]] for name in PROBE_PATHS})
+        ours = e2.row(n, watch.applied[n - 1], probe, after=True)
+        differences = e2.compare([ours], [want], hardware=True)
+        rows.append({"cycle": n, "paper": list(want.fields), "hdl": list(ours.fields),
+                     "differ": [d.column for d in differences]})
+    return {"columns": e2.COLUMNS, "rows": rows}
+
+
+# The frame's name of each probe field (sim.chip.signals.PROBE_PATHS' paths, whose
+# pins sp and i are the stack's and the move block's registers).
+_FRAME_NAME = {**{name: path for name, path in PROBE_PATHS.items()},
+               "sp": "stack.sp", "i": "move.i"}
+
+
 def _chip(session):
     chip = session.extra.get(NAME)
     if chip is None:
@@ -96,7 +126,7 @@ def act(session, message):
     do = message["do"]
     if do not in DOES:
         raise Invalid(f"chip: do is one of {', '.join(DOES)}")
-    if do == "new":
+    if do in ("new", "e2"):
         old = session.extra.pop(NAME, None)
         if old is not None:
             old.close()
@@ -123,6 +153,13 @@ def act(session, message):
                                   or not 0 <= place <= 8):
             raise Invalid("chip: place is a place from 0 to 8, or null to let go")
         watch.press(place)
+    elif do == "e2":
+        # E.1's session clocked whole, then shown from its first edge: each step
+        # forward replays one row of it.
+        for pins in e2.SESSION:
+            watch.pins = pins
+            watch.step()
+        watch.jump(0)
     elif do == "pin":
         pin = message.get("pin")
         if pin not in PINS:
@@ -132,4 +169,8 @@ def act(session, message):
               "search": chip.summary(watch.cursor)}
     if do == "tree":
         answer["tree"] = chip.tree(watch.cursor)
+    if do == "e2":
+        answer["e2"] = e2_rows(watch)
+    if do == "new":
+        answer["do_new"] = True         # the page forgets what it drew of the old chip
     return answer

@@ -121,7 +121,9 @@ class Watch:
         """Clock `edges` edges from the frame shown; the frame shown is then the last."""
         for _ in range(edges):
             if self.cursor < self.head and self.applied[self.cursor] == self.pins:
-                self.cursor += 1        # forward again through the history
+                self.cursor += 1        # forward again through the history, and with
+                if self.cursor < self.head:     # the pins it had at the next edge
+                    self.pins = self.applied[self.cursor]
                 continue
             if self.cursor < self.head:
                 self._branch()

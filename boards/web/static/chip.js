@@ -194,6 +194,35 @@ function mount(root, connection) {
   treeSvg.setAttribute("role", "img");
   const treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
   let tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
+  // The paper's E.2 beside the HDL's replay: one row per edge, the current one marked.
+  const e2 = element("section", { class: "block e2", "aria-label": "the paper's E.2",
+                                  hidden: true });
+  let e2Rows = [];
+  function drawE2(table) {
+    const head = element("tr", {}, ...table.columns.map((c) => element("th", { text: c })),
+                         element("th", { text: "the HDL chip" }));
+    e2Rows = table.rows.map((row) => {
+      const verdict = row.differ.length
+        ? row.differ.map((c) => `${c} ${row.hdl[table.columns.indexOf(c)]}`).join(", ")
+        : "the same";
+      const tr = element("tr", { class: row.differ.length ? "differs" : "",
+                                 "aria-label": `E.2 row ${row.cycle}` },
+        ...row.paper.map((f, k) => element("td", {
+          text: f, class: row.differ.includes(table.columns[k]) ? "differs" : "" })),
+        element("td", { text: verdict }));
+      tr.addEventListener("click", () => send({ do: "jump", cycle: row.cycle }));
+      return tr;
+    });
+    const differing = table.rows.filter((r) => r.differ.length).length;
+    e2.replaceChildren(
+      element("h3", { text: "The paper's E.2, at each rising edge" }),
+      element("p", { text: differing ? `${differing} rows differ from the paper`
+                                     : `all ${table.rows.length} rows as in the paper` }),
+      element("div", { class: "e2rows" },
+              element("table", {}, element("thead", {}, head),
+                      element("tbody", {}, ...e2Rows))));
+    e2.hidden = false;
+  }
   const stopped = element("p", { class: "differences" });
 
   const jumpTo = element("input", { type: "number", min: "0", value: "0",
@@ -234,6 +263,7 @@ function mount(root, connection) {
     button("Until it waits", () => send({ do: "until" }), "run until the chip waits"),
     jumpTo, button("Jump", () => send({ do: "jump", cycle: Number(jumpTo.value) })),
     button("New chip", () => send({ do: "new" }), "a new chip from power-up"),
+    button("Replay E.2", () => send({ do: "e2" }), "replay the paper's E.2"),
     element("span", {}, "cycle ", cycle));
 
   root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
@@ -247,7 +277,8 @@ function mount(root, connection) {
             element("h3", { text: "The search tree of the chip's move" }),
             element("p", {}, "nodes ", treeCount,
                     " (a click on a node jumps to the cycle that set its stone)"),
-            treeSvg));
+            treeSvg),
+    e2);
 
   return {
     render(view) {
@@ -290,6 +321,13 @@ function mount(root, connection) {
       stopped.textContent = view.stopped || "";
       for (const [name, [box]] of Object.entries(pins)) box.checked = !!view.pins[name];
       jumpTo.max = String(view.head);
+      if (view.do_new) { e2.hidden = true; e2Rows = []; }
+      if (view.e2) drawE2(view.e2);
+      e2Rows.forEach((tr, k) => {
+        const current = k + 1 === view.cycle;
+        tr.toggleAttribute("aria-current", current);
+        if (current) tr.scrollIntoView({ block: "nearest" });
+      });
       this.renderTree(view);
     },
     renderTree(view) {
