@@ -4,6 +4,8 @@ replays, and a key pressed in the past branches the session there."""
 
 import dataclasses
 
+import pytest
+
 from firmware_ref.eth.cycle import State
 from sim.chip.e2 import SESSION
 from sim.chip.watch import Watch
@@ -18,12 +20,12 @@ def test_every_frame_of_e2_agrees_with_the_golden_model():
     assert watch.head == len(SESSION) and watch.frame["state"] is State.FINISHED
 
 
-def _searched():
+def _searched(place=4):
     watch = Watch()
     watch.step()
     watch.set(resetN=1)
     watch.step()
-    watch.press(4)
+    watch.press(place)
     watch.step()
     watch.press(None)
     return watch, watch.run_until_waiting()
@@ -74,3 +76,36 @@ def test_e2_replayed_from_its_start_follows_its_history():
     for n in range(1, len(SESSION) + 1):
         assert watch.step() is frames[n]
     assert watch.branches == 0 and watch.head == len(SESSION)
+
+
+
+def _compared(watch, tmp_path, name="chip"):
+    from sim.chip.watch import write_waves
+    from sim.waves import compare, golden
+    write_waves(watch, tmp_path / f"{name}.vcd", tmp_path / f"{name}.gtkw")
+    golden.write_session(tmp_path / "golden.vcd", watch.applied)
+    return compare.compare(tmp_path / "golden.vcd", tmp_path / f"{name}.vcd")
+
+
+def test_the_e2_sessions_waves_are_the_golden_models_and_a_wrong_one_is_found(tmp_path):
+    """E.2 clocked on the page's chip, written as waves: ttt compare finds them equal to
+    the golden model's waves of the same pins at both edges of every cycle, every
+    signal paired; and a register made wrong in one frame is found."""
+    watch = Watch()
+    for pins in SESSION:
+        watch.pins = pins
+        watch.step()
+    report = _compared(watch, tmp_path)
+    assert report.equal and report.cycles == len(SESSION) and not report.unpaired
+    assert {"stack.stackregs", "controller.state", "led", "keyboardN"} <= set(report.pairs)
+    assert "ttt_chip" in (tmp_path / "chip.gtkw").read_text()
+    watch.frames[20]["values"]["value.a"] ^= 1
+    wrong = _compared(watch, tmp_path, "wrong")
+    assert {d.signal for d in wrong.differences} == {"value.a"}
+
+
+@pytest.mark.slow       # 15,010 cycles compared at both edges: some 20 seconds
+def test_the_worst_moves_waves_are_the_golden_models(tmp_path):
+    watch, _ = _searched(place=7)
+    report = _compared(watch, tmp_path)
+    assert report.equal and report.cycles == watch.head and not report.unpaired

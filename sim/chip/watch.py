@@ -29,7 +29,7 @@ from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, UnresetChi
 from sim.backends.compiled import Chips
 from sim.chip.signals import INPUT_PINS
 
-__all__ = ["Watch", "NAMES", "CONTROLLER_READS", "LIMIT"]
+__all__ = ["Watch", "NAMES", "CONTROLLER_READS", "LIMIT", "write_waves"]
 
 # What a frame holds, by name below its block, as the HDL chip names it.
 NAMES = (
@@ -157,11 +157,13 @@ class Watch:
         if not golden:
             self.step()
             return 1
+        before = self._apply(self.pins)
         rows = self._chips.run(np.array([[[getattr(self.pins, name) for name in INPUT_PINS]]
                                          * len(golden)], np.uint32), outputs=NAMES)[0]
         for row, want in zip(rows.tolist(), golden):
             self.applied.append(self.pins)
-            self.frames.append(self._frame(self.pins, row, want))
+            self.frames.append(self._frame(self.pins, row, want, before))
+            before = None
         self.cursor = self.head
         return len(golden)
 
@@ -207,7 +209,7 @@ class Watch:
 
     def _edge(self, pins):
         chips = self._chips
-        chips.set(0, **{name: getattr(pins, name) for name in INPUT_PINS})
+        before = self._apply(pins)
         chips.step()
         self.applied.append(pins)
         want = None
@@ -218,9 +220,23 @@ class Watch:
                 want = _golden(self._model)
             except UnresetChip:
                 self._stopped = _UNRESET
-        self.frames.append(self._frame(pins, [chips.get(0, name) for name in NAMES], want))
+        self.frames.append(self._frame(pins, [chips.get(0, name) for name in NAMES], want,
+                                       before))
 
-    def _frame(self, pins, row, want):
+    def _apply(self, pins):
+        """Drive `pins` into the chip for the next edge. Returns what its combinational
+        outputs show then, half a period before the edge, if the pins changed (the
+        waves show it; with the same pins it is the last frame)."""
+        chips = self._chips
+        chips.set(0, **{name: getattr(pins, name) for name in INPUT_PINS})
+        if self.applied and self.applied[-1] == pins:
+            return None
+        values = dict(zip(NAMES, (chips.get(0, name) for name in NAMES)))
+        for name in _SIGNED:
+            values[name] = _signed(name, values[name])
+        return values
+
+    def _frame(self, pins, row, want, before=None):
         """The frame after an edge with `pins` (None: power-up): the HDL's values `row`
         (NAMES' order) and the golden model's `want` (None: not known)."""
         values = dict(zip(NAMES, row))
@@ -247,6 +263,7 @@ class Watch:
             "values": values, "differences": differences,
             "stopped": self._stopped,
             "pins": pins,
+            "before": before,
         }
 
     def changed(self, cycle):
@@ -274,3 +291,84 @@ class Watch:
             "pins": dataclasses.asdict(self.pins),
         }
 
+
+
+# -- the session's waves ------------------------------------------------------------------
+
+# The waves' names (sim.chip.signals.WAVES, and the rest of GROUPS the frames hold) for
+# each frame name; i and sp are pins as well as registers.
+_WAVE_NAMES = {name: (name,) for name in NAMES if name != "stack.top"}
+_WAVE_NAMES |= {"move.i": ("i", "move.i"), "stack.sp": ("sp", "stack.sp"),
+                "stack.stackregs": ("stack.stackregs",)}
+
+
+def write_waves(watch, vcd, gtkw=None):
+    """The session so far (every frame clocked) as a VCD at `vcd`, timed as E.1 and
+    named as the exported netlist (``ttt_chip.controller.state``), as the golden
+    model's and the Amaranth chip's waves are, so that ``ttt compare`` pairs them; with
+    `gtkw` its GTKWave view (sim.waves.gtkw). Each edge n rises at 200n ns; its pins
+    and what they show come half a period before it. Both files are written whole or
+    not at all."""
+    from vcd import VCDWriter
+
+    from firmware_ref import cli
+    from hdl.eth.export import TOP
+
+    from sim.chip.signals import PERIOD_NS, WAVES
+    from sim.waves import gtkw as views
+
+    half = PERIOD_NS // 2
+    widths = dict(WAVES)
+    for name in NAMES:
+        widths.setdefault(name, watch._chips.width(name))
+    with cli.replacing(vcd) as file:
+        writer = VCDWriter(file, timescale="1 ns", date="",
+                           comment="the compiled chip (hdl/eth/chip.py) clocked on make "
+                                   "serve's page; written by sim/chip/watch.py")
+        variables, last = {}, {}
+        for names in _WAVE_NAMES.values():
+            for name in names:
+                scope, _, leaf = f"{TOP}.{name}".rpartition(".")
+                variables[name] = writer.register_var(scope, leaf, "wire",
+                                                      size=widths[name])
+        for pin in ("cp", *INPUT_PINS, "scan", "scanin"):
+            variables[pin] = writer.register_var(TOP, pin, "wire", size=widths[pin])
+
+        def change(time, name, value):
+            if isinstance(value, list):     # the stack: entry 0 at the low end
+                value = sum(entry << 6 * k for k, entry in enumerate(value))
+            value &= (1 << widths[name]) - 1
+            if last.get(name) != value:
+                last[name] = value
+                writer.change(variables[name], time, value)
+
+        def show(time, values):
+            # What the pins show before an edge holds no stack: registers keep still.
+            for source, names in _WAVE_NAMES.items():
+                if source in values:
+                    for name in names:
+                        change(time, name, values[source])
+
+        first = watch.frames[0]["values"]
+        for name, value in (("cp", 0), ("scan", 0), ("scanin", 0)):
+            change(0, name, value)
+        for pin, value in dataclasses.asdict(watch.applied[0] if watch.applied
+                                             else watch.pins).items():
+            change(0, pin, value)
+        show(0, first)
+        for n in range(1, watch.head + 1):
+            frame, pins = watch.frames[n], watch.applied[n - 1]
+            falling = PERIOD_NS * n - half
+            if n > 1:
+                change(falling, "cp", 0)
+            for pin, value in dataclasses.asdict(pins).items():
+                change(falling, pin, value)
+            if frame["before"] is not None:
+                show(falling, frame["before"])
+            change(PERIOD_NS * n, "cp", 1)
+            show(PERIOD_NS * n, frame["values"])
+        end = PERIOD_NS * watch.head
+        change(end + half, "cp", 0)
+        writer.close(end + PERIOD_NS)
+    if gtkw is not None:
+        views.write(vcd, scope=TOP, save_path=gtkw)
