@@ -380,3 +380,26 @@ def test_e2_stepped_row_by_row_and_read_from_the_page(browser, chip):
         assert current.get_attribute("aria-label") == f"E.2 row {n}"
     shot(page, "chip-e2")
     assert page.errors == []
+
+
+def test_the_waves_downloaded_are_the_golden_models(browser, chip, tmp_path):
+    """E.2 replayed on the page, its waves downloaded: ttt compare finds them equal
+    to the golden model's waves of E.2."""
+    from sim.chip import e2
+    from sim.waves import compare, golden
+    page = opened(browser, chip)
+    timing.chip_panel(page)
+    page.get_by_role("button", name="replay the paper's E.2").click()
+    _chip_cycle_becomes(page, "0 of 50")
+    page.get_by_role("button", name="the session's waves").click()
+    with page.expect_download() as got:
+        page.get_by_role("link", name="chip.vcd").click()
+    got.value.save_as(tmp_path / "chip.vcd")
+    with page.expect_download() as got:
+        page.get_by_role("link", name="chip.gtkw").click()
+    got.value.save_as(tmp_path / "chip.gtkw")
+    assert "[dumpfile]" in (tmp_path / "chip.gtkw").read_text()
+    golden.write_session(tmp_path / "golden.vcd", e2.SESSION)
+    report = compare.compare(tmp_path / "golden.vcd", tmp_path / "chip.vcd")
+    assert report.equal and report.cycles == 50 and not report.unpaired, report.summary()
+    assert page.errors == []

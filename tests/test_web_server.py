@@ -331,6 +331,10 @@ def test_the_chip_clocked_by_hand_through_the_messages():
                     await page.send(kind="chip", **wrong)
                     answer = await page.receive()
                     assert answer["kind"] == "error" and "traceback" not in answer["text"]
+                waves = (await chip("waves"))["waves"]
+                assert waves["names"] == ["chip.vcd", "chip.gtkw"] and waves["cycles"] == head
+                assert "$scope module ttt_chip $end" in waves["vcd"]
+                assert waves["gtkw"].count("[dumpfile]") == 1
                 fresh = await chip("new")
                 assert fresh["cycle"] == 0 and fresh["head"] == 0
     run(scenario())

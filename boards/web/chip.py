@@ -7,11 +7,12 @@ from the board in a box the panel plays: the panel's game goes on while a person
 this chip by hand.
 """
 
+from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip import e2, tree
 from sim.chip.lockstep import probe_from
 from sim.chip.signals import PROBE_PATHS
-from sim.chip.watch import LIMIT, Watch
+from sim.chip.watch import LIMIT, Watch, write_waves
 
 from .messages import Invalid
 
@@ -20,7 +21,10 @@ __all__ = ["act", "DOES"]
 NAME = "chip session"           # its name among the session's extra boards
 PINS = ("userbegins", "piN", "resetN")
 DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
-        "e2")
+        "e2", "waves")
+# Where a page's waves are written (its session's own folder), and under what names.
+WAVES = BUILD / "web" / "waves"
+VCD, GTKW = "chip.vcd", "chip.gtkw"
 # A node as the page takes it: a list in this order, not an object, since a search
 # holds up to some 5,800 of them.
 NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", "end")
@@ -102,6 +106,17 @@ _FRAME_NAME = {**{name: path for name, path in PROBE_PATHS.items()},
                "sp": "stack.sp", "i": "move.i"}
 
 
+def waves(session, watch):
+    """The session so far as waves: written to the page's folder under WAVES (where
+    the GTKWave save file finds them and its filters), and their text for the page
+    to offer as downloads."""
+    folder = WAVES / session.token[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    write_waves(watch, folder / VCD, folder / GTKW)
+    return {"vcd": (folder / VCD).read_text(), "gtkw": (folder / GTKW).read_text(),
+            "names": [VCD, GTKW], "folder": str(folder), "cycles": watch.head}
+
+
 def _chip(session):
     chip = session.extra.get(NAME)
     if chip is None:
@@ -171,6 +186,8 @@ def act(session, message):
         answer["tree"] = chip.tree(watch.cursor)
     if do == "e2":
         answer["e2"] = e2_rows(watch)
+    if do == "waves":
+        answer["waves"] = waves(session, watch)
     if do == "new":
         answer["do_new"] = True         # the page forgets what it drew of the old chip
     return answer

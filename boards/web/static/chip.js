@@ -224,6 +224,19 @@ function mount(root, connection) {
     e2.hidden = false;
   }
   const stopped = element("p", { class: "differences" });
+  // The session's waves as downloads: the VCD and its GTKWave save file.
+  const downloads = element("p", { class: "downloads", hidden: true });
+  let urls = [];
+  function offerWaves(waves) {
+    urls.forEach((url) => URL.revokeObjectURL(url));
+    urls = [waves.vcd, waves.gtkw].map((text) =>
+      URL.createObjectURL(new Blob([text], { type: "text/plain" })));
+    downloads.replaceChildren(`The first ${waves.cycles} cycles: `,
+      ...waves.names.flatMap((name, k) => [
+        element("a", { href: urls[k], download: name, text: name }), " "]),
+      `(also in ${waves.folder}, where the save file finds its filters)`);
+    downloads.hidden = false;
+  }
 
   const jumpTo = element("input", { type: "number", min: "0", value: "0",
                                     id: "chip-jump", "aria-label": "cycle to jump to" });
@@ -264,11 +277,12 @@ function mount(root, connection) {
     jumpTo, button("Jump", () => send({ do: "jump", cycle: Number(jumpTo.value) })),
     button("New chip", () => send({ do: "new" }), "a new chip from power-up"),
     button("Replay E.2", () => send({ do: "e2" }), "replay the paper's E.2"),
+    button("Waves", () => send({ do: "waves" }), "the session's waves"),
     element("span", {}, "cycle ", cycle));
 
   root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
     element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
-    stopped, differences,
+    downloads, stopped, differences,
     element("div", { class: "blocks" }, ...blocks,
             element("section", { class: "block controller-diagram",
                                  "aria-label": "the controller's states" },
@@ -323,6 +337,7 @@ function mount(root, connection) {
       jumpTo.max = String(view.head);
       if (view.do_new) { e2.hidden = true; e2Rows = []; }
       if (view.e2) drawE2(view.e2);
+      if (view.waves) offerWaves(view.waves);
       e2Rows.forEach((tr, k) => {
         const current = k + 1 === view.cycle;
         tr.toggleAttribute("aria-current", current);
