@@ -248,6 +248,14 @@ def test_two_machines_over_every_opening(browser, museum):
     page.close()
 
 
+@pytest.fixture(scope="module")
+def insides():
+    """A server for the chip's insides' pages: each page is a session with its chip,
+    more than the four the console serves at once by default."""
+    with Served(("eth",), limit=8) as url:
+        yield url
+
+
 def _chip_reads(page, name):
     """A value of the chip's insides by its accessible name ("value r")."""
     return page.get_by_label(name, exact=True).text_content()
@@ -263,12 +271,12 @@ def _chip_cycle_becomes(page, text):
         raise AssertionError(f"the page shows cycle {shown!r}, not {text!r}") from None
 
 
-def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, chip):
+def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
     """Reset, a key held on the chip's pins, a step into the search, the search run
     until the chip waits, back and a jump; every value read by its accessible name.
     The panel beside it plays on. One edge stepped and shown is timed (make benchmark
     reports the figure)."""
-    page = opened(browser, chip)
+    page = opened(browser, insides)
     page.get_by_role("button", name="The chip's insides").click()
     _chip_cycle_becomes(page, "0 of 0")
     assert not page.locator("#chip-resetN").is_checked()     # held in reset at power-up
@@ -330,11 +338,11 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, chip):
     assert page.errors == []
 
 
-def test_the_worst_move_run_at_full_speed_and_its_tree_drawn(browser, chip):
+def test_the_worst_move_run_at_full_speed_and_its_tree_drawn(browser, insides):
     """B3 from the empty board, 15,007 clocks, run in one click and its tree of
     alg.move's nodes drawn; then single steps. Generous bounds here (a loaded machine);
     make benchmark reports the figures (the goals: under 1 s, and under 50 ms a step)."""
-    page = opened(browser, chip)
+    page = opened(browser, insides)
     timing.chip_panel(page)
     run_ms = timing.chip_worst_run_ms(page)
     answer = alg.move([0] * 7 + [alg.HUMAN, 0]).place
@@ -347,12 +355,12 @@ def test_the_worst_move_run_at_full_speed_and_its_tree_drawn(browser, chip):
     assert page.errors == []
 
 
-def test_e2_stepped_row_by_row_and_read_from_the_page(browser, chip):
+def test_e2_stepped_row_by_row_and_read_from_the_page(browser, insides):
     """The paper's E.2 replayed on the page: at each edge the state and registers read
     by their accessible names are the paper's row, and the page's table says every row
     is as in the paper."""
     from sim.chip import e2
-    page = opened(browser, chip)
+    page = opened(browser, insides)
     timing.chip_panel(page)
     page.get_by_role("button", name="replay the paper's E.2").click()
     _chip_cycle_becomes(page, "0 of 50")
@@ -382,12 +390,12 @@ def test_e2_stepped_row_by_row_and_read_from_the_page(browser, chip):
     assert page.errors == []
 
 
-def test_the_waves_downloaded_are_the_golden_models(browser, chip, tmp_path):
+def test_the_waves_downloaded_are_the_golden_models(browser, insides, tmp_path):
     """E.2 replayed on the page, its waves downloaded: ttt compare finds them equal
     to the golden model's waves of E.2."""
     from sim.chip import e2
     from sim.waves import compare, golden
-    page = opened(browser, chip)
+    page = opened(browser, insides)
     timing.chip_panel(page)
     page.get_by_role("button", name="replay the paper's E.2").click()
     _chip_cycle_becomes(page, "0 of 50")
