@@ -20,7 +20,7 @@ from .prompt import Prompter, Quit
 
 
 __all__ = ["play_board", "play_golden", "Session", "check_position", "show", "HELP",
-           "named", "playing"]
+           "named", "playing", "machine_moves"]
 
 PLACES = {coordinate(k): k for k in range(9)}
 CHIPS = (COMPUTER, protocol.BOTH)   # places that hold a chip's stone
@@ -65,6 +65,21 @@ def says_moves(status):
     turns does, hdl/turns.py: ``B1`` after the answer that shows the move)."""
     name = named(status.game)
     return bool(name) and issubclass(cartridges.cartridge(name), Turns)
+
+
+def machine_moves(link, before, status):
+    """The machine's moves from board `before` to `status`, named A1..C3. A game of turns
+    says its move in a line that follows the answer: that line is read from `link`
+    here, so it is shown once, now, and must name the stone the board shows."""
+    moves = [coordinate(k) for k in range(9)
+             if status.board[k] in CHIPS and before[k] not in CHIPS]
+    if says_moves(status):
+        for move in moves:
+            said = link.line()
+            if said != move:
+                raise protocol.ProtocolError(f"{machine(status)} played {move} but "
+                                             f"said {said!r}")
+    return moves
 
 
 def playing(games, status):
@@ -146,7 +161,7 @@ class Session(Prompter):
             mine = status.board.copy()
             mine[place] = HUMAN
             after = self.command(protocol.key(place))
-            for move in self.moves(mine, after):
+            for move in machine_moves(self.link, mine, after):
                 self.write(f"{machine(after).capitalize()} plays {move}; its move took "
                            f"{after.cycles} clock cycles.")
             return after
@@ -173,23 +188,9 @@ class Session(Prompter):
 
     def new_game(self, board=None):
         status = self.command(protocol.reset(board))
-        for move in self.moves(board or [EMPTY] * 9, status):
+        for move in machine_moves(self.link, board or [EMPTY] * 9, status):
             self.write(f"{machine(status).capitalize()} opens at {move}.")
         return status
-
-    def moves(self, before, status):
-        """The machine's moves from `before` to `status`, named A1..C3. A game of turns
-        says its move in a line that follows the answer: that line is read here, so it
-        is shown once, now, and must name the stone the board shows."""
-        moves = [coordinate(k) for k in range(9)
-                 if status.board[k] in CHIPS and before[k] not in CHIPS]
-        if says_moves(status):
-            for move in moves:
-                said = self.link.line()
-                if said != move:
-                    raise protocol.ProtocolError(f"{machine(status)} played {move} but "
-                                                 f"said {said!r}")
-        return moves
 
     def command(self, frame, again=False, quiet=False):
         """Send `frame`; the status after it. `again`: once more if it is refused.

@@ -11,8 +11,8 @@ from sim.cartridges import bench as cartridges
 
 from ...box.box import CLOCK_HZ
 from ...host import protocol
-from ...host.terminal import CHIPS, OVER, YOU_BEGIN, check_position, machine, result, \
-    says_moves
+from ...host.terminal import OVER, YOU_BEGIN, check_position, machine, \
+    machine_moves, result
 from ..messages import Invalid
 from . import Base, field
 
@@ -49,7 +49,7 @@ class View(Base):
         mine = self.status.board.copy()
         mine[place] = HUMAN
         after = self.command(protocol.key(place))
-        for move in self.moves(mine, after):
+        for move in machine_moves(self.link, mine, after):
             self.said.append(f"{machine(after).capitalize()} plays {move}; its move took "
                              f"{after.cycles} clock cycles.")
             self.played.append((move, after.cycles))
@@ -68,7 +68,7 @@ class View(Base):
                 raise Invalid(f"new: that position won't do: {error}") from None
         status = self.command(protocol.reset(board))
         self.played = []
-        for move in self.moves(board or [EMPTY] * 9, status):
+        for move in machine_moves(self.link, board or [EMPTY] * 9, status):
             self.said.append(f"{machine(status).capitalize()} opens at {move}.")
             self.played.append((move, None))
         self.settled(status)
@@ -82,19 +82,6 @@ class View(Base):
         if status.lamps[OVER] and not self.status.lamps[OVER]:
             self.said.append(result(status))
         self.status = status
-
-    def moves(self, before, status):
-        """The machine's moves from `before` to `status`, as the terminal client reads
-        them: a game of turns says its move in a line after the answer."""
-        moves = [coordinate(k) for k in range(9)
-                 if status.board[k] in CHIPS and before[k] not in CHIPS]
-        if says_moves(status):
-            for move in moves:
-                said = self.link.line()
-                if said != move:
-                    raise protocol.ProtocolError(f"{machine(status)} played {move} but "
-                                                 f"said {said!r}")
-        return moves
 
     def state(self):
         status, cartridge = self.status, cartridges.cartridge(self.folder)
