@@ -109,3 +109,18 @@ def test_the_worst_moves_waves_are_the_golden_models(tmp_path):
     watch, _ = _searched(place=7)
     report = _compared(watch, tmp_path)
     assert report.equal and report.cycles == watch.head and not report.unpaired
+
+
+def test_the_strip_of_waves_ends_at_the_frame_shown():
+    watch = Watch()
+    for pins in SESSION:
+        watch.pins = pins
+        watch.step()
+    watch.jump(30)
+    strip = watch.view()["strip"]
+    assert strip["first"] == 30 - 24 + 1
+    assert [group for group, _ in strip["groups"]][:2] == ["pins", "controller"]
+    assert strip["values"]["controller.state"][-1] == watch.frame["values"][
+        "controller.state"]
+    assert strip["values"]["resetN"] == [p.resetN for p in watch.applied[6:30]]
+    assert strip["widths"]["led"] == 18 and strip["widths"]["controller.call"] == 1

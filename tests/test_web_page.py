@@ -330,6 +330,11 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
         _chip_cycle_becomes(page, f"{n} of 6499")
         steps.append(page.evaluate("performance.now()") - began)
     assert statistics.median(steps) < 500, steps        # generous: a loaded machine
+    # The strip of waves ends at the cycle shown, the clock and the pins first.
+    strip = page.get_by_role("img", name="waves of cycles 0 to 15")
+    assert strip.locator("text").first.text_content() == "cp"
+    assert strip.locator("text.group").all_text_contents()[:3] == ["pins", "controller",
+                                                                   "board"]
     shot(page, "chip")
     # The panel beside it still plays its own game.
     key(page, "B2").click()

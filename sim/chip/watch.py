@@ -27,7 +27,7 @@ import numpy as np
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, UnresetChip
 
 from sim.backends.compiled import Chips
-from sim.chip.signals import INPUT_PINS
+from sim.chip.signals import GROUPS, INPUT_PINS
 
 __all__ = ["Watch", "NAMES", "CONTROLLER_READS", "LIMIT", "write_waves"]
 
@@ -48,6 +48,9 @@ NAMES = (
 # The controller's inputs, which its next edge reads (appendix C's conditions).
 CONTROLLER_READS = ("keyboard.keypressed", "board.validkey", "board.full", "board.wins",
                     "stack.ground", "board.lasti", "value.rgea", "value.rgbestr")
+STRIP = 24                      # the cycles the page's strip of waves shows
+# The pins' names in GROUPS that the frames hold under a block's name.
+_STRIP_NAMES = {"i": "move.i", "sp": "stack.sp"}
 LIMIT = 100_000                 # edges one run may clock: a search takes at most 15,007
 _UNRESET = ("the golden model stops here: the chip was clocked before a reset edge, so "
             "its registers are unknown")
@@ -274,6 +277,33 @@ class Watch:
         before, after = self.frames[cycle - 1]["values"], self.frames[cycle]["values"]
         return [name for name, value in after.items() if before[name] != value]
 
+    def strip(self, cycles=STRIP):
+        """The waves of the last `cycles` frames up to the one shown, as the GTKWave
+        view groups them (sim.chip.signals.GROUPS, the pins first, the clock implied by
+        the cycles): {"first": its first cycle, "groups": [[group, [name, ...]], ...],
+        "values": {name: [value per cycle]}, "widths": {name: bits}}. The stack's
+        registers are left out."""
+        first = max(0, self.cursor - cycles + 1)
+        frames = self.frames[first:self.cursor + 1]
+        groups, values = [], {}
+        for group, members in GROUPS.items():
+            names = []
+            for member in members:
+                name = _STRIP_NAMES.get(member, member) if group == "pins" else \
+                    f"{group}.{member}"
+                if name in INPUT_PINS:          # the pins each edge was clocked with
+                    names.append(name)
+                    values[name] = [getattr(frame["pins"] or self.pins, name)
+                                    for frame in frames]
+                elif name in frames[0]["values"] and name != "stack.stackregs" and \
+                        name not in values:
+                    names.append(name)
+                    values[name] = [frame["values"][name] for frame in frames]
+            if names:
+                groups.append([group, names])
+        widths = {name: self._chips.width(name) for name in values}
+        return {"first": first, "groups": groups, "values": values, "widths": widths}
+
     def view(self):
         """The frame shown as the page's message takes it: values by name, what changed
         on the edge into it, the transition the controller took and what it read."""
@@ -289,6 +319,7 @@ class Watch:
             "values": frame["values"], "changed": self.changed(self.cursor),
             "differences": frame["differences"], "stopped": frame["stopped"],
             "pins": dataclasses.asdict(self.pins),
+            "strip": self.strip(),
         }
 
 

@@ -146,6 +146,67 @@ function drawTree(svg, tree, jump) {
   return boxes;
 }
 
+// The strip of waves: the clock first, then the pins and each block's registers and
+// controls as GTKWave's view groups them, over the last cycles up to the one shown.
+function drawStrip(svg, strip, current) {
+  const ns = "http://www.w3.org/2000/svg";
+  const make = (tag, attributes, text) => {
+    const node = document.createElementNS(ns, tag);
+    Object.entries(attributes).forEach(([k, v]) => node.setAttribute(k, v));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const label = 150, cell = 34, row = 15;
+  const names = strip.groups.flatMap(([group, list]) => [[group], ...list.map((n) => [null, n])]);
+  const count = strip.values[names.find(([g]) => g === null)[1]].length;
+  const height = (names.length + 1) * row + 4;
+  svg.setAttribute("viewBox", `0 0 ${label + cell * count} ${height}`);
+  svg.setAttribute("aria-label", `waves of cycles ${strip.first} to ${strip.first + count - 1}`);
+  const parts = [];
+  // The clock: high for the second half of each cycle, rising at its edge.
+  let clock = `M${label},${row - 2}`;
+  for (let c = 0; c < count; c++) {
+    const x = label + c * cell;
+    clock += ` L${x},${row - 2} L${x},3 L${x + cell / 2},3 L${x + cell / 2},${row - 2}`;
+  }
+  parts.push(make("text", { x: 2, y: row - 3, class: "name" }, "cp"),
+             make("path", { d: clock + ` L${label + count * cell},${row - 2}`, class: "bit" }));
+  names.forEach(([group, name], k) => {
+    const y = (k + 1) * row + 2;
+    if (group) {
+      parts.push(make("text", { x: 2, y: y + row - 4, class: "group" }, group));
+      return;
+    }
+    const short = name.includes(".") ? name.split(".")[1] : name;
+    parts.push(make("text", { x: 14, y: y + row - 4, class: "name" }, short));
+    const values = strip.values[name];
+    if (strip.widths[name] === 1) {
+      let d = "";
+      values.forEach((v, c) => {
+        const yy = v ? y + 2 : y + row - 3;
+        d += `${c ? "L" : "M"}${label + c * cell},${yy} L${label + (c + 1) * cell},${yy} `;
+      });
+      parts.push(make("path", { d, class: "bit" }));
+    } else {
+      values.forEach((v, c) => {
+        if (c > 0 && values[c - 1] === v) return;
+        let end = c + 1;
+        while (end < count && values[end] === v) end++;
+        const x = label + c * cell;
+        parts.push(make("rect", { x: x + 1, y: y + 1, width: (end - c) * cell - 2,
+                                  height: row - 3, class: "bus" }));
+        const shownValue = short === "state" ? STATES[v] : short === "choose" ? CHOOSE[v]
+          : strip.widths[name] > 4 ? v.toString(16) : String(v);
+        parts.push(make("text", { x: x + 3, y: y + row - 4, class: "value" },
+                        shownValue.slice(0, Math.max(1, Math.floor((end - c) * cell / 6.5)))));
+      });
+    }
+  });
+  const at = label + (current - strip.first) * cell;
+  parts.push(make("rect", { x: at, y: 0, width: cell, height, class: "now" }));
+  svg.replaceChildren(...parts);
+}
+
 function mount(root, connection) {
   const send = (fields) => connection.send({ kind: "chip", ...fields });
   let last = null, running = null;
@@ -189,6 +250,9 @@ function mount(root, connection) {
   const read = element("p", { class: "read" });
   const cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
   const differences = element("ul", { class: "differences", role: "alert" });
+  const stripSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  stripSvg.setAttribute("class", "strip");
+  stripSvg.setAttribute("role", "img");
   const treeSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   treeSvg.setAttribute("class", "tree");
   treeSvg.setAttribute("role", "img");
@@ -287,6 +351,8 @@ function mount(root, connection) {
             element("section", { class: "block controller-diagram",
                                  "aria-label": "the controller's states" },
                     svg, transition, read)),
+    element("section", { class: "block waves", "aria-label": "the waves" },
+            element("h3", { text: "Waves of the last cycles" }), stripSvg),
     element("section", { class: "block search", "aria-label": "the search tree" },
             element("h3", { text: "The search tree of the chip's move" }),
             element("p", {}, "nodes ", treeCount,
@@ -338,6 +404,7 @@ function mount(root, connection) {
       if (view.do_new) { e2.hidden = true; e2Rows = []; }
       if (view.e2) drawE2(view.e2);
       if (view.waves) offerWaves(view.waves);
+      drawStrip(stripSvg, view.strip, view.cycle);
       e2Rows.forEach((tr, k) => {
         const current = k + 1 === view.cycle;
         tr.toggleAttribute("aria-current", current);
