@@ -330,6 +330,18 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
         _chip_cycle_becomes(page, f"{n} of 6499")
         steps.append(page.evaluate("performance.now()") - began)
     assert statistics.median(steps) < 500, steps        # generous: a loaded machine
+    # Run at 10 Hz, through the history here, then stopped.
+    page.get_by_label("rate").select_option("10")
+    page.get_by_role("button", name="Run", exact=True).click()
+    _chip_cycle_becomes(page, "20 of 6499")
+    page.get_by_role("button", name="Stop", exact=True).click()
+    page.wait_for_timeout(300)
+    stopped_at = page.evaluate(timing.CHIP_CYCLE)
+    page.wait_for_timeout(400)
+    assert page.evaluate(timing.CHIP_CYCLE) == stopped_at
+    page.get_by_label("cycle to jump to").fill("15")
+    page.get_by_role("button", name="Jump", exact=True).click()
+    _chip_cycle_becomes(page, "15 of 6499")
     # The strip of waves ends at the cycle shown, the clock and the pins first.
     strip = page.get_by_role("img", name="waves of cycles 0 to 15")
     assert strip.locator("text").first.text_content() == "cp"

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
-           "WORST", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
+           "WORST", "CHIP_CYCLE", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = [column + row for row in "123" for column in "ABC"]
@@ -163,17 +163,18 @@ _TIMED_CLICK = """async ([label, done]) => {
     await new Promise((r) => requestAnimationFrame(() => r()));
     return performance.now() - began;
 }"""
-_CYCLE = "document.querySelector('#chip output[aria-label=cycle]')?.value"
+# The cycle the chip's panel shows ("15 of 6499"), read in the page.
+CHIP_CYCLE = "document.querySelector('#chip output[aria-label=cycle]')?.value"
 
 
 def chip_panel(page):
     """Open the chip's insides on `page` and wait for its first frame."""
     page.get_by_role("button", name="The chip's insides").click()
-    page.wait_for_function(f"{_CYCLE} === '0 of 0'", timeout=WAIT_MS)
+    page.wait_for_function(f"{CHIP_CYCLE} === '0 of 0'", timeout=WAIT_MS)
 
 
 def _cycle_is(page, text):
-    page.wait_for_function(f"{_CYCLE} === {text!r}", timeout=WAIT_MS)
+    page.wait_for_function(f"{CHIP_CYCLE} === {text!r}", timeout=WAIT_MS)
 
 
 def chip_step_ms(page, steps=20):
@@ -181,9 +182,9 @@ def chip_step_ms(page, steps=20):
     panel open, the chip anywhere): each, in ms."""
     times = []
     for _ in range(steps):
-        now = page.evaluate(_CYCLE)
+        now = page.evaluate(CHIP_CYCLE)
         times.append(page.evaluate(_TIMED_CLICK, ["step one edge",
-                                                  f"() => {_CYCLE} !== {now!r}"]))
+                                                  f"() => {CHIP_CYCLE} !== {now!r}"]))
     return times
 
 
@@ -207,7 +208,7 @@ def chip_worst_run_ms(page):
     step.click()
     _cycle_is(page, "3 of 3")
     page.get_by_role("button", name="let every key go").click()
-    done = (f"() => {_CYCLE} === '15010 of 15010' && document.querySelectorAll("
+    done = (f"() => {CHIP_CYCLE} === '15010 of 15010' && document.querySelectorAll("
             f"'#chip svg.tree rect').length === {nodes}")
     return page.evaluate(_TIMED_CLICK, ["run until the chip waits", done])
 
