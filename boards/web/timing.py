@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
-           "WORST", "CHIP_CYCLE", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
+           "WORST", "CHIP_CYCLE", "TIMED_CLICK", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = [column + row for row in "123" for column in "ABC"]
@@ -153,7 +153,7 @@ def box_alone(repeats=5):
 
 # Clicks a button of the chip's panel and waits, in the page, until `done()` holds and a
 # frame is drawn after it: the time a person waits, without the driver's round trips.
-_TIMED_CLICK = """async ([label, done]) => {
+TIMED_CLICK = """async ([label, done]) => {
     const button = [...document.querySelectorAll('#chip button')]
         .find((b) => b.getAttribute('aria-label') === label);
     const holds = new Function('return (' + done + ')()');
@@ -183,7 +183,7 @@ def chip_step_ms(page, steps=20):
     times = []
     for _ in range(steps):
         now = page.evaluate(CHIP_CYCLE)
-        times.append(page.evaluate(_TIMED_CLICK, ["step one edge",
+        times.append(page.evaluate(TIMED_CLICK, ["step one edge",
                                                   f"() => {CHIP_CYCLE} !== {now!r}"]))
     return times
 
@@ -210,7 +210,7 @@ def chip_worst_run_ms(page):
     page.get_by_role("button", name="let every key go").click()
     done = (f"() => {CHIP_CYCLE} === '15010 of 15010' && document.querySelectorAll("
             f"'#chip svg.tree rect').length === {nodes}")
-    return page.evaluate(_TIMED_CLICK, ["run until the chip waits", done])
+    return page.evaluate(TIMED_CLICK, ["run until the chip waits", done])
 
 
 def click_to_led(games=3):
