@@ -124,3 +124,12 @@ def test_the_strip_of_waves_ends_at_the_frame_shown():
         "controller.state"]
     assert strip["values"]["resetN"] == [p.resetN for p in watch.applied[6:30]]
     assert strip["widths"]["led"] == 18 and strip["widths"]["controller.call"] == 1
+
+
+def test_a_chip_clocked_before_reset_is_said_and_not_checked():
+    watch = Watch()
+    watch.set(resetN=1)
+    frame = watch.step()
+    assert frame["stopped"].startswith("the golden model stopped") and \
+        frame["differences"] == {}
+    assert watch.view()["stopped"] == frame["stopped"]

@@ -52,8 +52,9 @@ STRIP = 24                      # the cycles the page's strip of waves shows
 # The pins' names in GROUPS that the frames hold under a block's name.
 _STRIP_NAMES = {"i": "move.i", "sp": "stack.sp"}
 LIMIT = 100_000                 # edges one run may clock: a search takes at most 15,007
-_UNRESET = ("the golden model stops here: the chip was clocked before a reset edge, so "
-            "its registers are unknown")
+_UNRESET = ("the golden model stopped: the chip was clocked before a reset edge, so "
+            "nobody knows its registers, and the values here are not checked; New chip "
+            "starts both again")
 _SIGNED = {"value.r": 2, "value.bestr": 1}
 
 
