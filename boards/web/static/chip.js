@@ -42,9 +42,11 @@ const ARROWS = [["justreset", "justreset"], ["justreset", "waiting"], ["waiting"
   ["rating", "returned"], ["rating", "finished"], ["returned", "setboardi"],
   ["returned", "returned"], ["returned", "doingbestmove"], ["doingbestmove", "waiting"],
   ["finished", "finished"]];
-const AT = { justreset: [60, 40], waiting: [200, 40], userjustmoved: [340, 40],
-             finished: [340, 150], setboardi: [200, 150], rating: [60, 150],
-             returned: [60, 260], doingbestmove: [200, 260] };
+// Laid out so that no arrow crosses a state: the search's loop below, the way out of
+// it (doingbestmove) on the left, back up to waiting.
+const AT = { justreset: [70, 40], waiting: [230, 40], userjustmoved: [390, 40],
+             doingbestmove: [70, 150], setboardi: [230, 150], finished: [390, 150],
+             returned: [70, 260], rating: [230, 260] };
 const RATES = [["1", "1 Hz"], ["2", "2 Hz"], ["10", "10 Hz"], ["100", "100 Hz"],
                ["full", "full speed"]];
 
@@ -66,17 +68,35 @@ function button(text, onClick, label) {
 function diagram() {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 420 300");
+  svg.setAttribute("viewBox", "0 0 460 290");
   svg.setAttribute("role", "img");
   svg.setAttribute("class", "states");
+  const defs = document.createElementNS(ns, "defs");
+  const marker = document.createElementNS(ns, "marker");
+  Object.entries({ id: "chip-arrowhead", viewBox: "0 0 10 10", refX: 9, refY: 5,
+                   markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse",
+                   orient: "auto-start-reverse" })
+    .forEach(([k, v]) => marker.setAttribute(k, v));
+  const head = document.createElementNS(ns, "path");
+  head.setAttribute("d", "M0,0 L10,5 L0,10 z");
+  head.setAttribute("class", "head");
+  marker.append(head);
+  defs.append(marker);
+  svg.append(defs);
   const arrows = {};
   for (const [from, to] of ARROWS) {
     const [x1, y1] = AT[from], [x2, y2] = AT[to];
     const path = document.createElementNS(ns, "path");
+    // From edge to edge of the two ellipses, a pair of opposite arrows side by side.
+    const dx = x2 - x1, dy = y2 - y1, length = Math.hypot(dx, dy) || 1;
+    const edge = 1 / Math.hypot(dx / 58, dy / 18);
+    const [ox, oy] = [-dy / length * 4, dx / length * 4];
     path.setAttribute("d", from === to
-      ? `M${x1 - 10},${y1 - 20} C${x1 - 40},${y1 - 55} ${x1 + 40},${y1 - 55} ${x1 + 10},${y1 - 20}`
-      : `M${x1},${y1} L${x2},${y2}`);
+      ? `M${x1 - 10},${y1 - 18} C${x1 - 40},${y1 - 55} ${x1 + 40},${y1 - 55} ${x1 + 10},${y1 - 18}`
+      : `M${x1 + dx * edge + ox},${y1 + dy * edge + oy} ` +
+        `L${x2 - dx * edge + ox},${y2 - dy * edge + oy}`);
     path.setAttribute("class", "arrow");
+    path.setAttribute("marker-end", "url(#chip-arrowhead)");
     svg.append(path);
     arrows[`${from}>${to}`] = path;
   }
