@@ -329,6 +329,8 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
     page.get_by_role("button", name="Jump", exact=True).click()
     _chip_cycle_becomes(page, "5 of 6499")
     assert _chip_reads(page, "controller state") == "rating"
+    # The move block shows which input the choose multiplexer picks.
+    assert _chip_reads(page, "move choose") == _chip_reads(page, "controller choose")
     # One edge stepped and shown, timed from the click to the frame on the page.
     steps = []
     for n in range(6, 16):

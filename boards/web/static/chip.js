@@ -24,7 +24,7 @@ export function openChip(root, opener, connection) {
 // What each block shows, by the name the server's frame gives it below the block.
 const BLOCKS = {
   board: ["p", "wins", "full", "lasti", "nextfree", "validkey"],
-  move: ["i", "m", "random", "index"],
+  move: ["choose", "i", "m", "random", "index"],
   value: ["r", "bestr", "a", "rgea", "rgbestr"],
   stack: ["sp", "ground"],
   controller: ["state", "choose", "toggleN", "usei", "nexti", "init", "call", "pop",
@@ -32,6 +32,8 @@ const BLOCKS = {
   keyboard: ["keyboard", "keypressed", "key"],
   pins: ["led", "copyboard", "prompt", "fin", "win"],
 };
+// A control drawn in the block it steers: the multiplexer's select, in the move block.
+const ALIASES = { "move.choose": "controller.choose" };
 const STATES = ["waiting", "returned", "rating", "justreset", "finished",
                 "userjustmoved", "doingbestmove", "setboardi"];
 const CHOOSE = ["random", "i", "m", "key"];
@@ -387,7 +389,7 @@ function mount(root, connection) {
       for (const [key, out] of Object.entries(outputs)) {
         if (Array.isArray(out)) continue;
         const [block, name] = key.split(".");
-        const path = block === "pins" ? name : key;
+        const path = block === "pins" ? name : ALIASES[key] || key;
         out.value = shown(block, name, view.values[path]);
         out.closest("dd").classList.toggle("changed", view.changed.includes(path));
         out.closest("dd").classList.toggle("differs", path in view.differences);
