@@ -14,6 +14,7 @@ from web import WAIT_S, Page, origin, served
 
 from boards.web import messages, server
 from firmware_ref import cli
+from firmware_ref.eth import alg
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}      # no browser to open
 # What make itself says when the command it ran was interrupted.
@@ -225,11 +226,16 @@ def test_the_benchmark_reports_the_browsers_figures_as_it_is_given_them():
     from sim.reports import benchmark
     figures = {"games": 3, "moves": 15, "median_ms": 44.5, "worst_ms": 90.4,
                "board_median_ms": 38.6, "worst_move_ms": 58.5,
-               "box_alone_worst_move_ms": 58.8, "browser": "Chromium 156"}
+               "box_alone_worst_move_ms": 58.8, "browser": "Chromium 156",
+               "chip_step_median_ms": 9.6, "chip_steps": 20, "chip_step_worst_ms": 14.2,
+               "chip_worst_run_median_ms": 625.4, "chip_runs": 3}
     measured = benchmark.browser(lambda: figures, quick=False, log=lambda text: None)
     text = "\n".join(benchmark._web_section(measured))
     assert "| median over 15 moves of 3 games | 44.5 ms | 38.6 ms |" in text
     assert "| B3 from the empty board (15,007 clocks), median | 58.5 ms | 58.8 ms" in text
+    assert "| one edge stepped, median over 20 | 9.6 ms (slowest 14.2 ms) |" in text
+    assert "| B3's search (15,007 clocks) run at full speed and its tree drawn, median " \
+           "over 3 | 625 ms |" in text
     quick = benchmark.browser(lambda: figures, quick=True, log=lambda text: None)
     assert benchmark._web_section(quick)[-1] == "missing: not run with --quick"
 
@@ -269,4 +275,66 @@ def test_a_malformed_request_is_refused_in_one_line_without_a_traceback():
             assert console.said and all("\n" not in line and "Traceback" not in line
                                         for line in console.said), console.said
             assert (await get(url))[0] == 200
+    run(scenario())
+
+
+def test_the_chip_clocked_by_hand_through_the_messages():
+    """The chip's insides: reset, a key, a search run until the chip waits, back and
+    forward through the history, a jump, and malformed chip messages refused."""
+    async def scenario():
+        async with served() as (_, url):
+            async with Page(url) as page:
+                await page.receive()                            # the panel's state
+
+                async def chip(do, **fields):
+                    await page.send(kind="chip", do=do, **fields)
+                    answer = await page.receive()
+                    assert answer["kind"] == "chip", answer
+                    return answer
+                opened = await chip("open")
+                assert opened["cycle"] == 0 and opened["pins"]["resetN"] == 0
+                reset = await chip("step")
+                assert reset["cycle"] == 1 and reset["state"] == "justreset"
+                await chip("pin", pin="resetN", value=1)
+                waiting = await chip("step")
+                assert waiting["state"] == "waiting" and waiting["values"]["prompt"] == 1
+                await chip("key", place=4)
+                registered = await chip("step")        # the keyboard register takes it
+                assert registered["values"]["keyboard.keypressed"] == 1
+                taken = await chip("step")
+                assert taken["transition"] == ["waiting", "userjustmoved"]
+                assert taken["read"]["keyboard.keypressed"] == 1
+                assert "board.board" in taken["changed"]
+                await chip("key", place=None)
+                searched = await chip("until")
+                # The chip's answer to the centre: A1 (place 0), in the 6496 cycles the
+                # panel's game says.
+                assert searched["clocked"] == 6496 and searched["state"] == "waiting"
+                assert searched["values"]["board.board"] == 0b10_0000_0001
+                assert searched["differences"] == {} and searched["server_ms"] > 0
+                head = searched["head"]
+                # The search's tree: alg.move's nodes for the board the chip answered.
+                nodes = alg.move([0, 0, 0, 0, 2, 0, 0, 0, 0]).nodes
+                assert searched["search"]["count"] == nodes
+                grown = await chip("tree")
+                assert len(grown["tree"]["nodes"]) == nodes
+                assert grown["tree"]["begun"] == 4 and grown["tree"]["end"] == head
+                back = await chip("back", edges=3)
+                assert back["cycle"] == head - 3 and back["head"] == head
+                again = await chip("step", edges=3)
+                assert again["cycle"] == head and again["values"] == searched["values"]
+                early = await chip("jump", cycle=5)
+                assert early["cycle"] == 5 and early["state"] == "setboardi"
+                for wrong in ({"do": "fly"}, {"do": "step", "edges": 0},
+                              {"do": "key", "place": 9}, {"do": "pin", "pin": "cp"},
+                              {"do": "jump", "cycle": -1}, {"do": "step", "edges": "1"}):
+                    await page.send(kind="chip", **wrong)
+                    answer = await page.receive()
+                    assert answer["kind"] == "error" and "traceback" not in answer["text"]
+                waves = (await chip("waves"))["waves"]
+                assert waves["names"] == ["chip.vcd", "chip.gtkw"] and waves["cycles"] == head
+                assert "$scope module ttt_chip $end" in waves["vcd"]
+                assert waves["gtkw"].count("[dumpfile]") == 1
+                fresh = await chip("new")
+                assert fresh["cycle"] == 0 and fresh["head"] == 0
     run(scenario())

@@ -3,9 +3,10 @@ with a ``kind`` (docs/web.md, "The messages").
 
 The page sends ``hello`` (first, with the session it had, if any), ``act`` (an action
 on the game playing: a key, a new game, a switch, or a game's own), ``game`` (play
-another of the board's games) and ``match`` (two machines play each other). The server
-sends ``welcome``, ``state`` (what the game playing shows), ``match`` (the match's
-boards and moves) and ``error``. A panel of the page listens to one kind; a new panel is
+another of the board's games), ``match`` (two machines play each other) and ``chip``
+(clock the chip's insides by hand: chip.py). The server sends ``welcome``, ``state``
+(what the game playing shows), ``match`` (the match's boards and moves), ``chip`` (the
+chip's frame shown) and ``error``. A panel of the page listens to one kind; a new panel is
 a new kind, and nothing else changes.
 
 Everything from the page is checked here before anything acts on it: a message too long,
@@ -34,6 +35,9 @@ FROM_PAGE = {
     "game": {"number": (int, True)},
     "match": {"do": (str, True), "machines": (list, False), "opens": (int, False),
               "place": (int, False)},
+    # The chip's insides (chip.py): the place may be null (every key let go).
+    "chip": {"do": (str, True), "edges": (int, False), "cycle": (int, False),
+             "pin": (str, False), "value": (int, False)},
 }
 
 

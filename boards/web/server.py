@@ -27,7 +27,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from firmware_ref.cli import UserError
 
-from . import messages, relay
+from . import chip, messages, relay
 from .board import Board, describe
 from .messages import Invalid
 from .sessions import Full, Sessions
@@ -204,6 +204,13 @@ class Page:
         board = self.session.board
         state = await self.session.call(board.play, message["number"])
         await self.send(messages.encode("state", **state))
+
+    async def on_chip(self, message):
+        session = self.session
+        began = time.perf_counter()
+        view = await session.call(chip.act, session, message)
+        await self.send(messages.encode(
+            "chip", server_ms=round((time.perf_counter() - began) * 1000, 2), **view))
 
     async def on_match(self, message):
         if self.match is not None:

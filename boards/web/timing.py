@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
-           "WORST"]
+           "WORST", "CHIP_CYCLE", "TIMED_CLICK", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = [column + row for row in "123" for column in "ABC"]
@@ -149,6 +149,70 @@ def box_alone(repeats=5):
     return statistics.median(times)
 
 
+# -- the chip's insides (static/chip.js) ------------------------------------------------
+
+# Clicks a button of the chip's panel and waits, in the page, until `done()` holds and a
+# frame is drawn after it: the time a person waits, without the driver's round trips.
+TIMED_CLICK = """async ([label, done]) => {
+    const button = [...document.querySelectorAll('#chip button')]
+        .find((b) => b.getAttribute('aria-label') === label);
+    const holds = new Function('return (' + done + ')()');
+    const began = performance.now();
+    button.click();
+    while (!holds()) await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - began;
+}"""
+# The cycle the chip's panel shows ("15 of 6499"), read in the page.
+CHIP_CYCLE = "document.querySelector('#chip output[aria-label=cycle]')?.value"
+
+
+def chip_panel(page):
+    """Open the chip's insides on `page` and wait for its first frame."""
+    page.get_by_role("button", name="The chip's insides").click()
+    page.wait_for_function(f"{CHIP_CYCLE} === '0 of 0'", timeout=WAIT_MS)
+
+
+def _cycle_is(page, text):
+    page.wait_for_function(f"{CHIP_CYCLE} === {text!r}", timeout=WAIT_MS)
+
+
+def chip_step_ms(page, steps=20):
+    """The time from a click on Step to the next cycle on the page, `steps` times (the
+    panel open, the chip anywhere): each, in ms."""
+    times = []
+    for _ in range(steps):
+        now = page.evaluate(CHIP_CYCLE)
+        times.append(page.evaluate(TIMED_CLICK, ["step one edge",
+                                                  f"() => {CHIP_CYCLE} !== {now!r}"]))
+    return times
+
+
+def chip_worst_run_ms(page):
+    """A fresh chip on the open panel: reset, B3 held for the user's move, then the
+    time from a click on 'run until the chip waits' to the whole search shown, its tree
+    drawn with every node (15,007 clocks), in ms."""
+    from firmware_ref.eth import alg
+    board = [0] * 9
+    board[WORST] = alg.HUMAN
+    nodes = alg.move(board).nodes
+    step = page.get_by_role("button", name="step one edge")
+    page.get_by_role("button", name="a new chip from power-up").click()
+    _cycle_is(page, "0 of 0")
+    step.click()
+    _cycle_is(page, "1 of 1")
+    page.locator("#chip-resetN").check()
+    page.get_by_role("button", name=f"hold key {PLACES[WORST]}").click()
+    step.click()
+    _cycle_is(page, "2 of 2")
+    step.click()
+    _cycle_is(page, "3 of 3")
+    page.get_by_role("button", name="let every key go").click()
+    done = (f"() => {CHIP_CYCLE} === '15010 of 15010' && document.querySelectorAll("
+            f"'#chip svg.tree rect').length === {nodes}")
+    return page.evaluate(TIMED_CLICK, ["run until the chip waits", done])
+
+
 def click_to_led(games=3):
     """The figures `make benchmark` reports: `games` games against the chip by clicks,
     each opening with the worst move, in Chromium on this machine. Missing without
@@ -166,10 +230,19 @@ def click_to_led(games=3):
                 board_ms += [t["board_ms"] for t in timed]
                 moves += [t["ms"] for t in timed]
                 page.close()
+            page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
+            page.goto(url)
+            chip_panel(page)
+            runs = [chip_worst_run_ms(page) for _ in range(3)]
+            steps = chip_step_ms(page)
+            page.close()
         finally:
             browser.close()
     alone = box_alone()
     return {"games": games, "moves": len(moves), "median_ms": statistics.median(moves),
             "worst_ms": max(moves), "board_median_ms": statistics.median(board_ms),
             "worst_move_ms": statistics.median(worst), "box_alone_worst_move_ms": alone,
+            "chip_step_median_ms": statistics.median(steps), "chip_steps": len(steps),
+            "chip_step_worst_ms": max(steps),
+            "chip_worst_run_median_ms": statistics.median(runs), "chip_runs": len(runs),
             "browser": "Chromium " + browser.version}

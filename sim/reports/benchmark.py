@@ -795,8 +795,27 @@ def _web_section(web):
         f"| worst move of them | {web['worst_ms']:.1f} ms | |",
         f"| B3 from the empty board (15,007 clocks), median | {web['worst_move_ms']:.1f} ms | "
         f"{web['box_alone_worst_move_ms']:.1f} ms from a terminal client, the box alone |",
+        *_chip_rows(web),
         "",
         f"In {web['browser']}.",
+    ]
+
+
+def _chip_rows(web):
+    """The chip's insides on the page (make serve's chip panel), when measured."""
+    if "chip_step_median_ms" not in web:
+        return []
+    return [
+        "",
+        "The chip's insides on the same page: the time from a click to the frame that "
+        "shows it (goals: under 50 ms a step, under 1 s the worst move with its tree).",
+        "",
+        "| | click to the frame shown |",
+        "| --- | --- |",
+        f"| one edge stepped, median over {web['chip_steps']} | "
+        f"{web['chip_step_median_ms']:.1f} ms (slowest {web['chip_step_worst_ms']:.1f} ms) |",
+        f"| B3's search (15,007 clocks) run at full speed and its tree drawn, median over "
+        f"{web['chip_runs']} | {web['chip_worst_run_median_ms']:.0f} ms |",
     ]
 
 

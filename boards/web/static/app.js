@@ -95,5 +95,10 @@ $("match-open").addEventListener("click", async () => {
   openMatch($("match"), $("match-open"), connection, games);
 });
 
+$("chip-open").addEventListener("click", async () => {
+  const { openChip } = await import("./chip.js");
+  openChip($("chip"), $("chip-open"), connection);
+});
+
 connection.open();
 window.ttt = { timings, connection };   // read by the browser tests and make benchmark
