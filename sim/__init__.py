@@ -6,7 +6,7 @@ is what every bench raises at the first difference between a core and its golden
 
 from pathlib import Path
 
-__all__ = ["ROOT", "BUILD", "Mismatch"]
+__all__ = ["ROOT", "BUILD", "Mismatch", "shown"]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
@@ -15,3 +15,8 @@ BUILD = ROOT / "build"
 class Mismatch(AssertionError):
     """A core and its golden model disagree: the message says where first (the game or
     lane, the clock, the signal, both values)."""
+
+
+def shown(path):
+    """`path` below the repository as a relative path, as the user's commands name it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path

@@ -562,7 +562,7 @@ JOURNEYS = [
     J("make benchmark", "make benchmark ARGS=--quick", first=r"^\[ +0\.0 s\] golden model",
       last=r"^wrote .*build/BENCHMARKS\.md, build/benchmark\.json and "
            r"build/benchmark/think_times\.png$", check=benchmark_figures,
-      locks=("benchmark",)),
+      locks=("benchmark",), slow=True),   # every simulator side by side: about 20 s
 
     # The museum: one machine, without its cost, in make test; the rest in make test-slow.
     J("make museum", 'make museum ARGS="--machines firstfree --no-cost"',

@@ -22,7 +22,6 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   and the compiler's version line and flags.
 """
 
-import ctypes
 import hashlib
 import json
 import os
@@ -31,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import BUILD
+from sim import BUILD, shown
 from sim.backends import BackendMissing, compiled, verilated
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.tools import executable, run_tool, tool_version
@@ -39,6 +38,7 @@ from sim.tools import executable, run_tool, tool_version
 __all__ = ["Chips", "library"]
 
 CACHE = BUILD / "bitlanes"
+BUILD_S = 5                 # Yosys and the C++ compiler on 2 cores, said before a build
 FAILED = CACHE / "failed"
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 GATES = {"$_AND_": "{A} & {B}", "$_OR_": "{A} | {B}", "$_XOR_": "{A} ^ {B}",
@@ -189,7 +189,8 @@ def library(*, edit=None, log=None):
     if target.exists():
         return target
     if log:
-        log(f"bit-parallel chip: building it into {verilated._shown(target.parent)} (once)")
+        log(f"bit-parallel chip: building it into {shown(target.parent)} "
+            f"(once, about {BUILD_S} s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         work = Path(work)

@@ -32,7 +32,7 @@ import numpy as np
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
-from sim import BUILD, ROOT
+from sim import BUILD, shown
 from sim.backends import BackendMissing
 from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
@@ -117,7 +117,7 @@ def library(design=None, *, cache=CACHE, log=None):
         return target
     if log:
         took = f", about {design.seconds:.0f} s" if design.seconds else ""
-        log(f"compiling {design.what} with CXXRTL into {_shown(target.parent)} "
+        log(f"compiling {design.what} with CXXRTL into {shown(target.parent)} "
             f"(once{took})")
     target.parent.mkdir(parents=True, exist_ok=True)
     # Built aside and renamed into place, so parallel test workers never load half a file.
@@ -135,11 +135,6 @@ def library(design=None, *, cache=CACHE, log=None):
             os.replace(work / name, target.parent / name)     # kept to read, not used
         os.replace(work / target.name, target)
     return target
-
-
-def _shown(path):
-    """`path` below the repo as a relative path, as the user's commands name it."""
-    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 _LIBRARIES = {}

@@ -30,7 +30,7 @@ import numpy as np
 
 from hdl.eth import export
 
-from sim import BUILD, ROOT
+from sim import BUILD, shown
 from sim.backends import BackendMissing
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
 from sim.tools import run_tool, tool_version
@@ -112,7 +112,7 @@ def _ports_header(top, inputs, outputs, power_up):
 
 # The chip's random counter, made public (and only it), so that a lane's power-up value
 # is forced into it as Chips(random=...) does on the compiled backend.
-CONFIG = f"""`verilator_config
+CONFIG = """`verilator_config
 public_flat_rw -module "*" -var "random"
 """
 POWER_UP = f"chip->rootp->{RANDOM} = random;"
@@ -134,7 +134,7 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
         return target
     if log:
         log(f"verilator: building {what} with a C++ harness into "
-            f"{_shown(target.parent)} (once, about {BUILD_S} s)")
+            f"{shown(target.parent)} (once, about {BUILD_S} s)")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         work = Path(work)
@@ -163,10 +163,6 @@ def library(*, edit=None, log=None):
     return build({"top.v": wrapper(), "chip.v": chip}, TOP, INPUT_PINS,
                  [_port(path) for path in PROBE_PATHS.values()], power_up=POWER_UP,
                  config=CONFIG, what="the chip", log=log)
-
-
-def _shown(path):
-    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 _LIBRARIES = {}
