@@ -438,7 +438,8 @@ JOURNEYS = [
         "tests/test_ktane.py::test_the_expert_defuses_a_module_in_the_board_in_a_box",
         'Client(["ttt", "play-board", "--game", "ktane"])')),
     J("make play-board GAME=tactic", input="quit\n",
-      first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$"),
+      first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$",
+      slow=True),         # compiling its desk; Tactic-Toe through the box is played in test_tactic
     J(("make play-board GAME=eth,firstfree",
        "printf 'game\\ngame 1\\nb2\\ngame 2\\nquit\\n' | make play-board GAME=eth,firstfree"),
       "make play-board GAME=eth,firstfree", input="game\ngame 1\nb2\ngame 2\nquit\n",

@@ -26,6 +26,7 @@ def recorded():
     return lanes, rows, inputs, lengths
 
 
+@pytest.mark.slow      # make test checks this backend on a broken gate and against compiled
 def test_every_game_on_plain_verilator_agrees_with_the_golden_model(recorded):
     lanes, rows, inputs, lengths = recorded
     chips = verilated.Chips(len(lanes), random=[lane.power_up for lane in lanes])
