@@ -39,13 +39,13 @@ blinks at `BLINK_S` on every board.
 
 import math
 
-from amaranth.hdl import unsigned
+from amaranth.hdl import Module, Signal, unsigned
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 
 __all__ = ["PLACE", "BOARD", "LAMPS", "SWITCHES", "SETTLE", "SETUP", "BLINK_S",
-           "blink_clocks", "Signature", "Cartridge"]
+           "blink_clocks", "Blink", "Signature", "Cartridge"]
 
 PLACE = data.StructLayout({"red": 1, "green": 1})
 BOARD = data.ArrayLayout(PLACE, 9)      # 18 bits: place k is bits 2k (red), 2k+1 (green)
@@ -60,6 +60,31 @@ def blink_clocks(clock_hz):
     """The clocks of one blink at `clock_hz`: the power of two nearest `BLINK_S`, so
     that a counter's top bit blinks (2 ** 22 at the boards' 12 MHz)."""
     return 1 << round(math.log2(BLINK_S * clock_hz))
+
+
+class Blink(wiring.Component):
+    """A blink of `blink` clocks (a power of two, `blink_clocks`): a free-running
+    counter, lit in the second half of each blink (its top bit), for a cartridge's
+    display.
+
+    Members
+    -------
+    lit : Out(1)
+        The blinking place is lit now.
+    """
+
+    lit: Out(1)
+
+    def __init__(self, blink):
+        self.blink = blink
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        count = Signal(range(self.blink))
+        m.d.sync += count.eq(count + 1)
+        m.d.comb += self.lit.eq(count[-1])
+        return m
 
 
 class Signature(wiring.Signature):

@@ -1,11 +1,11 @@
 """What Tactic-Toe's panel shows (docs/tactic.md, "On the board"): the board while a
 plan is entered, and the game's board with a bounced place flashing."""
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..cartridge import BOARD
+from ..cartridge import BOARD, Blink
 
 __all__ = ["Display"]
 
@@ -17,7 +17,7 @@ class Display(wiring.Component):
     one place lit in the player's colour for each key taken (so nothing shows where),
     the middle row red while the last key was refused, and the bottom row showing the
     round (1-3 places, both colours). Otherwise the game's board is ``shown``, a
-    bounced place flashing both colours with the top bit of a free-running counter of
+    bounced place flashing both colours with a `Blink` of
     `blink` clocks.
 
     Parameters
@@ -63,8 +63,7 @@ class Display(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        flash = Signal(range(self.blink))
-        m.d.sync += flash.eq(flash + 1)
+        m.submodules.blink = blink = Blink(self.blink)
         for i in range(3):
             m.d.comb += [self.entering[i].green.eq(~self.colour & (self.taken > i)),
                          self.entering[i].red.eq(self.colour & (self.taken > i)),
@@ -72,7 +71,7 @@ class Display(wiring.Component):
                          self.entering[6 + i].red.eq(self.round > i),
                          self.entering[6 + i].green.eq(self.round > i)]
         m.d.comb += self.shown.eq(self.stones)
-        with m.If(self.bounce & flash[-1]):
+        with m.If(self.bounce & blink.lit):
             m.d.comb += [self.shown[self.bounce_at].red.eq(1),
                          self.shown[self.bounce_at].green.eq(1)]
         return m

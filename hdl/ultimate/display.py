@@ -5,7 +5,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..cartridge import BOARD
+from ..cartridge import BOARD, Blink
 from .rules import CELLS, small
 
 __all__ = ["Display"]
@@ -20,8 +20,8 @@ class Display(wiring.Component):
     colour. The chosen small board shows its stones, its legal cells blinking. Both
     are shown a clock late: the legal cells are a long way from the registers that
     hold the position. The engine searches on the position itself, so ``frozen`` keeps
-    the owners as they were before ``thinking`` began. A blink is the top bit of a
-    free-running counter of `blink` clocks.
+    the owners as they were before ``thinking`` began. It blinks with a
+    `Blink` of `blink` clocks.
 
     Parameters
     ----------
@@ -82,9 +82,8 @@ class Display(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        flash = Signal(range(self.blink))
-        m.d.sync += flash.eq(flash + 1)
-        blink = flash[-1]
+        m.submodules.blinking = blinking = Blink(self.blink)
+        blink = blinking.lit
         board_legal = Cat(small(self.legal, b).any() for b in range(9))
         # The keys look at it a clock late: the position holds still from TURN on, so
         # PICK and CELL see it up to date.
