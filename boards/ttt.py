@@ -540,6 +540,17 @@ def parser():
     return top
 
 
+def _tcp_port(text):
+    """A TCP port number, 0 for any free one."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return port
+
+
 def _clock(sub):
     sub.add_argument("--clock", type=_megahertz, default=PAPER_MHZ, metavar="MHZ",
                      help="clock frequency for times (default: 6, the paper's)")
@@ -726,7 +737,7 @@ def _board_commands(command):
                      "(default: a board in a box for each page)")
     sub.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1: this machine only)")
-    sub.add_argument("--http-port", type=int, default=0, metavar="N",
+    sub.add_argument("--http-port", type=_tcp_port, default=0, metavar="N",
                      help="the port to serve on (default 0: any free one)")
     sub.add_argument("--no-browser", action="store_true",
                      help="do not open the page in the desktop's browser")

@@ -120,3 +120,20 @@ def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys)
         ttt.parser().parse_args(["bitstream", "--game", "nope"])
     error = capsys.readouterr().err
     assert "unknown game 'nope'; the games: baum_g," in error and "or museum" in error
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["verify", "--game", "ultimate", "--backend", "bitlanes"],
+     "error: the bitlanes backend runs the ETH chip only"),
+    (["serve", "--http-port", "99999"], "'99999' is not a port (0 to 65535)"),
+    (["serve", "--http-port", "http"], "'http' is not a port (0 to 65535)")])
+def test_a_chip_only_backend_or_an_impossible_port_is_one_line(argv, said, capsys):
+    from boards.ttt import main
+    try:
+        status = main(argv)           # a UserError: its line, and the status returned
+    except SystemExit as refused:     # argparse's refusal
+        status = refused.code
+    assert status == cli.USAGE
+    error = capsys.readouterr()
+    assert said in error.err + error.out
+    assert "Traceback" not in error.err

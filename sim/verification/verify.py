@@ -54,6 +54,7 @@ AUTO = "auto"
 BITLANES = "bitlanes"
 CHIP_BACKENDS = (BITLANES, PLAIN_VERILATOR) + BACKENDS
 CHOICES = (AUTO,) + CHIP_BACKENDS
+CARTRIDGE_CHOICES = (PLAIN_VERILATOR,) + BACKENDS   # a cartridge's, fastest first
 PRESSES_PER_LANE = 48       # about 60 lanes: both cores busy, short padding
 
 
@@ -345,6 +346,9 @@ def cartridge(name, backend=AUTO):
             backend = PLAIN_VERILATOR
         except BackendMissing:
             backend = "compiled"
+    if backend == BITLANES:
+        raise cli.UserError(f"the {BITLANES} backend runs the ETH chip only; a "
+                            f"cartridge runs on {', '.join(CARTRIDGE_CHOICES)}")
     if cartridges.golden(name) is None:
         raise cli.UserError(f"{name} has no golden model at the console's pins in "
                             f"firmware_ref/{name}/ (docs/cartridge.md, 'Adding a game')")
