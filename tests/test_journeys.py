@@ -433,7 +433,8 @@ JOURNEYS = [
       says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$"),
     J("make play-board GAME=ktane", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ the bomb, ", last=r"^> quit$",
-      says=r"Up Next: [XO]"),
+      says=r"Up Next: [XO]",
+      slow=True),         # compiling its desk; the bomb through the box is in test_ktane
     J("ttt play-board --game ktane", covered=(
         "tests/test_ktane.py::test_the_expert_defuses_a_module_in_the_board_in_a_box",
         'Client(["ttt", "play-board", "--game", "ktane"])')),

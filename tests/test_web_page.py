@@ -158,6 +158,7 @@ def museum():
         yield url
 
 
+@pytest.mark.slow      # compiling a desk of its own; its page is the chip's, played here
 def test_a_museum_machine_with_its_blunder_lamp(browser, museum):
     page = opened(browser, museum)
     page.get_by_label("Cartridge", exact=True).select_option("1")
