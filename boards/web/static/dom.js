@@ -13,6 +13,13 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A section opened by a button: shown the first time (`opened` false), then shown and
+// hidden in turn, the button saying which for a screen reader.
+export function toggle(root, opener, opened) {
+  root.hidden = opened ? !root.hidden : false;
+  opener.setAttribute("aria-expanded", String(!root.hidden));
+}
+
 export const PLACES = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
 
 // The number pad's layout (7 8 9 on top) and the letters under the fingers.

@@ -2,18 +2,13 @@
 // the cartridge, then one game shown move by move from an opening, or every opening
 // with its table of results. Each machine's stones have its own colour.
 
-import { element, PLACES } from "./dom.js";
+import { element, PLACES, toggle } from "./dom.js";
 
 let panel = null;
 
 export function openMatch(root, opener, connection, games) {
-  if (panel) {
-    root.hidden = !root.hidden;
-    opener.setAttribute("aria-expanded", String(!root.hidden));
-    return;
-  }
-  root.hidden = false;
-  opener.setAttribute("aria-expanded", "true");
+  toggle(root, opener, panel !== null);
+  if (panel) return;
   panel = mount(root, connection, games.filter((game) => game.view === "nine"));
   connection.on("match", (message) => panel.render(message));
 }
