@@ -5,7 +5,6 @@ other than a command to run (``python -m firmware_ref.ktane``), no reStructuredT
 marks (``make sim``), and nothing on stderr."""
 
 import re
-from pathlib import Path
 
 import pytest
 from user import ROOT, typed

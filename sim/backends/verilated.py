@@ -138,7 +138,7 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
 
     return cached(CACHE, [*sources.values(), *sources, header, config, HARNESS.read_text(),
                           tool_version("verilator"), " ".join(VERILATOR_ARGS)],
-                  name, verilate, what=f"verilator ({what} with a C++ harness)",
+                  name, verilate, doing=f"verilator: building {what} with a C++ harness",
                   seconds=BUILD_S, log=log)
 
 

@@ -44,7 +44,7 @@ import hdl
 from hdl.cartridge import blink_clocks
 
 from sim import BUILD, ROOT, Mismatch
-from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
+from sim.backends import PLAIN_VERILATOR, BackendMissing
 
 __all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "BOARD_HZ", "BLINK", "names", "cartridge",
            "given", "golden", "Played",

@@ -14,7 +14,7 @@ The frames are the values of sim/chip/watch.py by their names ("controller.state
 golden model alike, so the node count can be checked against alg.move's ``nodes``.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from firmware_ref.eth.cycle import State
 

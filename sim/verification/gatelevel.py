@@ -341,7 +341,7 @@ def _model(verilog, *, log=None):
 
     return cached(CACHE / "verilator", [verilog, HARNESS.read_text(), cells,
                                         tool_version("verilator"), " ".join(VERILATOR_ARGS)],
-                  "gates", verilate, what="verilator (the gate-level chip)", seconds=MODEL_S,
+                  "gates", verilate, doing="verilator: building the gate-level chip", seconds=MODEL_S,
                   log=log)
 
 
