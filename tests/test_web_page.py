@@ -310,6 +310,15 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
         .text_content()
     assert _chip_reads(page, "board B2") == "user"
     assert page.locator("#chip dd.changed").count() >= 1      # the edge's changes marked
+    # The figure's wires carry the values the blocks show, and light what changed.
+    upward = page.locator('#chip svg.figure g[data-from="board"][data-to="controller"]')
+    for name in ("validkey", "full", "wins", "lasti"):
+        assert f"{name} {_chip_reads(page, f'board {name}')}" in upward.text_content()
+    changed = {label.split()[-1] for label in page.locator("#chip dd.changed output")
+               .evaluate_all("outputs => outputs.map(o => o.getAttribute('aria-label'))")}
+    lit = page.locator("#chip svg.figure text.changed").all_text_contents()
+    assert lit and page.locator("#chip svg.figure g.changed").count() >= 1
+    assert {re.sub(r"^push\.|\[.*", "", text.split()[0]) for text in lit} <= changed, lit
     page.get_by_role("button", name="let every key go").click()
     page.get_by_role("button", name="step one edge").click()
     _chip_cycle_becomes(page, "4 of 4")

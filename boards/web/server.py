@@ -35,6 +35,8 @@ from .sessions import Full, Sessions
 __all__ = ["serve", "start", "stop", "Console", "application", "STATIC", "LOOPBACK"]
 
 STATIC = Path(__file__).with_name("static")
+# The chip's blocks and wires, drawn once for the docs and the page's view of its insides.
+FIGURE = Path(__file__).parents[2] / "docs" / "chip.svg"
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
          ".svg": "image/svg+xml"}
 FILE_NAME = re.compile(r"^[a-z][a-z0-9_-]*\.(html|js|css|svg)$")
@@ -62,8 +64,8 @@ CONSOLE = web.AppKey("console", object)
 
 def _files():
     """The files the page is made of, by name: only these are served."""
-    return {path.name: path for path in STATIC.iterdir()
-            if path.is_file() and FILE_NAME.match(path.name)}
+    return {FIGURE.name: FIGURE} | {path.name: path for path in STATIC.iterdir()
+                                    if path.is_file() and FILE_NAME.match(path.name)}
 
 
 class Console:

@@ -55,6 +55,51 @@ function shown(block, name, value) {
   return String(value);
 }
 
+// The chip's blocks and wires as docs/chip.svg draws them (the paper's figure 2): each
+// signal a wire carries is given its value, and a wire whose signal changed on the last
+// edge is lit.
+async function figure(section) {
+  const answer = await fetch("/static/chip.svg");
+  const svg = new DOMParser().parseFromString(await answer.text(), "image/svg+xml")
+    .documentElement;
+  ["width", "height"].forEach((size) => svg.removeAttribute(size));
+  // Its style sheet would reach the whole page: each rule is kept to the figure.
+  for (const style of svg.querySelectorAll("style")) {
+    style.textContent = style.textContent.replace(/(^|})\s*\./g, "$1 svg.figure .");
+  }
+  svg.setAttribute("class", "figure");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "the chip's blocks and the wires between them");
+  section.append(document.importNode(svg, true));
+  return [...section.querySelectorAll("g[data-from]")].map((wire) => ({
+    wire,
+    labels: [...wire.querySelectorAll("text.sig")].map((text) => {
+      const label = text.textContent;
+      // "led[18]" is led, "push.a" carries a: the names the frame gives them.
+      const name = label.split(" ")[0].replace(/\[.*/, "").replace(/^push\./, "");
+      const { from, to } = wire.dataset;
+      return { text, label, name,
+               paths: [`${from}.${name}`, `${to}.${name}`, name] };
+    }),
+  }));
+}
+
+function showWires(wires, view) {
+  for (const { wire, labels } of wires) {
+    let lit = false;
+    for (const { text, label, name, paths } of labels) {
+      const path = paths.find((p) => p in view.values);
+      const value = path ? view.values[path] : view.pins[name];
+      if (value === undefined) continue;
+      const changed = path !== undefined && view.changed.includes(path);
+      text.textContent = `${label} ${shown(path ? path.split(".")[0] : "pins", name, value)}`;
+      text.classList.toggle("changed", changed);
+      lit ||= changed;
+    }
+    wire.classList.toggle("changed", lit);
+  }
+}
+
 function button(text, onClick, label) {
   const b = element("button", { type: "button", class: "action", text,
                                 "aria-label": label });
@@ -262,6 +307,14 @@ function mount(root, connection) {
     section.append(list);
     return section;
   });
+  const architecture = element("section", { class: "block architecture",
+                                            "aria-label": "the chip's blocks and wires" },
+                               element("h3", { text: "Blocks and wires (the paper's figure 2)" }));
+  let wires = [];
+  figure(architecture).then((found) => {
+    wires = found;
+    if (last) showWires(wires, last);
+  });
   const { svg, arrows, nodes } = diagram();
   const transition = element("p", { class: "transition", "aria-live": "off" });
   const read = element("p", { class: "read" });
@@ -363,7 +416,7 @@ function mount(root, connection) {
 
   root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
     element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
-    downloads, stopped, differences,
+    downloads, stopped, differences, architecture,
     element("div", { class: "blocks" }, ...blocks,
             element("section", { class: "block controller-diagram",
                                  "aria-label": "the controller's states" },
@@ -389,6 +442,7 @@ function mount(root, connection) {
         out.closest("dd").classList.toggle("changed", view.changed.includes(path));
         out.closest("dd").classList.toggle("differs", path in view.differences);
       }
+      showWires(wires, view);
       const board = view.values["board.board"];
       outputs.places.forEach((cell, k) => {
         const stone = (board >> (2 * k)) & 3;
