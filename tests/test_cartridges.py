@@ -10,7 +10,7 @@ from amaranth.hdl import Fragment
 from boards.gateware.top import target
 from boards.builds.build import plan
 from hdl.cartridge import Cartridge, Signature
-from sim.backends import BackendMissing
+from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
 from sim.cartridges import bench as cartridges
 from user import make
 
@@ -95,13 +95,13 @@ def test_the_eth_golden_model_opens_where_the_start_clocks_say():
 # cocotb's Verilator build of a cartridge is half a minute, plain Verilator's 10 to 20 s:
 # make test-slow. (Both stay in make test on the exported chip: tests/test_netlist.py,
 # tests/test_verilated.py.)
-ON_VERILATOR = ("verilator", cartridges.PLAIN_VERILATOR)
+ON_VERILATOR = ("verilator", PLAIN_VERILATOR)
 
 
 @pytest.mark.parametrize("name, backend", [
     pytest.param(name, backend, marks=[pytest.mark.slow] if backend in ON_VERILATOR else [])
     for name in ("eth", "firstfree")
-    for backend in cartridges.BACKENDS + (cartridges.PLAIN_VERILATOR,)])
+    for backend in BACKENDS + (PLAIN_VERILATOR,)])
 def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
     games = handful(name)
     played, clocks = cartridges.lockstep(name, games, backend=backend)
@@ -120,8 +120,8 @@ class WrongLamp(cartridges.cartridge("eth")):
 # On Verilator a build of its own, half a minute: make test-slow.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
                                                   if backend in ON_VERILATOR else [])
-                                     for backend in cartridges.BACKENDS
-                                     + (cartridges.PLAIN_VERILATOR,)])
+                                     for backend in BACKENDS
+                                     + (PLAIN_VERILATOR,)])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
     with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
                                                   r"the core, [26] in the golden model"):

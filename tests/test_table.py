@@ -17,6 +17,7 @@ from firmware_ref.table import choice, rom
 from firmware_ref.cartridge import EMPTY, GREEN, RED, board_bits, full, line
 from hdl.table.cartridge import Table
 from hdl.table.lookup import Lookup, words
+from sim.backends import BACKENDS
 from sim.cartridges import bench as cartridges
 
 MOVES = table.parameters()["moves"]
@@ -167,7 +168,7 @@ def handful():
 # The compiled and Verilator builds: make test-slow, as every museum machine's.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=pytest.mark.slow)
                                      if backend != "amaranth" else backend
-                                     for backend in cartridges.BACKENDS])
+                                     for backend in BACKENDS])
 def test_the_core_agrees_on_games_from_entered_positions_on_every_backend(backend):
     games = handful()
     assert cartridges.lockstep("table", games, backend=backend) == \
