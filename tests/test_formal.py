@@ -1,5 +1,6 @@
 """The fast formal jobs (seconds each): the proofs, the assumptions' failing traces,
 the shallow covers and a mutant. make formal runs these and the slow ones (docs/formal.md).
+make test runs one failing trace and two covers of each kind, make test-slow the rest.
 """
 
 import dataclasses
@@ -22,7 +23,13 @@ def test_every_property_is_proven_unbounded(tmp_path):
     assert outcome.status == "pass", outcome.failed
 
 
-@pytest.mark.parametrize("assumption", list(ASSUMPTIONS))
+def _first_of_each(names, kept=1):
+    """`names` as parameters: the first `kept` in make test, the others in test-slow."""
+    return [pytest.param(name, marks=[pytest.mark.slow] if k >= kept else [])
+            for k, name in enumerate(names)]
+
+
+@pytest.mark.parametrize("assumption", _first_of_each(ASSUMPTIONS))
 def test_without_an_assumption_a_trace_fails(tmp_path, assumption):
     outcome = jobs.needs(assumption, work=tmp_path)
     assert outcome.status == "fail"
@@ -40,7 +47,7 @@ SHALLOW = {"state_justreset": 1, "state_waiting": 2, "state_userjustmoved": 4,
            "state_setboardi": 5, "state_rating": 6, "chip_wins": 7}
 
 
-@pytest.mark.parametrize("name", list(SHALLOW))
+@pytest.mark.parametrize("name", _first_of_each(SHALLOW, kept=2))
 def test_a_shallow_cover_is_reached_at_its_shortest(tmp_path, name):
     outcome = jobs.cover(name, depth=SHALLOW[name] + 2, work=tmp_path)
     assert outcome.reached == {name: SHALLOW[name]}

@@ -125,6 +125,7 @@ def test_the_core_agrees_in_a_sample_on_the_other_benches(backend):
     assert cartridges.lockstep("turbo", games, backend=backend) == (9, sum(map(len, games)))
 
 
+@pytest.mark.slow      # a build of its own; make test breaks the core's lines instead
 def test_a_core_that_orders_corners_before_the_centre_is_caught(monkeypatch):
     monkeypatch.setattr(order, "ORDER", (0, 2, 6, 8, 4, 1, 3, 5, 7))
     with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: "):
