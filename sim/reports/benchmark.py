@@ -30,6 +30,7 @@ import json
 import os
 import platform
 import random
+import re
 import statistics
 import subprocess
 import time
@@ -39,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_ref.eth.batch import INPUT_COLUMNS, record_session
+from firmware_ref.eth.batch import INPUT_COLUMNS, columns, record_session
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.eth.cycle import CycleModel
 
@@ -54,7 +55,13 @@ __all__ = ["measure", "write", "run", "gate_level"]
 
 SESSION_CYCLES = 1500
 TARGETS = {"compiled_over_amaranth": 100, "all_games_seconds": 10,
-           "golden_batch_cycles_per_s": 1_000_000, "click_to_led_ms": 100}
+           "golden_batch_cycles_per_s": 1_000_000, "click_to_led_ms": 100,
+           "checked_lanes_over_plain_verilator": 10}
+BITLANES = "bit-parallel chips (64 to a word)"
+CHECKED = "lanes, checked in bit planes"
+# Word operations an x86-64 core can do in a clock at the most: its four integer ALUs.
+# The bit-parallel check's limit is the machine's clock times these, over its operations.
+OPS_PER_CLOCK = 4
 
 
 def _sessions(count):
@@ -136,6 +143,22 @@ def _inputs(sessions):
                     np.uint32)
 
 
+def _expected(sessions):
+    """The golden model's probes after every edge of each session, (sessions, cycles,
+    PROBE_COLUMNS)."""
+    return np.array([columns(record_session(session).rows)[1] for session in sessions])
+
+
+def _clock_hz():
+    """This machine's processor clock as Linux reports it, or None."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return None
+    found = [float(mhz) for mhz in re.findall(r"^cpu MHz\s*:\s*([\d.]+)", text, re.M)]
+    return max(found) * 1e6 if found else None
+
+
 def _compiled_pins(chips, sessions):
     paths = list(PROBE_PATHS.values())
     for session in sessions:
@@ -206,12 +229,24 @@ def speeds(*, repeats, count, wide, log):
         wide_inputs = _inputs(many)
         runs, _ = _timed(lambda chips: chips.run(wide_inputs), repeats,
                          lambda: bitlanes.Chips(wide))
-        rows.append(_row("bit-parallel chips (64 to a word)", f"{wide} lanes, batch",
-                         wide * SESSION_CYCLES, runs,
+        rows.append(_row(BITLANES, f"{wide} lanes, batch", wide * SESSION_CYCLES, runs,
                          "the exported chip's gates; every probe read after every edge"))
+        # make verify's way: each probe compared in bit planes with the golden model's
+        # recording, packed once beforehand (it is cached there), not read out.
+        chips = bitlanes.Chips(wide)
+        planes = bitlanes.Planes.of(np.zeros(wide, np.uint32), wide_inputs,
+                                    _expected(many), np.full(wide, SESSION_CYCLES),
+                                    chips.widths)
+        runs, differ = _timed(lambda: chips.check(planes), repeats)
+        if differ:
+            raise Mismatch(f"the bit-parallel chips differ from the golden model in "
+                           f"lanes {differ[0]} to {differ[-1]} (make verify names where)")
+        rows.append(_row(BITLANES, f"{wide} {CHECKED}", wide * SESSION_CYCLES, runs,
+                         "every probe compared with the golden model's recording after "
+                         "every edge, as make verify does")
+                    | {"ops": chips.ops, "clock_hz": _clock_hz()})
     except BackendMissing as missing:
-        rows.append(_missing("bit-parallel chips (64 to a word)", f"{wide} lanes, batch",
-                             str(missing)))
+        rows.append(_missing(BITLANES, f"{wide} lanes, batch", str(missing)))
 
     log("compiled chip")
     try:
@@ -326,6 +361,30 @@ def cartridge_speeds(*, repeats, quick, log):
 
 # -- every game in lockstep -----------------------------------------------------------
 
+def each_game(*, quick, log):
+    """`make verify GAME=<game>` for every game on its default backend, twice: this
+    run's first (it builds and records what the caches lack) and again, all cached."""
+    if quick:
+        return [{"game": "every game", "missing": "not run with --quick"}]
+    from sim.cartridges import bench as cartridges
+    rows = []
+    def check(name, backend):
+        if name == "eth":           # make verify's default: the chip, every game
+            return verify.verify(backend).cycles
+        return cartridges.lockstep(name, backend=backend).clocks
+    for name in cartridges.names():
+        backend = verify.fastest()[0] if name == "eth" else verify.cartridge_backend()
+        log(f"make verify GAME={name}")
+        try:
+            runs, cycles = _timed(lambda: check(name, backend), 2)
+        except BackendMissing as missing:
+            rows.append({"game": name, "missing": str(missing)})
+            continue
+        rows.append({"game": name, "backend": backend, "cycles": cycles,
+                     "first_s": runs[0], "again_s": runs[1]})
+    return rows
+
+
 def _every(seconds, log):
     """A progress callback for sim.verification.verify: an indented line of `log` for each new phase,
     and within one at most a line in `seconds`."""
@@ -343,7 +402,8 @@ def all_games(*, repeats, slow, icarus, boards, log):
                  f"{os.cpu_count()} processes)", "runs": len(runs),
                  "seconds": statistics.median(runs),
                  "cycles": sum(len(r) for r in recorded)})
-    for backend, name, many in (("bitlanes", "bit-parallel chips (64 to a word), batch", True),
+    for backend, name, many in (("bitlanes", "bit-parallel chips (64 to a word), checked "
+                                 "in bit planes against the cached recording", True),
                                 ("verilator-cxx", "Verilator + C++ harness, batch", True),
                                 ("compiled", "compiled (CXXRTL), batch", True),
                                 ("amaranth", "Amaranth simulator", False),
@@ -530,6 +590,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
                                     slow=not quick, icarus=icarus_games, boards=boards,
                                     log=log)
     log("think times over every position")
+    result["each_game"] = each_game(quick=quick, log=log)
     result["think_times"] = think_times(BUILD / "benchmark" / "think_times.png")
     result["boards"] = board_reports(boards)
     result["web"] = browser(web, quick, log)
@@ -554,7 +615,11 @@ def _targets(result):
                                if row["simulator"] == "golden model")), default=None)
     games = next((row for row in result["all_games"]
                   if row["simulator"].startswith("compiled") and "seconds" in row), None)
+    checked = next((row for row in result["speed"] if row["simulator"] == BITLANES
+                    and row["mode"].endswith(CHECKED) and "over_plain_verilator" in row),
+                   None)
     return {
+        "checked_lanes_over_plain_verilator": checked and checked["over_plain_verilator"],
         "compiled_over_amaranth": None if not (amaranth and compiled) else compiled / amaranth,
         "all_games_compiled_seconds": games and games["seconds"],
         "golden_batch_cycles_per_s": golden,
@@ -576,6 +641,7 @@ def markdown(result):
     lines += _speeds_section(result["workload"], result["speed"])
     lines += _cartridge_section(result["cartridge_speed"])
     lines += _lockstep_section(result["all_games"])
+    lines += _each_game_section(result["each_game"])
     lines += _think_times_section(result["think_times"])
     lines += _boards_section(result["boards"])
     lines += _web_section(result["web"])
@@ -626,6 +692,12 @@ def _targets_section(t):
     golden = t["golden_batch_cycles_per_s"]
     target("golden model in batch, cycles/s", f"≥ {_number(wanted['golden_batch_cycles_per_s'])}",
            _number(golden), f"{golden / wanted['golden_batch_cycles_per_s']:.2f} of target")
+    checked = t.get("checked_lanes_over_plain_verilator")
+    target("every lane checked in bit planes, over plain Verilator's lanes",
+           f"≥ {wanted['checked_lanes_over_plain_verilator']}×",
+           "missing" if checked is None else f"{checked:.1f}×",
+           "–" if checked is None else
+           f"{checked / wanted['checked_lanes_over_plain_verilator']:.1f} of target")
     click = t["click_to_led_median_ms"]
     target("click to lights on make serve's page, median",
            f"< {wanted['click_to_led_ms']} ms",
@@ -665,7 +737,27 @@ def _speeds_section(workload, rows):
                          f"{_number(row['cycles'])} | {row['runs']} | "
                          f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} | "
                          f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
-    return lines
+    return lines + _limit(rows)
+
+
+def _limit(rows):
+    """How close the bit-parallel check comes to what the machine can do."""
+    row = next((row for row in rows if row.get("ops") and row.get("clock_hz")), None)
+    if row is None:
+        return []
+    limit = row["clock_hz"] * OPS_PER_CLOCK / row["ops"] * 64
+    return [
+        "",
+        f"The limit of the bit-parallel check: one clock of 64 lanes is {_number(row['ops'])} "
+        "word operations (the gates the flip-flops and the probes read, the enables and "
+        "the comparison, as sim/backends/bitlanes.py counts them). One core at "
+        f"{row['clock_hz'] / 1e6:,.0f} MHz doing at most {OPS_PER_CLOCK} of them a clock "
+        f"(its integer ALUs) checks at most {_number(limit)} lane-cycles a second; the "
+        f"check's row above is {row['cycles_per_s'] / limit:.0%} of that (lanes not filling a "
+        "word count as empty). Past it: the other core "
+        "(a process a group), or wider words (AVX2's 256 bits are 4 times the lanes an "
+        "operation).",
+    ]
 
 
 def _cartridge_section(rows):
@@ -691,6 +783,28 @@ def _cartridge_section(rows):
                          f"{row['runs']} | {row['seconds']:.4f} s | "
                          f"{_number(row['cycles_per_s'])} | "
                          f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
+    return lines
+
+
+def _each_game_section(rows):
+    lines = [
+        "",
+        "## make verify, game by game",
+        "",
+        "`make verify GAME=<game>` for every game (the museum's machines among them), "
+        "each on its default backend, run twice: the first run here builds and records "
+        "what the caches lack (a fresh clone's first run), the second finds all cached.",
+        "",
+        "| game | backend | cycles | first run | again | cycles/s again |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['game']} | – | – | – | – | missing: {row['missing']} |")
+        else:
+            lines.append(f"| {row['game']} | {row['backend']} | {_number(row['cycles'])} | "
+                         f"{row['first_s']:.1f} s | {row['again_s']:.2f} s | "
+                         f"{_number(row['cycles'] / row['again_s'])} |")
     return lines
 
 

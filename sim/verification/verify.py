@@ -25,25 +25,28 @@ the board's and simulated gate by gate (sim.verification.gatelevel, which gives 
 
 import collections
 import dataclasses
+import hashlib
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 
 import numpy as np
 
 from firmware_ref import cli
-from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN, Recorder, columns
+from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Recorder, columns
 from firmware_ref.eth.cycle import State
 from firmware_ref.eth.pins import clocked
 
-from sim import Mismatch
+from sim import BUILD, ROOT, Mismatch
 from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
 from sim.cartridges import bench as cartridges
 from sim.chip import games, lockstep
 
 __all__ = ["AUTO", "CHOICES", "Lane", "Outcome", "plan", "record", "golden", "compare",
-           "verify", "fastest", "pool", "throttled", "cartridge", "run"]
+           "verify", "check_in_planes", "golden_planes", "fastest", "pool", "throttled",
+           "cartridge_backend", "cartridge", "run"]
 
 # `ttt verify --backend`'s default, resolved here and nowhere else (`run`, `cartridge`):
 # the fastest backend installed (for a cartridge, the compiled one), or for a netlist
@@ -138,15 +141,15 @@ def _record_numbered(item):
     return n, record(lane)
 
 
-def compare(lanes, rows, actual, probes=PROBE_COLUMNS):
+def compare(lanes, rows, actual, probes=PROBE_COLUMNS, numbers=None):
     """Raise Mismatch at the first cycle where `actual` ((lanes, cycles, `probes`) from
     `sim.backends.compiled.Chips.run`, or the pins of a gate-level chip's ``run``) is not the
-    golden model's `rows`."""
+    golden model's `rows`; the lanes are named by `numbers` (0, 1, ... by default)."""
     picked = [PROBE_COLUMNS.index(name) for name in probes]
-    for n, (lane, packed) in enumerate(zip(lanes, rows)):
+    for k, (n, lane, packed) in enumerate(zip(numbers or range(len(lanes)), lanes, rows)):
         inputs, expected = columns(packed)
         expected = expected[:, picked]
-        got = actual[n, :len(expected)].astype(np.int64)
+        got = actual[k, :len(expected)].astype(np.int64)
         wrong = (expected != UNKNOWN) & (expected != got)
         if wrong.any():
             cycle, column = np.argwhere(wrong)[0]
@@ -173,9 +176,10 @@ def _report(lane, n, cycle, probes, column, expected, got, inputs):
     return "\n".join(lines)
 
 
-def _batch(lanes, jobs, progress, what, run, probes=PROBE_COLUMNS):
+def _batch(lanes, jobs, progress, what, run, probes=PROBE_COLUMNS, numbers=None):
     """Record the golden model's lanes, give their inputs to `run` (a batch, as
-    `sim.backends.compiled.Chips.run`) and compare what it returns; returns the cycles."""
+    `sim.backends.compiled.Chips.run`) and compare what it returns; returns the cycles.
+    `numbers`: the lanes' numbers in the plan, where they are a part of it."""
     rows = golden(lanes, jobs=jobs, progress=progress and (
         lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
                                              f"{cycles} cycles")))
@@ -185,7 +189,7 @@ def _batch(lanes, jobs, progress, what, run, probes=PROBE_COLUMNS):
         inputs[n, :lengths[n]] = columns(packed)[0]
     if progress:
         progress(f"{what}: {len(lanes)} lanes, {int(lengths.sum())} cycles")
-    compare(lanes, rows, run(inputs, lengths), probes)
+    compare(lanes, rows, run(inputs, lengths), probes, numbers)
     return int(lengths.sum())
 
 
@@ -207,7 +211,61 @@ def _bitlanes(lanes, jobs, progress):
     from sim.backends import bitlanes
     chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
                            log=lambda text: progress and progress(text))
-    return _batch(lanes, jobs, progress, "bit-parallel chips", chips.run)
+    return check_in_planes(lanes, chips, jobs=jobs, progress=progress)
+
+
+def check_in_planes(lanes, chips, *, jobs=None, progress=None):
+    """Every lane on `chips` (sim.backends.bitlanes.Chips, a lane each) checked in bit
+    planes against the golden model's recording, packed once and cached by content
+    (`golden_planes`); returns the cycles. The first group of 64 lanes that differs is
+    run again and compared lane by lane, to name the lane, cycle and signal."""
+    planes = golden_planes(lanes, chips.widths, jobs=jobs, progress=progress)
+    if progress:
+        progress(f"bit-parallel chips: {len(lanes)} lanes, {int(planes.lengths.sum())} "
+                 f"cycles, checked in bit planes")
+    differ = chips.check(planes)
+    if differ:
+        named = [lanes[n] for n in differ]
+        _batch(named, 1, None, "bit-parallel chips", chips.subset(differ).run,
+               numbers=differ)
+        raise Mismatch(f"the bit-parallel chips differ in the group of lanes "
+                       f"{', '.join(map(str, differ))}, but not lane by lane")
+    return int(planes.lengths.sum())
+
+
+GOLDEN_CACHE = BUILD / "golden-chip"
+
+
+def golden_planes(lanes, widths, *, jobs=None, progress=None):
+    """The golden model's recording of `lanes` as the bit-parallel chips check it
+    (sim.backends.bitlanes.Planes), recorded and packed once, then read from
+    ``build/golden-chip/``, keyed by the lanes, the widths and the golden model's
+    sources."""
+    from sim.backends import bitlanes
+    digest = hashlib.sha256(repr((lanes, widths)).encode())
+    source = ROOT / "firmware_ref"
+    for path in sorted(source.rglob("*.py")):
+        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
+    target = GOLDEN_CACHE / f"{digest.hexdigest()[:16]}.npz"
+    if target.exists():
+        with np.load(target) as saved:
+            return bitlanes.Planes(**saved)
+    rows = golden(lanes, jobs=jobs, progress=progress and (
+        lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
+                                             f"{cycles} cycles (once, then cached)")))
+    lengths = np.array([len(r) for r in rows], np.int64)
+    inputs = np.zeros((len(lanes), int(lengths.max()), len(INPUT_COLUMNS)), np.uint32)
+    expected = np.full((len(lanes), int(lengths.max()), len(PROBE_COLUMNS)), UNKNOWN,
+                       np.int32)
+    for n, packed in enumerate(rows):
+        inputs[n, :lengths[n]], expected[n, :lengths[n]] = columns(packed)
+    planes = bitlanes.Planes.of([lane.power_up for lane in lanes], inputs, expected,
+                                lengths, widths)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npz", delete=False) as file:
+        np.savez(file, **dataclasses.asdict(planes))
+    os.replace(file.name, target)       # whole or not at all, for parallel runs
+    return planes
 
 
 def _gates(lanes, jobs, progress, gates):
@@ -332,20 +390,25 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
                    seconds=time.perf_counter() - start)
 
 
+def cartridge_backend():
+    """A cartridge's default backend: plain Verilator, where it is installed (on the
+    largest core, ultimate, it runs the games faster than the compiled core, and its
+    lanes are compared with the golden model's recording, cached; make benchmark
+    measures both), else the compiled core."""
+    from sim.backends import verilated
+    try:
+        verilated.available()
+        return PLAIN_VERILATOR
+    except BackendMissing:
+        return "compiled"
+
+
 def cartridge(name, backend=AUTO):
     """``ttt verify --game``: every game of cartridge `name` in lockstep with its golden
     model at the cartridge's pins, on `backend` (one of CHOICES); prints the progress
     and the outcome, 1 if they differ."""
     if backend == AUTO:
-        # Plain Verilator, where it is installed: on the largest core (ultimate) it runs
-        # the games faster than the compiled core, and its lanes are compared with the
-        # golden model's recording, cached (make benchmark measures both).
-        from sim.backends import verilated
-        try:
-            verilated.available()
-            backend = PLAIN_VERILATOR
-        except BackendMissing:
-            backend = "compiled"
+        backend = cartridge_backend()
     if backend == BITLANES:
         raise cli.UserError(f"the {BITLANES} backend runs the ETH chip only; a "
                             f"cartridge runs on {', '.join(CARTRIDGE_CHOICES)}")
