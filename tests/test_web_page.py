@@ -408,7 +408,7 @@ def test_e2_stepped_row_by_row_and_read_from_the_page(browser, insides):
     timing.chip_panel(page)
     page.get_by_role("button", name="replay the paper's E.2").click()
     _chip_cycle_becomes(page, "0 of 50")
-    assert page.get_by_text("all 50 rows as in the paper").count() == 1
+    assert page.get_by_text("all 100 rows as in the paper").count() == 1
     states = ["waiting", "returned", "rating", "justreset", "finished", "userjustmoved",
               "doingbestmove", "setboardi"]
     for n, row in enumerate((r for r in e2.paper_rows() if r["cp"] == "1"), start=1):

@@ -11,7 +11,7 @@ from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip import e2, tree
 from sim.chip.lockstep import probe_from
-from sim.chip.signals import PROBE_PATHS
+from sim.chip.signals import PERIOD_NS, PROBE_PATHS
 from sim.chip.watch import LIMIT, Watch, write_waves
 
 from .messages import Invalid
@@ -80,23 +80,25 @@ class ChipSession:
 
 
 def e2_rows(watch):
-    """The paper's E.2 beside the HDL chip's replay of it, one row per edge: the rows at
-    the rising edges (cp high), where the chip's registers have taken the edge, each
-    checked as make sim checks them (a 'u' in the paper is a value nobody knew in 1990,
-    and any value of a real chip's flip-flop matches it). The rows half a period before
-    each edge, which show the new inputs meeting the old outputs, are not replayed
-    here: the compiled chip is read after its edges only; make sim checks them."""
-    paper = [row for row in e2.paper_rows() if row["cp"] == "1"]
+    """The paper's E.2 beside the HDL chip's replay of it, two rows an edge as the paper
+    prints them: half a period before the edge (cp low: the new inputs meeting the old
+    registers, as the chip's outputs show them then) and at the edge (cp high: the
+    registers taken). Each is checked as make sim checks it (a 'u' in the paper is a
+    value nobody knew in 1990, and any value of a real chip's flip-flop matches it)."""
     rows = []
-    for n, want in enumerate(paper, start=1):
+    for want in e2.paper_rows():
+        after = want["cp"] == "1"
+        n = (want.time + (0 if after else PERIOD_NS // 2)) // PERIOD_NS
         if n > watch.head:
             break
-        values = watch.frames[n]["values"]
+        frame = watch.frames[n]
+        values = frame["values"] if after else (frame["before"]
+                                                 or watch.frames[n - 1]["values"])
         probe = probe_from({name: values[_FRAME_NAME[name]] for name in PROBE_PATHS})
-        ours = e2.row(n, watch.applied[n - 1], probe, after=True)
+        ours = e2.row(n, watch.applied[n - 1], probe, after=after)
         differences = e2.compare([ours], [want], hardware=True)
-        rows.append({"cycle": n, "paper": list(want.fields), "hdl": list(ours.fields),
-                     "differ": [d.column for d in differences]})
+        rows.append({"cycle": n, "after": after, "paper": list(want.fields),
+                     "hdl": list(ours.fields), "differ": [d.column for d in differences]})
     return {"columns": e2.COLUMNS, "rows": rows}
 
 

@@ -328,7 +328,8 @@ function mount(root, connection) {
   treeSvg.setAttribute("role", "img");
   const treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
   let tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
-  // The paper's E.2 beside the HDL's replay: one row per edge, the current one marked.
+  // The paper's E.2 beside the HDL's replay, two rows an edge as the paper prints
+  // them; the row of the edge shown is marked.
   const e2 = element("section", { class: "block e2", "aria-label": "the paper's E.2",
                                   hidden: true });
   let e2Rows = [];
@@ -336,20 +337,25 @@ function mount(root, connection) {
     const head = element("tr", {}, ...table.columns.map((c) => element("th", { text: c })),
                          element("th", { text: "the HDL chip" }));
     e2Rows = table.rows.map((row) => {
+      // A row half a period before edge n shows the chip as it stands after edge n - 1.
+      const cycle = row.after ? row.cycle : row.cycle - 1;
       const verdict = row.differ.length
         ? row.differ.map((c) => `${c} ${row.hdl[table.columns.indexOf(c)]}`).join(", ")
         : "the same";
       const tr = element("tr", { class: row.differ.length ? "differs" : "",
-                                 "aria-label": `E.2 row ${row.cycle}` },
+                                 "aria-label": row.after ? `E.2 row ${row.cycle}`
+                                   : `E.2 row ${row.cycle}, before its edge` },
         ...row.paper.map((f, k) => element("td", {
           text: f, class: row.differ.includes(table.columns[k]) ? "differs" : "" })),
         element("td", { text: verdict }));
-      tr.addEventListener("click", () => send({ do: "jump", cycle: row.cycle }));
+      tr.addEventListener("click", () => send({ do: "jump", cycle }));
+      tr.dataset.cycle = String(row.after ? row.cycle : -1);
       return tr;
     });
     const differing = table.rows.filter((r) => r.differ.length).length;
     e2.replaceChildren(
-      element("h3", { text: "The paper's E.2, at each rising edge" }),
+      element("h3", { text: "The paper's E.2, half a period before each rising edge " +
+                            "and at it" }),
       element("p", { text: differing ? `${differing} rows differ from the paper`
                                      : `all ${table.rows.length} rows as in the paper` }),
       element("div", { class: "e2rows" },
@@ -476,8 +482,8 @@ function mount(root, connection) {
       if (view.e2) drawE2(view.e2);
       if (view.waves) offerWaves(view.waves);
       drawStrip(stripSvg, view.strip, view.cycle);
-      e2Rows.forEach((tr, k) => {
-        const current = k + 1 === view.cycle;
+      e2Rows.forEach((tr) => {
+        const current = Number(tr.dataset.cycle) === view.cycle;
         tr.toggleAttribute("aria-current", current);
         if (current) tr.scrollIntoView({ block: "nearest" });
       });
