@@ -53,8 +53,9 @@ def _stuck_diagonal(verilog):
     return verilog.replace(gate, "assign \\$34  = 1'h0;")
 
 
-@pytest.mark.parametrize("chips", [verilated.Chips, bitlanes.Chips],
-                         ids=["plain Verilator", "bit-parallel"])
+# Plain Verilator's mutant is a build of its own: make test-slow.
+@pytest.mark.parametrize("chips", [pytest.param(verilated.Chips, marks=pytest.mark.slow),
+                                   bitlanes.Chips], ids=["plain Verilator", "bit-parallel"])
 def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded, chips):
     lanes, rows, inputs, lengths = recorded
     broken = chips(len(lanes), random=[lane.power_up for lane in lanes],
@@ -73,13 +74,21 @@ def test_every_game_on_the_bit_parallel_chips_agrees_with_the_golden_model(recor
     verify.compare(lanes, rows, chips.run(inputs, lengths))
 
 
+@pytest.fixture(scope="module")
+def golden_cache(tmp_path_factory):
+    """A cache of the golden model's bit planes of this module's own, empty at first."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("golden-chip")
+        patch.setattr(verify, "GOLDEN_CACHE", folder)
+        yield folder
+
+
 def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
-        recorded, tmp_path, monkeypatch):
+        recorded, golden_cache):
     lanes, rows, _, lengths = recorded
-    monkeypatch.setattr(verify, "GOLDEN_CACHE", tmp_path)
     chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
     assert verify.check_in_planes(lanes, chips) == lengths.sum()
-    (saved,) = tmp_path.glob("*.npz")
+    (saved,) = golden_cache.glob("*.npz")
     planes = verify.golden_planes(lanes, chips.widths)          # read back, the same
     assert (planes.lengths == lengths).all() and chips.check(planes) == []
     # The lanes sorted longest first, and each group runs as long as its longest lane.
@@ -90,10 +99,9 @@ def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
     assert saved.exists()
 
 
-def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(recorded, tmp_path,
-                                                                       monkeypatch):
+def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(recorded,
+                                                                       golden_cache):
     lanes, _, _, _ = recorded
-    monkeypatch.setattr(verify, "GOLDEN_CACHE", tmp_path)
     broken = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
                             edit=_stuck_diagonal)
     differ = broken.check(verify.golden_planes(lanes, broken.widths))

@@ -303,17 +303,17 @@ class Planes:
         cycles = np.array([lengths[group].max() for group in groups], np.int64)
         offsets = np.concatenate([[0], np.cumsum(cycles)[:-1]]).astype(np.int64)
         planes = {"random": [], "inputs": [], "want": [], "known": []}
+        masks = (np.uint32(1) << np.array(widths[n_in:-1], np.uint32)) - np.uint32(1)
         for group, length in zip(groups, cycles):
-            alive = np.arange(length)[None, :] < lengths[group][:, None]   # (lanes, clocks)
-            wanted = expected[group, :length].astype(np.int64)
-            sure = (wanted != UNKNOWN) & alive[:, :, None]
+            alive = (np.arange(length)[None, :] < lengths[group][:, None])[:, :, None]
+            wanted = expected[group, :length]
+            sure = (wanted != UNKNOWN) & alive
             planes["random"].append(_pack(np.asarray(random)[group][:, None, None],
                                           [widths[-1]])[0])
-            planes["inputs"].append(_pack(inputs[group, :length] * alive[:, :, None],
+            planes["inputs"].append(_pack(np.where(alive, inputs[group, :length], 0),
                                           widths[:n_in]))
             planes["want"].append(_pack(np.where(sure, wanted, 0), widths[n_in:-1]))
-            planes["known"].append(_pack(sure * ((1 << np.array(widths[n_in:-1])) - 1),
-                                         widths[n_in:-1]))
+            planes["known"].append(_pack(np.where(sure, masks, 0), widths[n_in:-1]))
         return cls(lengths, order, offsets, cycles,
                    *(np.ascontiguousarray(np.concatenate(planes[name]), np.uint64)
                      for name in ("random", "inputs", "want", "known")))
@@ -321,14 +321,21 @@ class Planes:
 
 def _pack(values, widths):
     """(lanes <= 64, clocks, fields) values as (clocks, bits) words, bit l of each word
-    lane l's: the fields' bits in order, least significant first."""
-    values = np.asarray(values, np.uint64)
-    bits = np.concatenate([(values[:, :, [f]] >> np.arange(w, dtype=np.uint64)) & 1
-                           for f, w in enumerate(widths)], axis=2).astype(np.uint8)
-    lanes = np.zeros((64, *bits.shape[1:]), np.uint8)
-    lanes[:len(bits)] = bits
-    packed = np.packbits(lanes, axis=0, bitorder="little")     # (8, clocks, bits)
-    return np.ascontiguousarray(packed.transpose(1, 2, 0)).view(np.uint64)[..., 0]
+    lane l's: the fields' bits in order, least significant first. A bit of every lane
+    at a time, so that nothing larger than (64, clocks) bytes is made."""
+    values = np.asarray(values)
+    lanes, clocks = values.shape[:2]
+    planes = np.zeros((clocks, sum(widths)), np.uint64)
+    bits = np.zeros((64, clocks), np.uint8)
+    column = 0
+    for f, width in enumerate(widths):
+        field = values[:, :, f].astype(np.uint32)
+        for b in range(width):
+            bits[:lanes] = (field >> b) & 1
+            packed = np.packbits(bits, axis=0, bitorder="little")       # (8, clocks)
+            planes[:, column] = np.ascontiguousarray(packed.T).view(np.uint64)[:, 0]
+            column += 1
+    return planes
 
 
 class Chips:
