@@ -15,9 +15,12 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   gates settle again and the probes are read.
 - **Power-up.** Each flip-flop starts at its Verilog initial value; the random counter
   starts at each lane's value, so one build serves every power-up.
-- **In and out.** The harness takes the lanes as the other batches do, (lanes, cycles,
+- **In and out.** `Chips.run` takes the lanes as the other batches do, (lanes, cycles,
   inputs) uint32, turns each group of 64 into bit planes, runs it and writes (lanes,
-  cycles, probes) back, zero past a lane's length.
+  cycles, probes) back, zero past a lane's length. `Chips.check` is make verify's way:
+  the lanes and what they should show, packed into bit planes once (`Planes`), are
+  compared inside the kernel after every edge, and only the first cycle at which a
+  group differs comes back.
 - Built once under ``build/bitlanes/<key>/``, the key a hash of the Verilog, this file
   and the compiler's version line and flags.
 """
@@ -275,12 +278,11 @@ class Planes:
     """Lanes as the bit-parallel chips take them, packed once so that a check reads
     them as they stand (make verify keeps them with the golden model's recording).
     The lanes are sorted by length, longest first, 64 to a group, so a group runs as
-    long as its longest lane: `lengths` each lane's clocks, `order` the lane of each place,
-    `offsets` and `cycles` where each
-    group's planes begin and how many clocks it runs, `random` (groups, random bits),
-    `inputs` (clocks, input bits), `want` and `known` (clocks, probe bits): bit l of a
-    word is the group's lane l; `known` is clear past a lane's length and where the
-    golden model does not know."""
+    long as its longest lane: `lengths` each lane's clocks, `order` the lane of each
+    place, `offsets` and `cycles` where each group's planes begin and how many clocks
+    it runs, `random` (groups, random bits), `inputs` (clocks, input bits), `want` and
+    `known` (clocks, probe bits): bit l of a word is the group's lane l; `known` is
+    clear past a lane's length and where the golden model does not know."""
     lengths: np.ndarray
     order: np.ndarray
     offsets: np.ndarray
