@@ -792,8 +792,10 @@ def _each_game_section(rows):
         "## make verify, game by game",
         "",
         "`make verify GAME=<game>` for every game (the museum's machines among them), "
-        "each on its default backend, run twice: the first run here builds and records "
-        "what the caches lack (a fresh clone's first run), the second finds all cached.",
+        "each on its default backend, run twice. The first run builds the game's model "
+        "and records its golden model unless the caches hold them already (earlier "
+        "parts of this benchmark, or the tests, fill some); the second finds "
+        "everything cached.",
         "",
         "| game | backend | cycles | first run | again | cycles/s again |",
         "| --- | --- | --- | --- | --- | --- |",
