@@ -6,7 +6,7 @@ is what every bench raises at the first difference between a core and its golden
 
 from pathlib import Path
 
-__all__ = ["ROOT", "BUILD", "Mismatch", "shown"]
+__all__ = ["ROOT", "BUILD", "Mismatch", "shown", "golden_sources"]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
@@ -20,3 +20,11 @@ class Mismatch(AssertionError):
 def shown(path):
     """`path` below the repository as a relative path, as the user's commands name it."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def golden_sources():
+    """Every source of the golden models (firmware_ref/, whose modules share helpers),
+    each with its path: what a cached recording of any golden model is keyed by."""
+    folder = ROOT / "firmware_ref"
+    return [f"{path.relative_to(folder)}\0{path.read_text()}"
+            for path in sorted(folder.rglob("*.py"))]

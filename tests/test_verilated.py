@@ -88,7 +88,7 @@ def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
     lanes, rows, _, lengths = recorded
     chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
     assert verify.check_in_planes(lanes, chips) == lengths.sum()
-    (saved,) = golden_cache.glob("*.npz")
+    (saved,) = golden_cache.glob("*/planes.npz")
     planes = verify.golden_planes(lanes, chips.widths)          # read back, the same
     assert (planes.lengths == lengths).all() and chips.check(planes) == []
     # The lanes sorted longest first, and each group runs as long as its longest lane.

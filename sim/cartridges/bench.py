@@ -43,8 +43,9 @@ from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal, Value
 import hdl
 from hdl.cartridge import blink_clocks
 
-from sim import BUILD, ROOT, Mismatch
+from sim import BUILD, ROOT, Mismatch, golden_sources
 from sim.backends import PLAIN_VERILATOR, BackendMissing
+from sim.tools import cached
 
 __all__ = ["TOP", "CLOCK", "RESET", "PERIOD", "BOARD_HZ", "BLINK", "names", "cartridge",
            "given", "golden", "Played",
@@ -339,48 +340,38 @@ def _compiled(name, package, games, core, progress, log=None):
 GOLDEN_CACHE = BUILD / "golden-cartridge"
 
 
-def _golden_key(name):
-    """What a cartridge's recorded golden outputs depend on: every source of the golden
-    models (firmware_ref/, whose modules share helpers) and what the console gives."""
-    import hashlib
-    digest = hashlib.sha256(repr(sorted(given(name).items())).encode())
-    source = ROOT / "firmware_ref"
-    for path in sorted(source.rglob("*.py")):
-        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def recorded(name, package=None):
     """Every game of cartridge `name` and its golden model's outputs after every clock,
     as arrays: (lengths (games,), inputs (clocks, Inputs' fields), outputs (clocks, Probe's
     fields)), the games one after the other, uint32. Recorded once and cached under
-    ``build/golden-cartridge/<name>/``, keyed by the golden models' sources, so that the
-    golden model, slower than the core's simulation, is paid for once per change."""
+    ``build/golden-cartridge/<name>/``, keyed by the golden models' sources and what the
+    console gives the core, so that the golden model, slower than the core's
+    simulation, is paid for once per change."""
     import numpy as np
     package = package or _package(name)
-    target = GOLDEN_CACHE / name / f"{_golden_key(name)}.npz"
-    if target.exists():
-        with np.load(target) as saved:
-            return saved["lengths"], saved["inputs"], saved["outputs"]
-    inputs, outputs = fields(package)
-    values = operator.attrgetter(*inputs)
-    golden = Golden(package, **given(name))
-    lengths, driven, shown = [], [], []
-    for game in package.games():
-        lengths.append(len(game))
-        driven += [values(pins) for pins in game]
-        shown += golden.play(game)
-    arrays = (np.array(lengths, np.int64),
-              np.array(driven, np.int64).reshape(-1, len(inputs)),
-              np.array(shown, np.int64).reshape(-1, len(outputs)))
-    if any(((a < 0) | (a >= 2 ** 32)).any() for a in arrays[1:]):
-        raise ValueError(f"the {name} golden model's values do not fit 32 bits")
-    arrays = arrays[0], arrays[1].astype(np.uint32), arrays[2].astype(np.uint32)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npz", delete=False) as file:
-        np.savez(file, lengths=arrays[0], inputs=arrays[1], outputs=arrays[2])
-    os.replace(file.name, target)       # whole or not at all, for parallel workers
-    return arrays
+
+    def record(work):
+        inputs, outputs = fields(package)
+        values = operator.attrgetter(*inputs)
+        golden = Golden(package, **given(name))
+        lengths, driven, shown = [], [], []
+        for game in package.games():
+            lengths.append(len(game))
+            driven += [values(pins) for pins in game]
+            shown += golden.play(game)
+        driven = np.array(driven, np.int64).reshape(-1, len(inputs))
+        shown = np.array(shown, np.int64).reshape(-1, len(outputs))
+        if any(((a < 0) | (a >= 2 ** 32)).any() for a in (driven, shown)):
+            raise ValueError(f"the {name} golden model's values do not fit 32 bits")
+        np.savez(work / "recording.npz", lengths=np.array(lengths, np.int64),
+                 inputs=driven.astype(np.uint32), outputs=shown.astype(np.uint32))
+        return [work / "recording.npz"]
+
+    path = cached(GOLDEN_CACHE / name, [repr(sorted(given(name).items())),
+                                        *golden_sources()], "recording.npz", record,
+                  doing=f"recording the {name} golden model")
+    with np.load(path) as saved:
+        return saved["lengths"], saved["inputs"], saved["outputs"]
 
 
 def _plain_verilator(name, package, games, core, progress):

@@ -25,11 +25,9 @@ the board's and simulated gate by gate (sim.verification.gatelevel, which gives 
 
 import collections
 import dataclasses
-import hashlib
 import multiprocessing
 import os
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -39,10 +37,11 @@ from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, Record
 from firmware_ref.eth.cycle import State
 from firmware_ref.eth.pins import clocked
 
-from sim import BUILD, ROOT, Mismatch
+from sim import BUILD, Mismatch, golden_sources
 from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
 from sim.cartridges import bench as cartridges
 from sim.chip import games, lockstep
+from sim.tools import cached
 
 __all__ = ["AUTO", "CHOICES", "Lane", "Outcome", "plan", "record", "golden", "compare",
            "verify", "check_in_planes", "golden_planes", "fastest", "pool", "throttled",
@@ -242,30 +241,26 @@ def golden_planes(lanes, widths, *, jobs=None, progress=None):
     ``build/golden-chip/``, keyed by the lanes, the widths and the golden model's
     sources."""
     from sim.backends import bitlanes
-    digest = hashlib.sha256(repr((lanes, widths)).encode())
-    source = ROOT / "firmware_ref"
-    for path in sorted(source.rglob("*.py")):
-        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
-    target = GOLDEN_CACHE / f"{digest.hexdigest()[:16]}.npz"
-    if target.exists():
-        with np.load(target) as saved:
-            return bitlanes.Planes(**saved)
-    rows = golden(lanes, jobs=jobs, progress=progress and (
-        lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
-                                             f"{cycles} cycles (once, then cached)")))
-    lengths = np.array([len(r) for r in rows], np.int64)
-    inputs = np.zeros((len(lanes), int(lengths.max()), len(INPUT_COLUMNS)), np.uint32)
-    expected = np.full((len(lanes), int(lengths.max()), len(PROBE_COLUMNS)), UNKNOWN,
-                       np.int32)
-    for n, packed in enumerate(rows):
-        inputs[n, :lengths[n]], expected[n, :lengths[n]] = columns(packed)
-    planes = bitlanes.Planes.of([lane.power_up for lane in lanes], inputs, expected,
-                                lengths, widths)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npz", delete=False) as file:
-        np.savez(file, **dataclasses.asdict(planes))
-    os.replace(file.name, target)       # whole or not at all, for parallel runs
-    return planes
+
+    def record(work):
+        rows = golden(lanes, jobs=jobs, progress=progress and (
+            lambda done, total, cycles: progress(f"golden model: {done}/{total} lanes, "
+                                                 f"{cycles} cycles (once, then cached)")))
+        lengths = np.array([len(r) for r in rows], np.int64)
+        inputs = np.zeros((len(lanes), int(lengths.max()), len(INPUT_COLUMNS)), np.uint32)
+        expected = np.full((len(lanes), int(lengths.max()), len(PROBE_COLUMNS)), UNKNOWN,
+                           np.int32)
+        for n, packed in enumerate(rows):
+            inputs[n, :lengths[n]], expected[n, :lengths[n]] = columns(packed)
+        planes = bitlanes.Planes.of([lane.power_up for lane in lanes], inputs, expected,
+                                    lengths, widths)
+        np.savez(work / "planes.npz", **dataclasses.asdict(planes))
+        return [work / "planes.npz"]
+
+    path = cached(GOLDEN_CACHE, [repr((lanes, widths)), *golden_sources()], "planes.npz",
+                  record, doing="recording the golden model into bit planes")
+    with np.load(path) as saved:
+        return bitlanes.Planes(**saved)
 
 
 def _gates(lanes, jobs, progress, gates):
