@@ -60,6 +60,7 @@ function shown(block, name, value) {
 // edge is lit.
 async function figure(section) {
   const answer = await fetch("/static/chip.svg");
+  if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
   const svg = new DOMParser().parseFromString(await answer.text(), "image/svg+xml")
     .documentElement;
   ["width", "height"].forEach((size) => svg.removeAttribute(size));
@@ -314,7 +315,8 @@ function mount(root, connection) {
   figure(architecture).then((found) => {
     wires = found;
     if (last) showWires(wires, last);
-  });
+  }, (error) => architecture.append(element("p", { class: "differences",
+    text: `The figure could not be loaded: ${error.message}` })));
   const { svg, arrows, nodes } = diagram();
   const transition = element("p", { class: "transition", "aria-live": "off" });
   const read = element("p", { class: "read" });
