@@ -34,19 +34,19 @@ help:                 ## list the verbs and what each does
 sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
 	$(TTT) e2 $(ARGS)
 
-waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to); GAME=firstfree: its game $(PLAY)
+waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to); GAME=firstfree: its game PLAY
 	$(TTT) waves $(if $(filter-out eth,$(GAME)),--game $(GAME) --play $(PLAY)) $(ARGS)
 
 waves-golden: $(STAMP) ## open the golden model's E.2 waves
 	$(TTT) waves --golden $(ARGS)
 
-waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on $(SIM))
+waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on SIM)
 	$(TTT) waves --netlist --sim $(SIM) $(ARGS)
 
 verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
 	$(TTT) verilog $(ARGS)
 
-netlist: $(STAMP)     ## the cocotb tests of the exported netlist on $(SIM), with its waves
+netlist: $(STAMP)     ## the cocotb tests of the exported netlist on SIM, with its waves
 	$(TTT) netlist --sim $(SIM) $(ARGS)
 
 # The waves this project writes are made when missing or older than the sources; any
@@ -68,16 +68,16 @@ build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
 build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(TTT) netlist --sim icarus --tests e2_session
 
-bitstream: $(STAMP)   ## build/$(BOARD)/ttt.bin (other GAMEs: build/$(BOARD)-$(GAME)/) and report.json
+bitstream: $(STAMP)   ## build/BOARD/ttt.bin (other GAMEs: build/BOARD-GAME/) and report.json
 	$(TTT) bitstream --board $(BOARD) --game $(GAME) $(ARGS)
 
-prog: $(STAMP)        ## write build/$(BOARD)/ttt.bin to the board's flash (kept at power-off)
+prog: $(STAMP)        ## write build/BOARD/ttt.bin to the board's flash (kept at power-off)
 	$(TTT) prog --board $(BOARD) --game $(GAME) $(ARGS)
 
-load: $(STAMP)        ## load build/$(BOARD)/ttt.bin into the FPGA's SRAM (gone at power-off)
+load: $(STAMP)        ## load build/BOARD/ttt.bin into the FPGA's SRAM (gone at power-off)
 	$(TTT) load --board $(BOARD) --game $(GAME) $(ARGS)
 
-cost: $(STAMP)        ## logic cells and fmax per block of the $(BOARD) build, medians over 5 seeds: build/cost/$(BOARD)/
+cost: $(STAMP)        ## logic cells and fmax per block of the BOARD build, medians over 5 seeds: build/cost/BOARD/
 	$(TTT) cost --board $(BOARD) --game $(GAME) $(ARGS)
 
 play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box

@@ -276,6 +276,11 @@ def a_fake_checkout(tmp_path):
     return tmp_path
 
 
+def help_names_variables(done):
+    """make help names a variable (BOARD), never prints a make expression ($(BOARD))."""
+    assert "$(" not in done.stdout, done.stdout
+
+
 def cleaned(done):
     where = Path(done.cwd)
     assert sorted(p.name for p in where.iterdir()) == ["Makefile", "keep.txt"]
@@ -287,7 +292,7 @@ JOURNEYS = [
     # The two commands of README, and the suite's own verbs (a small file of tests each;
     # never this file, which would run itself).
     J("make help", first=r"^help\s+list the verbs", last=r"^ARGS: more options",
-      says=r"variables \(now\): GAME=eth .*BOARD=icebreaker"),
+      says=r"variables \(now\): GAME=eth .*BOARD=icebreaker", check=help_names_variables),
     J("make test", 'make test ARGS="-n 0 -p no:cacheprovider tests/test_layers.py"',
       first=r"^=+ test session starts =+$", last=r"^=+ \d+ passed in [\d.]+s =+$"),
     J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider '
