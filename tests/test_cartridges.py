@@ -92,9 +92,9 @@ def test_the_eth_golden_model_opens_where_the_start_clocks_say():
     assert sum(1 for _ in cartridge.games([0], (), others=False)) == 101
 
 
-# cocotb's Verilator build of a cartridge is half a minute, plain Verilator's 10 to 20 s:
-# make test-slow. (Both stay in make test on the exported chip: tests/test_netlist.py,
-# tests/test_verilated.py.)
+# cocotb's Verilator build of a cartridge is half a minute, and plain Verilator's builds
+# slower than the compiled core's (docs/performance.md): make test-slow. (Both stay in
+# make test on the exported chip: tests/test_netlist.py, tests/test_verilated.py.)
 ON_VERILATOR = ("verilator", PLAIN_VERILATOR)
 
 

@@ -952,8 +952,12 @@ def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, out=
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
-    result = measure(repeats=1 if quick else repeats, quick=quick,
-                     icarus_games=icarus_games, boards=boards, web=web, log=log)
+    try:
+        result = measure(repeats=1 if quick else repeats, quick=quick,
+                         icarus_games=icarus_games, boards=boards, web=web, log=log)
+    except Mismatch as difference:
+        raise UserError("a simulator differs from the golden model, so nothing is "
+                        f"reported: {str(difference).splitlines()[0]}") from None
     path = write(result, out)
     print(f"wrote {path}, build/benchmark.json and {result['think_times']['png']}")
     return 0
