@@ -52,11 +52,6 @@ def _occupied(board):
     return sum(1 << k for k, place in enumerate(board_places(board)) if place)
 
 
-def _lowest(places):
-    """The lowest place of the bit set `places` (not 0)."""
-    return (places & -places).bit_length() - 1
-
-
 class Model:
     """The cartridge, one clock edge at a time, from power-up."""
 

@@ -33,11 +33,6 @@ class Node:
     cut: bool = False           # alpha-beta stopped its activation after it
     end: int | None = None      # the cycle it got its value
 
-    def as_dict(self):
-        return {"cycle": self.cycle, "place": self.place, "depth": self.depth,
-                "player": self.player, "bound": self.bound, "parent": self.parent,
-                "value": self.value, "cut": self.cut, "end": self.end}
-
 
 def grow(frames, first=0):
     """The nodes of the search(es) in `frames` (a sequence of value dicts, cycle n at
