@@ -1,4 +1,4 @@
-"""boards/host/: one table names each game's client, the link sends a refused frame
+"""boards/host/: each game's face in the catalogue names its client, the link sends a refused frame
 again in one place for every client, and no client imports another (docs/cartridge.md,
 "Adding a game")."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from boards.host import clients, protocol
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 HOST = Path(clients.__file__).parent
 
@@ -26,17 +26,19 @@ def imports(module):
     return {name.split(".")[0] for name in found} & {p.stem for p in HOST.glob("*.py")}
 
 
-def test_the_table_names_games_and_clients_that_exist():
-    assert set(clients.OWN) <= set(cartridges.names())
-    for own in [*clients.OWN.values(), clients.DEFAULT]:
-        module = __import__(f"boards.host.{own.module}", fromlist=["play_board"])
+FACES = {entry.face for entry in catalogue.games()}
+
+
+def test_each_face_names_a_client_that_exists():
+    for face in FACES:
+        module = __import__(f"boards.host.{face.client}", fromlist=["play_board"])
         assert callable(module.play_board) and callable(module.play_golden)
     assert clients.client("firstfree").__name__ == "boards.host.terminal"
     assert clients.client("ktane").__name__ == "boards.host.bomb"
 
 
 def test_no_client_imports_another_nor_the_table():
-    modules = {own.module for own in [*clients.OWN.values(), clients.DEFAULT]}
+    modules = {face.client for face in FACES}
     for module in sorted(modules):
         assert not imports(module) & (modules | {"clients", "console"}), module
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from amaranth.back import rtlil
 from amaranth.hdl import ClockDomain, Elaboratable, Module
 
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 from sim.backends import compiled
 
 from boards.gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
@@ -59,7 +59,7 @@ class BoxTop(Elaboratable):
     members as the netlist's ports, the clock named ``clk``."""
 
     def __init__(self, games, clock_hz=CLOCK_HZ):
-        self.desk = desk_for([cartridges.cartridge(name) for name in games], clock_hz)
+        self.desk = desk_for([catalogue.game(name).cartridge() for name in games], clock_hz)
         self.domain = ClockDomain("sync", reset_less=True)
 
     def elaborate(self, platform):

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from firmware_ref.cli import UserError
 
-from sim import BUILD
-from sim.cartridges import bench as cartridges
+from sim import BUILD, catalogue
 from sim.tools import ToolMissing, toolchain_env, yowasp_first_run
 
 from boards.gateware.top import BOARDS, BoardTop
@@ -31,7 +30,7 @@ PNR_REPORT = "nextpnr-report.json"
 # The chip keeps its own module through synthesis, so that its pins stay nets that a
 # gate-level simulation can cut it out at (gatelevel.py, docs/verification.md);
 # nextpnr writes back the netlist it placed and routed, for the same simulation.
-DEFAULT_GAMES = ("eth",)        # make bitstream without GAME: the ETH chip
+DEFAULT_GAMES = (catalogue.CHIP.name,)   # make bitstream without GAME: the ETH chip
 # Its build, measured on the project's 2-core machine (2026-11-25, load about 4, YoWASP's
 # tools compiled already): 13 s for the iCEstick, 15 s for the iCEBreaker.
 ETH_BUILD_S = 15
@@ -114,7 +113,7 @@ def bitstream_command(board, games=DEFAULT_GAMES):
 def plan(target, games=DEFAULT_GAMES):
     """Amaranth's build plan for `games` on `target`: the files, nothing run."""
     platform = target.make_platform()
-    top = BoardTop(target, [cartridges.cartridge(name) for name in games])
+    top = BoardTop(target, [catalogue.game(name).cartridge() for name in games])
     return platform.build(top, name=NAME, do_build=False,
                           script_after_read=f"setattr -mod -set keep_hierarchy 1 "
                                             f"{CHIP_MODULE}",
@@ -289,7 +288,7 @@ def make_report(target, build_dir, games=DEFAULT_GAMES):
     clock_mhz = platform.default_clk_frequency / 1e6
     fmax = min(clock["achieved"] for clock in pnr["fmax"].values())
     # The ETH chip's worst move, from its golden model (the other games are quick).
-    worst = max(survey().cycles_per_move) if "eth" in games else None
+    worst = max(survey().cycles_per_move) if catalogue.CHIP.name in games else None
 
     def used(cell):
         return {"used": use.get(cell, {}).get("used", 0),

@@ -8,13 +8,12 @@ places with boards/host/terminal.py's).
 """
 
 from firmware_ref.cli import UserError
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 from . import clients, protocol
 from .link import Link, link_errors, open_box, open_port
 from .prompt import said, typed
 from .terminal import named, playing
-from boards.builds.build import DEFAULT_GAMES
 
 
 __all__ = ["Console", "play"]
@@ -71,7 +70,7 @@ class Console:
         """Game `number` from an empty board, its switches as at power-up (the desk
         keeps them across games, and each game reads them its own way)."""
         status = self.command(protocol.STATUS, quiet=True)
-        init = cartridges.cartridge(self.link.games[self.number]).switch_init
+        init = catalogue.game(self.link.games[self.number]).core().switch_init
         for n, on in enumerate(status.switches):
             if on != bool(init >> n & 1):
                 self.command(protocol.switch(n, not on), quiet=True)
@@ -104,7 +103,7 @@ class Console:
             line = self.typed(prompt)
             words = line.upper().split()
             if words[:1] == ["HELP"] and len(games) > 1:
-                title = cartridges.cartridge(games[self.number]).title
+                title = catalogue.game(games[self.number]).title
                 self.write(f"game: this board's games;  game N: play game N (now game "
                            f"{self.number}: {title})")
             if words[:1] != ["GAME"]:
@@ -112,7 +111,7 @@ class Console:
             if len(words) == 1:
                 self.write("\n".join(
                     ["This board's games (game N plays one):"]
-                    + [f"  {n}  {cartridges.cartridge(name).title}"
+                    + [f"  {n}  {catalogue.game(name).title}"
                        + ("  <- playing" if n == self.number else "")
                        for n, name in enumerate(games)]))
             elif words[1].isdigit() and int(words[1]) < len(games):
@@ -124,7 +123,7 @@ class Console:
                            f"{held} (game lists them).")
 
 
-def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
+def play(port, *, stream=None, read=typed, write=said, games=(catalogue.CHIP.name,)):
     """Play the board on serial port `port`, or on `stream`, or, with neither, the board
     in a box holding `games`. Returns the exit status; errors are UserError, one line."""
     if stream is not None:
@@ -140,7 +139,7 @@ def play(port, *, stream=None, read=typed, write=said, games=DEFAULT_GAMES):
     except BackendMissing as error:
         raise UserError(f"the board in a box cannot be compiled: {error}") from None
     with box:
-        machines = " + ".join(cartridges.cartridge(name).machine for name in games)
+        machines = " + ".join(catalogue.game(name).machine for name in games)
         write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
               f"{box.port})")
         try:

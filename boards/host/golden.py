@@ -11,7 +11,7 @@ after the answer, as on a board.
 
 from firmware_ref.cartridge import board_bits, board_places
 from hdl.cartridge import LAMPS, SETTLE, SWITCHES
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 from . import protocol
 from ..gateware.desk import CYCLES_MAX
@@ -28,9 +28,10 @@ class GoldenLink(protocol.Exchange):
 
     def __init__(self, game):
         self.games = (game,)
-        self.code = cartridges.cartridge(game).code
-        self.model = cartridges.golden(game).Model(**cartridges.given(game))
-        self.model.set(switches=cartridges.cartridge(game).switch_init)
+        entry = catalogue.game(game)
+        self.code = entry.code
+        self.model = entry.checked().Model(**entry.given())
+        self.model.set(switches=entry.core().switch_init)
         self.texts = []         # the cartridge's lines, not yet shown (as Link's)
         self.after = []         # lines said while answering: a board sends them after it
         self.said = b""         # the line being said

@@ -12,7 +12,7 @@ import functools
 from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
 from hdl.turns import Turns
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 from . import protocol
 from .link import link_errors
@@ -46,7 +46,7 @@ YOU_BEGIN = 0
 
 @functools.cache
 def _codes():
-    return {cartridges.cartridge(name).code: name for name in cartridges.names()}
+    return {entry.code: entry.name for entry in catalogue.games()}
 
 
 def named(code):
@@ -57,14 +57,14 @@ def named(code):
 def machine(status):
     """What the board calls its machine, from the cartridge named in `status`."""
     name = named(status.game)
-    return cartridges.cartridge(name).machine if name else "the machine"
+    return catalogue.game(name).machine if name else "the machine"
 
 
 def says_moves(status):
     """Whether the cartridge playing says each move of its machine in a line (a game of
     turns does, hdl/turns.py: ``B1`` after the answer that shows the move)."""
     name = named(status.game)
-    return bool(name) and issubclass(cartridges.cartridge(name), Turns)
+    return bool(name) and issubclass(catalogue.game(name).core(), Turns)
 
 
 def machine_moves(link, before, status):
@@ -85,7 +85,7 @@ def machine_moves(link, before, status):
 def playing(games, status):
     """``game N: its title`` for the game playing on a board of several `games`."""
     name = named(status.game)
-    return f"game {games.index(name)}: {cartridges.cartridge(name).title}"
+    return f"game {games.index(name)}: {catalogue.game(name).title}"
 
 
 def show(status, games=()):
@@ -214,7 +214,7 @@ def play_golden(read, write, *, game, seed=None, clock=None):
     """`make play GAME=game`: the ETH chip as the paper's main program plays it (F.3, at
     `clock` MHz, its random counter from `seed`); any other game of nine places on its
     golden model, with the board's own client."""
-    if game == "eth":
+    if catalogue.game(game).chip:
         from firmware_ref.eth import ttmain
         return ttmain.play(clock=clock, seed=seed)
     from .golden import GoldenLink

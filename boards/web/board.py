@@ -6,7 +6,7 @@ session (sessions.py) calls them from a thread of its own, one at a time, never 
 the server's event loop.
 """
 
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 from ..host import protocol
 from ..host.console import Console
@@ -21,8 +21,8 @@ __all__ = ["Board", "describe"]
 
 def describe(games):
     """The games as the page lists them: number, folder, title, machine, view."""
-    return [{"number": number, "name": name, "title": cartridges.cartridge(name).title,
-             "machine": cartridges.cartridge(name).machine, "view": views.module(name).NAME}
+    return [{"number": number, "name": name, "title": catalogue.game(name).title,
+             "machine": catalogue.game(name).machine, "view": views.module(name).NAME}
             for number, name in enumerate(games)]
 
 

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+from sim import catalogue
+
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
            "WORST", "CHIP_CYCLE", "TIMED_CLICK", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
 
@@ -52,7 +54,7 @@ class Served:
     """The server of `ttt serve` for `games`, on a free port of this machine, in a
     thread of its own: ``with Served(games) as url``."""
 
-    def __init__(self, games=("eth",), **options):
+    def __init__(self, games=(catalogue.CHIP.name,), **options):
         from .server import Console, compile_box
         compile_box(games, log=None)        # now, not when the first page asks
         self.console = Console(tuple(games), log=self._said, **options)
@@ -140,7 +142,7 @@ def box_alone(repeats=5):
     from ..host.link import Link, open_box
     times = []
     for _ in range(repeats):
-        with Box(("eth",)) as box, open_box(box) as stream:
+        with Box((catalogue.CHIP.name,)) as box, open_box(box) as stream:
             link = Link(stream)
             link.command(protocol.STATUS, again=True)
             began = time.perf_counter()

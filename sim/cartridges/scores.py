@@ -21,6 +21,7 @@ from firmware_ref import perfect
 from firmware_ref.cartridge import EMPTY, GREEN, RED, board_places, line
 from firmware_ref.perfect import LOSS
 
+from sim import catalogue
 from sim.cartridges import bench as cartridges
 
 __all__ = ["MACHINES", "SIDES", "Move", "Side", "judge", "by_the_rules", "walk", "score"]
@@ -32,7 +33,7 @@ MACHINES = {
     "hendrix_purcell_defended": "hendrix_purcell_defended",
     "baum_g": "baum_g",
     "baum_g_forced": "baum_g_forced",
-    "eth1990": "eth",
+    "eth1990": catalogue.CHIP.name,
     "turbo": "turbo",
     "table": "table",
 }
@@ -156,7 +157,5 @@ def walk(package, games):
 
 def score(name, games=None):
     """The scores of game folder `name` over its golden model's `games()` (or `games`)."""
-    package = cartridges.golden(name)
-    if package is None:
-        raise ValueError(f"game {name!r} has no golden model at the console's pins")
+    package = catalogue.game(name).checked()
     return walk(package, package.games() if games is None else games)

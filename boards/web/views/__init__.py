@@ -1,7 +1,7 @@
 """Each game's view: what the page shows of it and the actions it takes, one module per
-kind of game, named as its terminal client is in boards/host/clients.py's table (the
-bomb module: ``bomb``). Every game without a client of its own is a person and a
-machine on one board of nine places: ``nine``.
+kind of game, as each game's face in the catalogue (sim.catalogue) names it (the bomb
+module: ``bomb``); every game of a person and a machine on one board of nine places is
+``nine``.
 
 A module offers `NAME` (the page's module that draws it, boards/web/static/NAME.js)
 and `View(link, game)`: `begin()` once the game has begun, `act(message)` for an
@@ -12,16 +12,16 @@ show since the last state.
 
 import importlib
 
-from ...host.clients import OWN
+from sim import catalogue
+
 from ..messages import Invalid
 
 __all__ = ["module", "field", "Base"]
 
 
 def module(game):
-    """The view module of `game` (a folder of hdl/)."""
-    own = OWN.get(game)
-    return importlib.import_module(f"{__package__}.{own.module if own else 'nine'}")
+    """The view module of `game` (a name or a catalogue entry)."""
+    return importlib.import_module(f"{__package__}.{catalogue.game(game).face.view}")
 
 
 def field(message, name, kind, choices=None):

@@ -7,7 +7,7 @@ machine's moves named once, a game of turns' move read from its line.
 """
 
 from firmware_ref.eth.alg import EMPTY, HUMAN, coordinate
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 
 from ...box.box import CLOCK_HZ
 from ...host import protocol
@@ -84,7 +84,7 @@ class View(Base):
         self.status = status
 
     def state(self):
-        status, cartridge = self.status, cartridges.cartridge(self.folder)
+        status, cartridge = self.status, catalogue.game(self.folder).core()
         over, first = status.lamps[OVER], status.switches[YOU_BEGIN]
         return {**super().state(), "title": cartridge.title, "machine": machine(status),
                 "board": status.board, "lamps": status.lamps,
