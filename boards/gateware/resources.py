@@ -1,6 +1,6 @@
 """The front panel as amaranth-boards resources: what a person wires to the PMODs.
 
-docs/boards.md has the pin table and the drawing; tests/test_boards.py checks that the
+docs/boards.md has the pin table and the drawing; tests/test_resources.py checks that the
 table and these declarations agree.
 """
 

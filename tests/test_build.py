@@ -1,6 +1,9 @@
-"""The chip on its boards: the desk simulated with a key matrix, a display decoder and a
-host on the serial line, each game checked against the golden model; the build plans,
-one real place and route, and the errors a person meets."""
+"""Bitstreams, their reports and programming (boards/builds/build.py): each board's
+build plan; openFPGALoader's board list and its failures as the real binary prints them;
+builds with stand-in tools, which replace the last build whole or keep it, say each
+step, name what does not fit and leave the last build on Ctrl-C. The real toolchain
+places and routes the iCEBreaker build through `make bitstream` (tests/test_journeys.py,
+"On a board, step by step")."""
 
 import json
 import os
@@ -13,229 +16,17 @@ import time
 
 import pytest
 
-from boards.host import protocol
-from boards.ttt import main as ttt
-from boards.box.desk_sim import run, sim_desk
-from boards.builds.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_BOARD, MODES, 
-                          NAME, REPORT,
-                          BuildFailed, NoBitstream, NoBoard, NoPermission,
-                          ProgrammingFailed, ToolMissing, bitstream, build_dir, loader,
-                          missing_libraries, overflow, plan, program)
-from boards.host.console import play
-from boards.host.link import Link, open_port
-from boards.host.terminal import check_position
-from boards.gateware.top import BOARDS, UnknownBoard, target
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
+from boards.builds.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_BOARD, MODES,
+                                 NAME, REPORT, BuildFailed, NoBitstream, NoBoard,
+                                 NoPermission, ProgrammingFailed, ToolMissing, bitstream,
+                                 build_dir, loader, missing_libraries, overflow, plan,
+                                 program)
+from boards.gateware.top import BOARDS, target
 from firmware_ref import cli
 from firmware_ref.cli import UserError
-from firmware_ref.cartridge import board_bits, board_places
-from firmware_ref.eth.cycle import CycleModel, State
-from firmware_ref.eth.pins import press, start
 from sim.tools import YOWASP_FIRST_RUN_S
-from user import (EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched)
+from user import EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched
 
-
-
-class Golden:
-    """The golden model beside the desk: what the display and the status must show."""
-
-    def __init__(self, position=None):
-        self.chip = CycleModel()
-        start(self.chip, userbegins=True, position=position)
-        self.cycles = 0
-
-    def press(self, place):
-        if self.chip.state is State.WAITING and board_places(self.chip.board)[place] == EMPTY:
-            self.cycles = len(press(self.chip, place))
-
-    @property
-    def board(self):
-        return board_places(self.chip.board)
-
-    @property
-    def fin(self):
-        return self.chip.state is State.FINISHED
-
-    @property
-    def win(self):
-        return self.fin and wins(self.board, COMPUTER)
-
-
-# The desk in simulation.
-
-def test_a_game_through_the_front_panel():
-    # Entered at reset: the user's stone on 0 and the chip's on 4; then the user plays
-    # the first free place each move, with keys that bounce and one held through the
-    # chip's whole answer.
-    position = [HUMAN, EMPTY, EMPTY, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
-
-    async def body(bench):
-        desk, ctx = bench.desk, bench.ctx
-        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the power-up game's prompt")
-        assert await bench.shown() == 0
-
-        await bench.button("reset", down=True)
-        assert ctx.get(desk.setup) and not ctx.get(desk.lamps[0])
-        await bench.press(0)                    # one press: the user's stone
-        for _ in range(3):
-            await bench.press(2)                # the user's, the chip's, empty again
-        await bench.press(4)
-        await bench.press(4)                    # two presses: the chip's stone
-        await bench.click(1)                    # the piN switch
-        assert ctx.get(desk.switches[1])
-        await bench.click(1)
-        assert await bench.shown() == board_bits(position)
-        await bench.button("reset", down=False)
-        assert not ctx.get(desk.setup)
-
-        golden = Golden(position)
-        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the prompt after setup")
-        assert await bench.shown() == board_bits(golden.board)
-
-        moves = 0
-        while not golden.fin:
-            place = golden.board.index(EMPTY)
-            golden.press(place)
-            await bench.press(place, hold_frames=400 if moves == 0 else 6)
-            await bench.until(lambda: ctx.get(desk.lamps[0]) or ctx.get(desk.lamps[1]),
-                              what=f"the chip's answer to key {place}")
-            assert board_places(await bench.shown()) == golden.board, f"after key {place}"
-            moves += 1
-        assert ctx.get(desk.lamps[1]) and ctx.get(desk.lamps[2]) == golden.win
-        return moves
-
-    assert run(sim_desk(), body) >= 2
-
-
-def test_a_chord_at_the_panel_is_no_press():
-    # Two keys that close in the same frame place nothing; each alone then places one
-    # stone, and a key that closes while another is held counts.
-    async def body(bench):
-        desk, ctx = bench.desk, bench.ctx
-        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the power-up game's prompt")
-        keys = []                               # what the cartridge is given
-        for chord in ({0, 4}, {2, 6, 8}):
-            bench.closed |= chord
-            for n in range(52 * bench.frame_cycles):
-                if n == 12 * bench.frame_cycles:
-                    bench.closed -= chord
-                await bench.tick()
-                keys.append(ctx.get(desk.cartridges[0].key))
-            assert board_places(await bench.shown()) == [EMPTY] * 9, chord
-        assert not any(keys)                    # not even a chord, which the chip ignores
-        await bench.press(4)
-        await bench.until(lambda: ctx.get(desk.lamps[0]), what="the chip's answer")
-        board = board_places(await bench.shown())
-        assert board[4] == HUMAN and board.count(COMPUTER) == 1
-
-    run(sim_desk(), body)
-
-
-def test_a_game_through_the_host_link():
-    position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
-
-    async def body(bench):
-        status = protocol.parse(await bench.command(protocol.switch(0, True)))
-        assert status.switches[0] and status.lamps[0] and status.board == [EMPTY] * 9
-        status = protocol.parse(await bench.command(protocol.reset(position)))
-        golden = Golden(position)
-        assert status.board == golden.board and status.lamps[0] and status.cycles == 0
-
-        # A taken place is ignored, as by the chip: nothing changes.
-        again = protocol.parse(await bench.command(protocol.key(4)))
-        assert again == status
-
-        keys = [0, 8, 7, 1, 3, 5, 6]
-        for place in keys:
-            if golden.fin:
-                break
-            if golden.board[place] != EMPTY:
-                continue
-            golden.press(place)
-            status = protocol.parse(await bench.command(protocol.key(place)))
-            assert status.board == golden.board, f"after key {place}"
-            assert status.cycles == golden.cycles, f"think time after key {place}"
-            assert status.lamps[:3] == (not golden.fin, golden.fin, golden.win)
-        assert status.lamps[1]
-        status = protocol.parse(await bench.command(protocol.switch(1, True)))
-        assert status.switches[:2] == (True, True)
-
-    run(sim_desk(), body)
-
-
-BAD_FRAMES = [b"K9\r", b"K\r", b"K44\r", b"X\r", b"S1\r", b"W02\r", b"W0\r", b"W41\r",
-              b"G1\r", b"G\r", b"T\r", b"R....\r",
-              b"RXO........\r", b"RXOZ......\r", b"R" + b"." * 20 + b"\r", b"k-\r",
-              b"\xff\r"]
-
-
-def test_malformed_frames_are_answered_error_and_change_nothing():
-    async def body(bench):
-        before = await bench.command(protocol.reset([HUMAN] + [EMPTY] * 8))
-        assert protocol.parse(before).board[0] == HUMAN
-        # Each is refused; that nothing changed is read once, after all of them (a frame
-        # acted on would have been answered with the status, not refused).
-        for frame in BAD_FRAMES:
-            assert await bench.command(frame) == b"error", frame
-        assert await bench.command(protocol.STATUS) == before
-        # A byte with a broken stop bit spoils its frame: key 4 is not pressed.
-        assert await bench.command(b"K4\r", broken=(1,)) == b"error"
-        assert await bench.command(protocol.STATUS) == before
-        # Lower case and CR LF are fine; the empty line after CR is no frame.
-        assert await bench.command(b"s\r\n") == before
-        # A frame that arrives while the last is being answered is not acted on.
-        bench.send(b"K4\rW00\r")
-        await bench.until(lambda: len(bench.lines) == 2, what="two answers")
-        moved, refused = bench.lines.popleft(), bench.lines.popleft()
-        assert refused == b"error"
-        assert protocol.parse(moved).board[4] == HUMAN and protocol.parse(moved).switches[0]
-        assert protocol.parse(await bench.command(protocol.STATUS)).switches[0]
-
-    run(sim_desk(), body)
-
-
-def test_the_display_is_the_latched_board_not_the_search():
-    # While the chip thinks, its led pins show trial stones; the display must not.
-    position = [HUMAN, EMPTY, EMPTY, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
-
-    async def body(bench):
-        desk, ctx = bench.desk, bench.ctx
-        golden = Golden(position)
-        await bench.command(protocol.reset(position))
-        golden.press(8)
-        moved = position[:8] + [HUMAN]
-        bench.send(protocol.key(8))
-        await bench.until(lambda: not ctx.get(desk.lamps[0]), what="thinking")
-        pins, frames = set(), 0
-        while not ctx.get(desk.lamps[0]):
-            pins.add(ctx.get(desk.cartridges[0].chip.led))
-            shown = await bench.shown()
-            # A frame may straddle the clock that latches the answer.
-            assert shown in (board_bits(moved), board_bits(golden.board))
-            frames += shown == board_bits(moved)
-        assert frames > 10 and len(pins) > 2      # the search was on the pins, not shown
-        assert await bench.shown() == board_bits(golden.board)
-        await bench.until(lambda: bench.lines, what="the answer")
-
-    run(sim_desk(), body)
-
-
-def test_protocol_lines():
-    status = protocol.parse(b"XO.|...|..* gE l1000 s1000 c3A9F\r\n")
-    assert status.board == [HUMAN, COMPUTER, EMPTY] + [EMPTY] * 5 + [protocol.BOTH]
-    assert status.cycles == 0x3A9F and status.game == "E"
-    assert status.lamps == (True, False, False, False) and status.switches[0]
-    with pytest.raises(protocol.Rejected):
-        protocol.parse(b"error\r\n")
-    for line in (b"", b"XO.|...|... gE l1000 s1000", b"XO.|...|... gE l1200 s1000 c0000",
-                 b"XO.|...|... ge l1000 s1000 c0000", b"XO.|...|... p1 f0 w0 u1 n0 c0000"):
-        with pytest.raises(protocol.ProtocolError):
-            protocol.parse(line)
-    with pytest.raises(ValueError):
-        protocol.key(9)
-
-
-# Builds.
 
 @pytest.mark.parametrize("name", list(BOARDS))
 def test_build_plan(name):
@@ -245,42 +36,6 @@ def test_build_plan(name):
     assert re.search(r"set_io uart_0__tx__io \d+", pcf)
     assert "set_frequency clk12_0__io 12.0" in pcf
     assert ("front_panel_0__row__io[0]" in pcf) == BOARDS[name].front_panel
-
-
-def test_the_wiring_table_in_the_docs_is_the_pin_plan():
-    pcf = plan(target("icebreaker")).files["ttt.pcf"]
-    table = re.findall(r"^\| (row|sense|red|green) (\d) \| PMOD1[AB] pin \d+ \| (\d+) \|",
-                       (ROOT / "docs/boards.md").read_text(), re.M)
-    assert len(table) == 12
-    for name, bit, pin in table:
-        assert f"set_io front_panel_0__{name}__io[{bit}] {pin}\n" in pcf
-
-
-# The real toolchain places and routes the iCEBreaker build through `make bitstream`
-# (tests/test_journeys.py, "On a board, step by step").
-
-
-# Errors a person meets.
-
-def test_an_unknown_or_repeated_game_is_named_with_the_games_there_are():
-    from sim.cartridges.bench import names
-    done = make("bitstream", "GAME=chess")
-    assert done.returncode == 2 and "Building" not in done.stdout     # no work began
-    refused = done.stderr.splitlines()[-2]          # above make's own line
-    assert refused.endswith(f"argument --game: unknown game 'chess'; the games: "
-                            f"{', '.join(names())}; or museum (all the museum's machines)")
-    done = make("bitstream", "GAME=eth,firstfree,eth")
-    assert done.stderr.splitlines()[-2].endswith(
-        "argument --game: 'eth' named more than once in 'eth,firstfree,eth': name each "
-        "game once")
-
-
-def test_unknown_board_lists_the_known_ones(capsys):
-    with pytest.raises(UnknownBoard, match="icebreaker, icestick"):
-        target("ulx3s")
-    assert ttt(["bitstream", "--board", "ulx3s"]) == cli.USAGE
-    assert capsys.readouterr().err == ("error: unknown board 'ulx3s'; the known boards "
-                                       "are: icebreaker, icestick\n")
 
 
 # Programming: openFPGALoader's board list, and its failures as the real binary prints
@@ -588,48 +343,3 @@ def test_ctrl_c_during_a_build_leaves_the_last_build(tmp_path):
     assert err.strip() == "interrupted"
     assert {path.name: path.read_text() for path in build_dir.iterdir()} == before
     assert os.listdir(build_dir.parent) == ["icestick"]
-
-
-def test_a_serial_port_that_is_not_there():
-    with pytest.raises(UserError, match="cannot open the serial port /dev/ttyTTT9: No such"):
-        open_port("/dev/ttyTTT9")
-
-
-def test_a_silent_port_is_named():
-    class Silent:
-        def write(self, data):
-            self.written = data
-
-        def readline(self):
-            return b""
-    with pytest.raises(protocol.ProtocolError, match="no answer"):
-        Link(Silent()).command(protocol.STATUS)
-
-
-def test_positions_no_game_reaches_are_refused_by_the_terminal():
-    with pytest.raises(ValueError, match="already won"):
-        check_position([HUMAN] * 3 + [COMPUTER] * 2 + [EMPTY] * 4)
-    with pytest.raises(ValueError, match="no game gets there"):
-        check_position([HUMAN] * 2 + [EMPTY] * 7)
-    assert check_position([HUMAN, COMPUTER] + [EMPTY] * 7)
-
-
-def test_the_terminal_client_sends_the_frames_of_what_is_typed():
-    class Board:                        # answers every frame with one status line
-        def __init__(self):
-            self.frames = []
-
-        def write(self, data):
-            self.frames.append(data)
-
-        def readline(self):             # and refuses G1, as a board of one game does
-            if self.frames[-1] == protocol.game(1):
-                return b"error\r\n"
-            return b"...|...|... gE l1000 s1000 c0000\r\n"
-    board, said = Board(), []
-    typed = iter(["b2", "B3", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
-    assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
-    # The client asks for the board's games (G1, twice: no such game), then plays.
-    assert board.frames == [protocol.STATUS, b"G1\r", b"G1\r", protocol.STATUS,
-                            b"K4\r", b"K7\r", b"RXO.......\r", b"W00\r", b"R\r"]
-    assert any("already won" in line for line in said)

@@ -1,0 +1,16 @@
+"""Each board's target (boards/gateware/top.py): a board not there is named with the
+boards there are, and `ttt` says so in one line."""
+
+import pytest
+
+from boards.gateware.top import UnknownBoard, target
+from boards.ttt import main as ttt
+from firmware_ref import cli
+
+
+def test_unknown_board_lists_the_known_ones(capsys):
+    with pytest.raises(UnknownBoard, match="icebreaker, icestick"):
+        target("ulx3s")
+    assert ttt(["bitstream", "--board", "ulx3s"]) == cli.USAGE
+    assert capsys.readouterr().err == ("error: unknown board 'ulx3s'; the known boards "
+                                       "are: icebreaker, icestick\n")
