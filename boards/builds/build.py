@@ -15,6 +15,7 @@ from firmware_ref.cli import UserError
 
 from sim import BUILD, catalogue
 from sim.tools import ToolMissing, toolchain_env, yowasp_first_run
+from sim.yosys_json import ICESTORM_LC, ICESTORM_RAM, SB_IO
 
 from boards.gateware.top import BOARDS, BoardTop
 
@@ -45,7 +46,7 @@ STEPS = (("Yosys (synthesis)", f"{NAME}.json", f"{NAME}.rpt"),
          ("nextpnr (place and route)", f"{NAME}.asc", f"{NAME}.tim"),
          ("icepack", f"{NAME}.bin", None))
 # nextpnr's cells as a person counts them, in the report and when a build does not fit.
-RESOURCES = {"ICESTORM_LC": "logic cells", "ICESTORM_RAM": "RAM blocks", "SB_IO": "I/O pins"}
+RESOURCES = {ICESTORM_LC: "logic cells", ICESTORM_RAM: "RAM blocks", SB_IO: "I/O pins"}
 # nextpnr's log: a row of its "Device utilisation" table, and the placer giving up.
 UTILISATION = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
 NO_BELS = re.compile(r"no BELs remaining to implement cell type '(\w+)'")
@@ -272,10 +273,9 @@ def _does_not_fit(target, games, over, log):
 
 
 def _flip_flops(netlist):
-    """Flip-flops in Yosys's synthesised netlist (every SB_DFF* cell)."""
-    modules = json.loads(Path(netlist).read_text())["modules"]
-    return sum(cell["type"].startswith("SB_DFF")
-               for module in modules.values() for cell in module["cells"].values())
+    """Flip-flops in Yosys's synthesised netlist, every module's."""
+    return sum(len(yosys_json.flip_flops(module.cells.values()))
+               for module in yosys_json.read(netlist).modules.values())
 
 
 def make_report(target, build_dir, games=DEFAULT_GAMES):
@@ -297,10 +297,10 @@ def make_report(target, build_dir, games=DEFAULT_GAMES):
     return {
         "board": target.name,
         "device": f"{platform.device}-{platform.package}",
-        "logic_cells": used("ICESTORM_LC"),
+        "logic_cells": used(ICESTORM_LC),
         "flip_flops": _flip_flops(build_dir / f"{NAME}.json"),
-        "ram_blocks": used("ICESTORM_RAM"),
-        "io": used("SB_IO"),
+        "ram_blocks": used(ICESTORM_RAM),
+        "io": used(SB_IO),
         "clock_mhz": clock_mhz,
         "fmax_mhz": round(fmax, 2),
         "games": list(games),
@@ -317,10 +317,10 @@ def format_report(report):
     rows = [
         ("board", f"{report['board']} ({report['device']})"),
         ("games", ", ".join(report.get("games", DEFAULT_GAMES))),
-        (RESOURCES["ICESTORM_LC"], share(report["logic_cells"])),
+        (RESOURCES[ICESTORM_LC], share(report["logic_cells"])),
         ("flip-flops", str(report["flip_flops"])),
-        (RESOURCES["ICESTORM_RAM"], share(report["ram_blocks"])),
-        (RESOURCES["SB_IO"], share(report["io"])),
+        (RESOURCES[ICESTORM_RAM], share(report["ram_blocks"])),
+        (RESOURCES[SB_IO], share(report["io"])),
         ("clock", f"{report['clock_mhz']:g} MHz (nextpnr fmax {report['fmax_mhz']:.1f} MHz)"),
     ]
     if report["worst_move_cycles"] is not None:

@@ -19,6 +19,7 @@ from firmware_ref.cli import replacing
 from sim import BUILD
 from sim.cartridges import bench as cartridges
 from sim.tools import SEEDS, median, run_tool, toolchain_env
+from sim.yosys_json import ICESTORM_LC
 
 __all__ = ["DEVICE", "CACHE", "RESULT", "parse_log", "measure"]
 
@@ -33,7 +34,7 @@ SYNTH = (f"read_rtlil core.il; hierarchy -top {cartridges.TOP}; proc; flatten; "
          f"opt_clean -purge; synth_ice40 -top {cartridges.TOP} -json core.json")
 RECIPE = 1              # raise when the way of measuring changes: old results are stale
 
-_LCS = re.compile(r"ICESTORM_LC:\s+(\d+)/\s*\d+")
+_LCS = re.compile(ICESTORM_LC + r":\s+(\d+)/\s*\d+")
 _FMAX = re.compile(r"Max frequency for clock '([^']*)': ([\d.]+) MHz")
 
 
