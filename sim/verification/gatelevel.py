@@ -22,7 +22,6 @@ records the golden model and compares (``ttt verify --netlist``).
 
 import dataclasses
 import hashlib
-import json
 import re
 import shutil
 import tempfile
@@ -34,9 +33,10 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.eth.batch import INPUT_COLUMNS
 
-from sim import BUILD
+from sim import BUILD, yosys_json
 from sim.backends import netlist
 from sim.tools import cached, executable, run_tool, tool_version
+from sim.yosys_json import ICESTORM_LC, PACKER_NETS, SB_LUT4
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_verilog",
            "flip_lut", "luts", "yosys", "cells_sim"]
@@ -143,60 +143,26 @@ def _net_name(names, ports):
 
 def _pin_nets(board, synth):
     """{chip port: [the routed netlist's net name of each bit]} from `board`'s
-    synthesised netlist: the nets in the board's module at the chip instance's ports."""
-    module = synth["modules"][board.top]
-    chip = module["cells"][board.chip_instance]
-    names = {}
-    for name, net in module["netnames"].items():
-        width = len(net["bits"])
-        offset = net.get("offset", 0)
-        for k, bit in enumerate(net["bits"]):
-            if isinstance(bit, int):
-                label = name if width == 1 and offset == 0 else f"{name}[{offset + k}]"
-                names.setdefault(bit, []).append(label)
-    ports = set(module["ports"])
+    synthesised netlist (a yosys_json.Netlist): the nets in the board's module at the
+    chip instance's ports; and each port's direction."""
+    module = synth.modules[board.top]
+    chip = module.cells[board.chip_instance]
+    names = module.bit_names()
+    ports = set(module.ports)
     return {port: [_net_name(names[bit], ports) for bit in bits]
-            for port, bits in chip["connections"].items()}, \
-        {port: chip["port_directions"][port] for port in chip["connections"]}
-
-
-def _flip_flops(cells):
-    return sum(cell["type"].startswith("SB_DFF") or
-               cell["parameters"].get("DFF_ENABLE", "0").strip("0") != ""
-               for cell in cells.values())
+            for port, bits in chip.connections.items()}, \
+        {port: chip.port_directions[port] for port in chip.connections}
 
 
 # An ICESTORM_LC input left open: what the silicon does (the cell model's default).
 OPEN_INPUT = {"CEN": "1"}
-# nextpnr's constant nets: the packer drives them from some LUT set to a constant.
-CONSTANT_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
 
 
-def _routed_chip(board, routed_json, synth_json, work):
-    """The chip's cells of `board`'s routed netlist with the chip's pins as ports, as
-    Verilog named TOP: the cone of the output pins' nets back to the input pins' nets."""
-    synth = json.loads(Path(synth_json).read_text())
-    pins, directions = _pin_nets(board, synth)
-    (module,) = json.loads(Path(routed_json).read_text())["modules"].values()
-    bit_of = {name: net["bits"][0] for name, net in module["netnames"].items()}
-    missing = [f"{port}: {name}" for port, names in pins.items() for name in names
-               if name not in bit_of]
-    if missing:
-        raise CutFailed(f"the routed netlist has no net for the chip's pins "
-                        f"{', '.join(missing[:4])}")
-    port_bits = {port: [bit_of[name] for name in names] for port, names in pins.items()}
-    constant = {bit_of[name]: value for name, value in CONSTANT_NETS.items()
-                if name in bit_of}
-    stop = {bit for port, bits in port_bits.items() if directions[port] == "input"
-            for bit in bits} | set(constant)
-    driver = {}
-    for name, cell in module["cells"].items():
-        for port, bits in cell["connections"].items():
-            if cell["port_directions"][port] == "output":
-                for bit in bits:
-                    driver[bit] = name
-    cone, clocks, todo = {}, set(), [b for port, bits in port_bits.items()
-                                      if directions[port] == "output" for b in bits]
+def _cone(module, outputs, stop):
+    """The cells of `module` (routed) that drive the bits `outputs`, back to the bits
+    `stop`: ({name: Cell}, the clock bits they take)."""
+    driver = yosys_json.drivers(module.cells)
+    cone, clocks, todo = {}, set(), list(outputs)
     seen = set(todo)
     while todo:
         bit = todo.pop()
@@ -204,15 +170,16 @@ def _routed_chip(board, routed_json, synth_json, work):
             continue
         name = driver.get(bit)
         if name is None:
-            nets = sorted(n for n, b in bit_of.items() if b == bit) or [f"bit {bit}"]
+            nets = sorted(n for n, net in module.nets.items() if net.bits[0] == bit) or \
+                [f"bit {bit}"]
             raise CutFailed(f"the chip's logic reads net {nets[0]}, which no cell of the "
                             f"routed netlist drives")
-        cell = module["cells"][name]
-        if cell["type"] != "ICESTORM_LC":
-            raise CutFailed(f"the chip's logic reaches {cell['type']} {name}")
+        cell = module.cells[name]
+        if cell.type != ICESTORM_LC:
+            raise CutFailed(f"the chip's logic reaches {cell.type} {name}")
         cone[name] = cell
-        for port, bits in cell["connections"].items():
-            if cell["port_directions"][port] != "input":
+        for port, bits in cell.connections.items():
+            if cell.port_directions[port] != "input":
                 continue
             if port == "CLK":
                 clocks.update(bits)
@@ -221,33 +188,61 @@ def _routed_chip(board, routed_json, synth_json, work):
                 if b not in seen:
                     seen.add(b)
                     todo.append(b)
-    # The cut is the chip, no more and no less: its cells come from the chip's instance
-    # (nextpnr prefixes them with its name; '$' names are the packer's own cells, such
-    # as carry chains' ends), and it holds every flip-flop the chip's module has.
+    return cone, clocks
+
+
+def _check_cut(board, cone, clocks, synth):
+    """The cut is the chip, no more and no less: its cells come from the chip's
+    instance (nextpnr prefixes them with its name; '$' names are the packer's own
+    cells, such as carry chains' ends), and it holds every flip-flop the chip's module
+    has, on one clock."""
     foreign = [n for n in cone if not n.startswith(board.chip_instance + ".") and
                not n.startswith("$")]
     if foreign:
         raise CutFailed(f"the cut holds cells that are not the chip's: {foreign[:3]}")
-    wanted = _flip_flops(synth["modules"][board.chip_module]["cells"])
-    if _flip_flops(cone) != wanted or len(clocks) != 1:
-        raise CutFailed(f"the cut holds {_flip_flops(cone)} flip-flops on {len(clocks)} "
-                        f"clocks; the chip's module has {wanted} on one")
+    wanted = len(yosys_json.flip_flops(synth.modules[board.chip_module].cells.values()))
+    found = len(yosys_json.flip_flops(cone.values()))
+    if found != wanted or len(clocks) != 1:
+        raise CutFailed(f"the cut holds {found} flip-flops on {len(clocks)} clocks; the "
+                        f"chip's module has {wanted} on one")
+
+
+def _routed_chip(board, routed_json, synth_json, work):
+    """The chip's cells of `board`'s routed netlist with the chip's pins as ports, as
+    Verilog named TOP: the cone of the output pins' nets back to the input pins' nets."""
+    synth = yosys_json.read(synth_json)
+    pins, directions = _pin_nets(board, synth)
+    module = yosys_json.read(routed_json).top
+    bit_of = {name: net.bits[0] for name, net in module.nets.items()}
+    missing = [f"{port}: {name}" for port, names in pins.items() for name in names
+               if name not in bit_of]
+    if missing:
+        raise CutFailed(f"the routed netlist has no net for the chip's pins "
+                        f"{', '.join(missing[:4])}")
+    port_bits = {port: [bit_of[name] for name in names] for port, names in pins.items()}
+    constant = {bit_of[name]: value for name, value in PACKER_NETS.items()
+                if name in bit_of}
+    stop = {bit for port, bits in port_bits.items() if directions[port] == "input"
+            for bit in bits} | set(constant)
+    cone, clocks = _cone(module, [b for port, bits in port_bits.items()
+                                  if directions[port] == "output" for b in bits], stop)
+    _check_cut(board, cone, clocks, synth)
     (clock,) = clocks
-    ports = {"clk": {"direction": "input", "bits": [clock]}}
-    ports.update({port: {"direction": directions[port], "bits": bits}
+    ports = {"clk": yosys_json.Port("input", [clock])}
+    ports.update({port: yosys_json.Port(directions[port], bits)
                   for port, bits in port_bits.items() if port != "clk"})
     cells = {}
     for name, cell in cone.items():
         connections = {}
-        for port, bits in cell["connections"].items():
-            if cell["port_directions"][port] == "input":
+        for port, bits in cell.connections.items():
+            if cell.port_directions[port] == "input":
                 bits = [constant.get(bit, bit) for bit in bits] or \
                     [OPEN_INPUT.get(port, "0")]
             connections[port] = bits
-        cells[name] = {**cell, "connections": connections}
-    netnames = {port: {"hide_name": 0, "bits": spec["bits"]} for port, spec in ports.items()}
-    (Path(work) / "chip.json").write_text(json.dumps(
-        {"modules": {TOP: {"ports": ports, "cells": cells, "netnames": netnames}}}))
+        cells[name] = dataclasses.replace(cell, connections=connections)
+    nets = {port: yosys_json.Net(port, spec.bits) for port, spec in ports.items()}
+    yosys_json.Netlist({TOP: yosys_json.Module(TOP, ports, cells, nets)}).write(
+        Path(work) / "chip.json")
     _run([yosys(), "-q", "-p", "read_verilog -lib +/ice40/cells_sim.v; "
           f"read_json chip.json; hierarchy -top {TOP}; write_verilog -noattr chip.v"],
          work, "Yosys (the routed chip)")
@@ -280,8 +275,8 @@ def chip_verilog(netlist, board, *, log=None):
 
 # -- mutants --------------------------------------------------------------------------
 
-_LUT = re.compile(r"(SB_LUT4|ICESTORM_LC)\s+#\((?P<params>.*?)\)\s*(?P<name>\S+)\s*\(",
-                  re.S)
+_LUT = re.compile(rf"({SB_LUT4}|{ICESTORM_LC})\s+#\((?P<params>.*?)\)\s*"
+                  r"(?P<name>\S+)\s*\(", re.S)
 _INIT = re.compile(r"\.LUT_INIT\(16'h(?P<init>[0-9a-fA-F]{4})\)")
 
 
