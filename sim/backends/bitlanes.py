@@ -28,17 +28,17 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
 import copy
 import ctypes
 import dataclasses
-import json
 from pathlib import Path
 
 import numpy as np
 
 from firmware_ref.eth.batch import UNKNOWN
 
-from sim import BUILD
+from sim import BUILD, yosys_json
 from sim.backends import BackendMissing, compiled, verilated
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.tools import cached, executable, run_tool, tool_version
+from sim.yosys_json import AND, DFF_P, DFFE_PP, MUX, NOT, OR, SCOPEINFO, XOR
 
 __all__ = ["Chips", "Planes", "library"]
 
@@ -46,8 +46,8 @@ CACHE = BUILD / "bitlanes"
 BUILD_S = 5                 # Yosys and the C++ compiler on 2 cores, said before a build
 FAILED = CACHE / "failed"
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
-GATES = {"$_AND_": "{A} & {B}", "$_OR_": "{A} | {B}", "$_XOR_": "{A} ^ {B}",
-         "$_NOT_": "~{A}", "$_MUX_": "({S} & {B}) | (~{S} & {A})"}
+GATES = {AND: "{A} & {B}", OR: "{A} | {B}", XOR: "{A} ^ {B}", NOT: "~{A}",
+         MUX: "({S} & {B}) | (~{S} & {A})"}
 TIED_LOW = ("scan", "scanin")       # the scan path is not played by the games
 RANDOM = "move.random"
 YOSYS = ("read_verilog chip.v; hierarchy -top {top}; proc; flatten; memory; opt -full; techmap; "
@@ -61,29 +61,27 @@ def _net(bit):
 
 
 def _kernel(module):
-    """The C++ of one clock of 64 chips: `module` is Yosys's JSON of the flat chip."""
-    names = module["netnames"]
-
+    """The C++ of one clock of 64 chips: `module` is the flat chip (a yosys_json.Module)."""
     def bits(name):
-        return names[name]["bits"]
+        return module.nets[name].bits
     flops, gates = [], []
-    for name, cell in module["cells"].items():
-        if cell["type"] in ("$_DFF_P_", "$_DFFE_PP_"):
+    for cell in module.cells.values():
+        if cell.type in (DFF_P, DFFE_PP):
             flops.append(cell)
-        elif cell["type"] in GATES:
+        elif cell.type in GATES:
             gates.append(cell)
-        elif cell["type"] != "$scopeinfo":
+        elif cell.type != SCOPEINFO:
             # A kind of cell the chip did not use when this was written: the check goes
             # on on the next backend, saying why.
             raise BackendMissing(f"the bit-parallel chip has no rule for Yosys's "
-                                 f"{cell['type']} cells")
+                                 f"{cell.type} cells")
     initial = {}
-    for net in names.values():
-        value = net["attributes"].get("init")
+    for net in module.nets.values():
+        value = net.attributes.get("init")
         if value:
-            for k, bit in enumerate(net["bits"]):
+            for k, bit in enumerate(net.bits):
                 initial[bit] = value[::-1][k] if k < len(value) else "0"
-    driver = {cell["connections"]["Y"][0]: n for n, cell in enumerate(gates)}
+    driver = {cell.connections["Y"][0]: n for n, cell in enumerate(gates)}
     order, seen = [], set()
     for start in range(len(gates)):         # each gate after those it reads
         stack = [(start, False)]
@@ -96,18 +94,18 @@ def _kernel(module):
                 continue
             seen.add(n)
             stack.append((n, True))
-            for port, value in gates[n]["connections"].items():
+            for port, value in gates[n].connections.items():
                 if port != "Y" and value[0] in driver and driver[value[0]] not in seen:
                     stack.append((driver[value[0]], False))
     inputs = [bit for pin in INPUT_PINS for bit in bits(pin)]
     outputs = [bit for path in PROBE_PATHS.values() for bit in bits(path)]
-    settle = [f"    const uint64_t n{gates[n]['connections']['Y'][0]} = " +
-              GATES[gates[n]["type"]].format(**{p: _net(v[0]) for p, v in
-                                                 gates[n]["connections"].items()}) + ";"
+    settle = [f"    const uint64_t n{gates[n].connections['Y'][0]} = " +
+              GATES[gates[n].type].format(**{p: _net(v[0]) for p, v in
+                                              gates[n].connections.items()}) + ";"
               for n in order]
     settled = [_net(bit) for bit in outputs]
-    power_up = [f"  uint64_t n{cell['connections']['Q'][0]} = "
-                f"{'~0ull' if initial.get(cell['connections']['Q'][0]) == '1' else '0ull'};"
+    power_up = [f"  uint64_t n{cell.connections['Q'][0]} = "
+                f"{'~0ull' if initial.get(cell.connections['Q'][0]) == '1' else '0ull'};"
                 for cell in flops]
     power_up += [f"  n{bit} = random[{k}];" for k, bit in enumerate(bits(RANDOM))]
     power_up += [f"  const uint64_t n{bit} = 0;" for pin in TIED_LOW for bit in bits(pin)]
@@ -115,11 +113,11 @@ def _kernel(module):
     edge.append("    {")
     edge += settle
     for k, cell in enumerate(flops):
-        port = {p: _net(v[0]) for p, v in cell["connections"].items()}
-        d = port["D"] if cell["type"] == "$_DFF_P_" else \
+        port = {p: _net(v[0]) for p, v in cell.connections.items()}
+        d = port["D"] if cell.type == DFF_P else \
             f"({port['E']} & {port['D']}) | (~{port['E']} & {port['Q']})"
         edge.append(f"    const uint64_t d{k} = {d};")
-    edge += [f"    n{cell['connections']['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
+    edge += [f"    n{cell.connections['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
     edge += ["    }", "    {"] + settle
     lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
              f"N_RANDOM = {len(bits(RANDOM))};",
@@ -149,11 +147,11 @@ def _kernel(module):
             n = stack.pop()
             if n not in found:
                 found.add(n)
-                stack += [driver[v[0]] for port, v in gates[n]["connections"].items()
+                stack += [driver[v[0]] for port, v in gates[n].connections.items()
                           if port != "Y" and v[0] in driver]
-        return sum(cost[gates[n]["type"]] for n in found)
-    read = [v[0] for cell in flops for port, v in cell["connections"].items() if port != "Q"]
-    ops = cone(read) + 3 * sum(cell["type"] == "$_DFFE_PP_" for cell in flops) \
+        return sum(cost[gates[n].type] for n in found)
+    read = [v[0] for cell in flops for port, v in cell.connections.items() if port != "Q"]
+    ops = cone(read) + 3 * sum(cell.type == DFFE_PP for cell in flops) \
         + cone(outputs) + 2 * len(outputs) + 1
     lines += ["// The word operations of one clock of check64 (make benchmark's estimate).",
               f'extern "C" int64_t ttt_ops() {{ return {ops}; }}']
@@ -243,9 +241,7 @@ def library(*, edit=None, log=None):
         (work / "chip.v").write_text(verilog)
         run_tool([yosys, "-q", "-p", YOSYS.format(top="ttt_chip")], work,
                  "Yosys (the chip's gates)", FAILED, log=log)
-        (module,) = [m for name, m in json.loads((work / "chip.json").read_text())
-                     ["modules"].items() if name == "ttt_chip"]
-        kernel, widths = _kernel(module)
+        kernel, widths = _kernel(yosys_json.read(work / "chip.json").modules["ttt_chip"])
         n_in = len(INPUT_PINS)
         source = ("#include <algorithm>\n#include <cstdint>\n#include <vector>\n" + kernel
                   + HARNESS.replace("IN_WIDTHS_", ", ".join(map(str, widths[:n_in])))
