@@ -117,7 +117,7 @@ class Port:
     signed: int = 0
 
     def as_json(self):
-        return {"direction": self.direction, "bits": self.bits, **_shape_json(self)}
+        return {"direction": self.direction, **_shape_json(self), "bits": self.bits}
 
 
 @dataclasses.dataclass
@@ -140,8 +140,8 @@ class Net:
         return [f"{self.name}[{self.offset + k}]" for k in range(len(self.bits))]
 
     def as_json(self):
-        return {"hide_name": self.hide_name, "bits": self.bits,
-                "attributes": self.attributes, **_shape_json(self)}
+        return {"hide_name": self.hide_name, "bits": self.bits, **_shape_json(self),
+                "attributes": self.attributes}
 
 
 @dataclasses.dataclass

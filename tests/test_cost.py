@@ -1,5 +1,5 @@
-"""boards/builds/cost.py (``make cost``): its attribution of cells to blocks, on a tiny
-netlist made by hand, and its edges. Nothing here places or routes: a measurement takes
+"""boards/builds/cost.py (``make cost``): its attribution of cells to blocks
+(boards/builds/cost_cells.py), on a tiny netlist made by hand, and its edges. Nothing here places or routes: a measurement takes
 minutes a seed (docs/boards.md, Cost)."""
 
 import pytest
@@ -7,20 +7,21 @@ import pytest
 from firmware_ref import cli
 
 from boards.builds import build, cost
+from boards.builds.cost_cells import Blocks, FlatCell, FlatNet, attribute_cells
 from sim.tools import ToolMissing
 
 CHIP = build.CHIP_INSTANCE.split(".")
 
 
 def cell(kind, scope=(), **ports):
-    """A cell as `cost.flatten` gives it: ports named O or Q are outputs."""
-    return {"type": kind, "attrs": {}, "scope": list(scope), "module": "top", "local": "",
-            "conns": {port: [bit] for port, bit in ports.items()},
-            "dirs": {port: "output" if port in ("O", "Q") else "input" for port in ports}}
+    """A cell as `flatten` gives it: ports named O or Q are outputs."""
+    return FlatCell("", kind, {port: [bit] for port, bit in ports.items()},
+                    {port: "output" if port in ("O", "Q") else "input" for port in ports},
+                    scope=list(scope), module="top")
 
 
 def named(bit):
-    return {"bits": [bit], "public": True, "hdlname": True}
+    return FlatNet([bit], public=True, hdlname=True)
 
 
 # The final netlist of a desk: a link register, a panel register whose cell Yosys named
@@ -33,8 +34,9 @@ CELLS = {
     "$abc$8$auto$lut": cell("SB_LUT4", I0=12, O=14),
     "desk.cartridge0.chip.q_SB_DFF_Q": cell("SB_DFF", CHIP, C=1, D=14, Q=15),
 }
-NETS = {"desk.link.state": named(11), "desk.panel.row": named(12), "$abc$net": {
-    "bits": [10], "public": False, "hdlname": False}, "desk.cartridge0.chip.q": named(15)}
+NETS = {"desk.link.state": named(11), "desk.panel.row": named(12),
+        "$abc$net": FlatNet([10], public=False, hdlname=False),
+        "desk.cartridge0.chip.q": named(15)}
 # Right after flatten: each named net's RTL driver (looked through, as it is).
 SCOPES = {("desk.link.state", 0): (["desk", "link"], ["desk", "link"]),
           ("desk.panel.row", 0): (["desk", "panel"], ["desk", "panel"]),
@@ -42,8 +44,8 @@ SCOPES = {("desk.link.state", 0): (["desk", "link"], ["desk", "link"]),
 
 
 def blocks_of_cells():
-    owner, by_name = cost.attribute_cells(CELLS, NETS, SCOPES, {})
-    blocks = cost.Blocks(cost.BLOCKS)
+    owner, by_name = attribute_cells(CELLS, NETS, SCOPES, {})
+    blocks = Blocks(cost.BLOCKS)
     return {name: blocks.of(owner[name]) for name in CELLS}, by_name
 
 
@@ -70,7 +72,7 @@ def test_an_unnamed_lut_goes_with_what_it_feeds_but_never_into_a_kept_module():
     (["desk", "linkage"], "desk_glue"), (["desk"], "desk_glue"), ([], "top"),
     (["panel_green"], "top")])
 def test_the_longest_instance_path_decides_the_block(scope, block):
-    assert cost.Blocks(cost.BLOCKS).of(scope) == block
+    assert Blocks(cost.BLOCKS).of(scope) == block
 
 
 def test_cost_help_names_the_make_verb(capsys):

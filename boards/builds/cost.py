@@ -14,7 +14,8 @@ Logic cells per block (the production build, unchanged)
 -------------------------------------------------------
 A cell belongs to the block that *drives the RTL signal it computes*, not to the block
 its name starts with: Yosys names a flattened cell after a net it touches, and a net
-that crosses a module boundary keeps one scope's name only. So:
+that crosses a module boundary keeps one scope's name only. So (rules 1 and 2 are
+boards/builds/cost_cells.py, rule 3 boards/builds/cost_lcs.py):
 
 1. A second Yosys run of the same script stops right after ``flatten`` (``synth_ice40
    -run :coarse``). There every public signal bit still has its RTL driver cell, whose
@@ -43,14 +44,14 @@ fmax per block (a separate timing build per seed)
 -------------------------------------------------
 nextpnr reports one fmax per clock net, so in a timing build the flip-flops of the
 `SPLIT` blocks (the chip) are clocked through a second global buffer (an SB_GB inserted
-into the final netlist, fed by the same clock net); everything else stays on the board
-clock. The netlist is otherwise the production one, placed and routed with the same
-seed. nextpnr then reports the chip's internal fmax, the rest's (``desk``: desk glue,
-link, panel, debouncers, top), and the worst cross paths chip -> desk and desk -> chip,
-shown as 1000 / the path's delay, as nextpnr prints them (no clock skew). ``timing
-build whole`` is the lowest of the four, to compare with the production build (the
-second global buffer delays the chip's clock by ~1.6 ns, which nextpnr leaves out of
-these numbers).
+into the final netlist, fed by the same clock net: boards/builds/cost_clock.py);
+everything else stays on the board clock. The netlist is otherwise the production one,
+placed and routed with the same seed. nextpnr then reports the chip's internal fmax,
+the rest's (``desk``: desk glue, link, panel, debouncers, top), and the worst cross
+paths chip -> desk and desk -> chip, shown as 1000 / the path's delay, as nextpnr
+prints them (no clock skew). ``timing build whole`` is the lowest of the four, to
+compare with the production build (the second global buffer delays the chip's clock by
+~1.6 ns, which nextpnr leaves out of these numbers).
 
 The timing build places differently from the production build (one more global net),
 so per-seed values scatter as any seed does; the medians are what to compare. The
@@ -59,27 +60,28 @@ end flip-flops are mapped to blocks with the attribution above.
 """
 
 import datetime
-import itertools
 import json
-import re
 import shlex
 import subprocess
-from collections import Counter, defaultdict
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from firmware_ref.cli import UserError, replacing
+from firmware_ref.cli import replacing
 
-from sim import BUILD, ROOT
+from sim import BUILD, ROOT, yosys_json
 from sim.tools import SEEDS, median, run_tool, toolchain_env
+from sim.yosys_json import ICESTORM_LC, SB_GB
 
 from boards.gateware.top import target
 from boards.builds import build
+from boards.builds.cost_cells import Blocks, attribute_cells, driver_scopes, flatten, kind
+from boards.builds.cost_clock import SPLIT_NET, split_clock_netlist
+from boards.builds.cost_lcs import clock_pairs, endpoint_block, lc_owners, path_ends
 
 __all__ = ["BLOCKS", "SPLIT", "REST", "MARKDOWN", "RESULT", "cost_dir", "measure",
-           "markdown", "run", "flatten", "driver_scopes", "attribute_cells", "Blocks",
-           "lc_owners", "split_clock_netlist"]
+           "markdown", "run"]
 
 # The reported blocks and their instance paths (see above); "top" takes the rest.
 BLOCKS = {"chip": (build.CHIP_INSTANCE,), "adapter": ("desk.cartridge0",),
@@ -90,9 +92,6 @@ REST = "desk"                   # what the timing build's board clock keeps
 JOBS = 2                        # nextpnr runs in parallel
 MARKDOWN = "cost.md"
 RESULT = "cost.json"
-SPLIT_NET = "cost_split_clk"
-FF_CLOCK_PORTS = {"SB_DFF": ("C",), "SB_RAM40_4K": ("RCLK", "WCLK"),
-                  "SB_SPRAM256KA": ("CLOCK",), "SB_MAC16": ("CLK",)}
 
 
 # ---------------------------------------------------------------- the plan
@@ -124,410 +123,6 @@ def with_options(argv, **options):
         if value is not None:
             out += [f"--{key.replace('_', '-')}", str(value)]
     return out
-
-
-# ---------------------------------------------------------------- Yosys netlists
-
-def truthy(value):
-    return "1" in str(value)
-
-
-def is_blackbox(module):
-    attrs = module.get("attributes", {})
-    return any(truthy(attrs.get(a, "0")) for a in ("blackbox", "whitebox"))
-
-
-def flatten(netlist, top):
-    """A hierarchical Yosys JSON netlist as one level, named as nextpnr names it.
-
-    Returns cells {name: dict(type, conns, dirs, attrs, scope, module, local)} and nets
-    {name: dict(bits, public, hdlname)}; bits are global ints (or "0"/"1"/"x"/"z"
-    strings). Also how often each module is instantiated.
-    """
-    modules = netlist["modules"]
-    fresh = itertools.count()
-    cells, nets, instances = {}, {}, Counter()
-
-    def walk(modname, prefix, scope, bitmap):
-        instances[modname] += 1
-        mod = modules[modname]
-
-        def g(bit):
-            if isinstance(bit, str):
-                return bit
-            if bit not in bitmap:
-                bitmap[bit] = next(fresh)
-            return bitmap[bit]
-
-        for name, cell in mod["cells"].items():
-            ctype = cell["type"]
-            if ctype in modules and not is_blackbox(modules[ctype]):
-                sub = modules[ctype]
-                submap = {}
-                for port, bits in cell["connections"].items():
-                    for sb, b in zip(sub["ports"][port]["bits"], bits):
-                        if not isinstance(sb, str):
-                            submap[sb] = g(b)
-                hdl = cell["attributes"].get("hdlname")
-                walk(ctype, f"{prefix}{name}.",
-                     scope + (hdl.split(" ") if hdl else name.split(".")), submap)
-                continue
-            cells[prefix + name] = {
-                "type": ctype, "attrs": cell.get("attributes", {}),
-                "dirs": cell.get("port_directions", {}),
-                "conns": {p: [g(b) for b in bits] for p, bits in cell["connections"].items()},
-                "scope": scope, "module": modname, "local": name,
-            }
-        for name, net in mod["netnames"].items():
-            hdl = net.get("attributes", {}).get("hdlname")
-            nets[prefix + name] = {"bits": [g(b) for b in net["bits"]],
-                                   "public": not name.startswith("$"), "hdlname": bool(hdl)}
-
-    walk(top, "", [], {})
-    return cells, nets, instances
-
-
-WIRES = ("$not", "$pos", "$buf", "$_NOT_", "$_BUF_")
-FLATTEN_PREFIX = re.compile(r"\$flatten((?:\\[^\\]*?\.)*)")
-
-
-def rtl_scope(name, cell):
-    """The instance path (list) of a cell of the netlist right after `flatten`."""
-    hdl = cell["attrs"].get("hdlname")
-    if hdl:
-        return cell["scope"] + hdl.split(" ")[:-1]
-    m = FLATTEN_PREFIX.match(cell["local"])
-    if m:
-        return cell["scope"] + [s[1:-1] for s in re.findall(r"\\[^\\]*?\.", m.group(1))]
-    return cell["scope"]
-
-
-def outputs(cell):
-    return [b for p, bits in cell["conns"].items() if cell["dirs"].get(p) == "output"
-            for b in bits]
-
-
-def inputs(cell):
-    return [b for p, bits in cell["conns"].items() if cell["dirs"].get(p) != "output"
-            for b in bits]
-
-
-def driver_scopes(flat_netlist, top):
-    """Right after flatten: {(net name, bit index): instance path of its driver}, and
-    {(cell name, input port, bit index): instance path of that bit's driver} for the
-    cells that keep their names to the end (I/O buffers, kept instances)."""
-    cells, nets, _ = flatten(flat_netlist, top)
-    direct, through = {}, {}
-    for name, cell in cells.items():
-        if cell["type"] == "$scopeinfo":
-            continue
-        for i, b in enumerate(outputs(cell)):
-            direct[b] = rtl_scope(name, cell)
-            if cell["type"] in WIRES and len(cell["conns"]["A"]) > i:
-                through[b] = cell["conns"]["A"][i]
-    driver = {}
-    for b in direct:
-        # An inverter or buffer costs no LUT: the logic behind it decides, else (a LUT
-        # outside a kept module cannot be that module's) the inverter itself.
-        seen, at = set(), b
-        while at in through and at not in seen and not isinstance(through[at], str):
-            seen.add(at)
-            at = through[at]
-        driver[b] = (direct.get(at, []), direct[b])
-    scopes = {}
-    for name, net in nets.items():
-        if not net["public"]:
-            continue
-        for i, b in enumerate(net["bits"]):
-            if not isinstance(b, str):
-                scopes[(name, i)] = driver.get(b, ([],))  # undriven here: a top-level input
-    anchors = {}
-    for name, cell in cells.items():
-        if name.startswith("$") or cell["type"] == "$scopeinfo":
-            continue
-        for port, bits in cell["conns"].items():
-            if cell["dirs"].get(port) == "output":
-                continue
-            for i, b in enumerate(bits):
-                if not isinstance(b, str):
-                    anchors[(name, port, i)] = driver.get(b, ([],))
-    return scopes, anchors
-
-
-class Blocks:
-    """Instance path -> block name, by the longest matching path prefix."""
-
-    def __init__(self, blocks):
-        """`blocks`: {block name: instance paths}, no paths for the block of the rest."""
-        self.order, self.paths = [], []
-        for name, paths in blocks.items():
-            self.order.append(name)
-            for path in paths or ("",):
-                self.paths.append(([p for p in path.split(".") if p], name))
-        self.paths.sort(key=lambda item: -len(item[0]))
-        self.default = next((n for p, n in self.paths if not p), None)
-
-    @staticmethod
-    def _same(inst, want):
-        return inst == want or re.sub(r"\$\d+$", "", inst) == want
-
-    def of(self, scope):
-        if scope is None:
-            return None
-        for path, name in self.paths:
-            if len(scope) >= len(path) and all(self._same(i, w) for i, w in zip(scope, path)):
-                return name
-        return self.default or "(unattributed)"
-
-
-def kind(ctype):
-    if ctype == "SB_LUT4":
-        return "LUT4"
-    if ctype.startswith("SB_DFF"):
-        return "DFF"
-    if ctype == "SB_CARRY":
-        return "CARRY"
-    return None
-
-
-def attribute_cells(cells, nets, scopes, anchors):
-    """{final cell name: instance path} for every cell of the final netlist (rule 2 of
-    the module's text), and the names of the cells settled by their own output's name."""
-    kept = {tuple(c["scope"]) for c in cells.values() if c["scope"]}
-    owner, by_name = _owners_by_name(cells, _named_scopes(cells, nets, scopes, anchors),
-                                     kept)
-    pending = [n for n, c in cells.items() if n not in owner and c["type"] != "$scopeinfo"]
-    sinks, drivers = _sinks_and_drivers(cells)
-    for direction in ("sinks", "drivers"):
-        pending = _owners_by_neighbours(pending, direction, cells, owner, sinks, drivers,
-                                        kept)
-    for name in pending:
-        owner[name] = None
-    return owner, by_name
-
-
-def _inside(path, prefix):
-    return len(path) >= len(prefix) and tuple(path[:len(prefix)]) == prefix
-
-
-def _may_own(scope, cell, kept):
-    """Whether `cell` may go to `scope`: never into a kept module it is not in."""
-    return all(_inside(cell["scope"], k) for k in kept if _inside(scope, k))
-
-
-def _vote(candidates):
-    """The scope most `candidates` name; a tie goes to the deeper path, then the first
-    in order, so that the outcome does not depend on the netlist's order."""
-    count = Counter(tuple(c) for c in candidates)
-    best = max(count.values())
-    return list(sorted((c for c, n in count.items() if n == best),
-                       key=lambda c: (-len(c), c))[0])
-
-
-def _named_scopes(cells, nets, scopes, anchors):
-    """{bit: the RTL driver scopes of the names it still carries, best first}: a public
-    signal's bits, and what feeds a pad (who drove it in RTL)."""
-    names_of = defaultdict(list)
-    for name, net in nets.items():
-        if net["hdlname"] or (net["public"] and (name, 0) in scopes):
-            for i, b in enumerate(net["bits"]):
-                if (name, i) in scopes:
-                    names_of[b].append(scopes[(name, i)])
-    for name, cell in cells.items():
-        for port, bits in cell["conns"].items():
-            for i, b in enumerate(bits):
-                if (name, port, i) in anchors and not isinstance(b, str):
-                    names_of[b].append(anchors[(name, port, i)])
-    return names_of
-
-
-def _sinks_and_drivers(cells):
-    """{bit: the cells it feeds} and {bit: the cell that drives it}."""
-    sinks, drivers = defaultdict(list), {}
-    for name, cell in cells.items():
-        for b in inputs(cell):
-            sinks[b].append(name)
-        for b in outputs(cell):
-            drivers[b] = name
-    return sinks, drivers
-
-
-def _owners_by_name(cells, names_of, kept):
-    """The cells whose outputs carry an RTL name go to that name's driver; a cell that
-    drives nothing stays where it sits. Returns (owner, the names settled by name)."""
-    owner, by_name = {}, set()
-    for name, cell in cells.items():
-        if cell["type"] == "$scopeinfo":
-            continue
-        found = [next((s for s in options if _may_own(s, cell, kept)), cell["scope"])
-                 for b in outputs(cell) for options in names_of.get(b, [])]
-        if found:
-            owner[name] = _vote(found)
-            by_name.add(name)
-        elif not outputs(cell):
-            owner[name] = cell["scope"]
-    return owner, by_name
-
-
-def _owners_by_neighbours(pending, direction, cells, owner, sinks, drivers, kept):
-    """The `pending` cells given, by majority, the block of the cells they feed
-    (`direction` "sinks") or of their drivers ("drivers"), repeated until nothing
-    changes (`owner` is filled in place); returns those still without one."""
-    changed = True
-    while changed and pending:
-        changed, left = False, []
-        for name in pending:
-            cell = cells[name]
-            if direction == "sinks":
-                near = [owner[s] for b in outputs(cell) for s in sinks.get(b, [])
-                        if s in owner]
-            else:
-                near = [owner[drivers[b]] for b in inputs(cell)
-                        if b in drivers and drivers[b] in owner]
-            near = [s for s in near if _may_own(s, cell, kept)]
-            if near:
-                owner[name] = _vote(near)
-                changed = True
-            else:
-                left.append(name)
-        pending = left
-    return pending
-
-
-# ---------------------------------------------------------------- nextpnr's netlist
-
-def lc_owners(routed, cells, owner, blocks):
-    """{LC name: dict(block, lut, ff)} and the count of LCs whose LUT and FF differ."""
-    mod = next(iter(routed["modules"].values()))
-    lcs = {n: c for n, c in mod["cells"].items() if c["type"] == "ICESTORM_LC"}
-    ff_by_d = {}
-    for name, cell in cells.items():
-        if kind(cell["type"]) == "DFF":
-            ff_by_d[cell["conns"]["D"][0]] = name
-    info, unknown = {}, []
-    for name, lc in lcs.items():
-        lut = ff = carry = None
-        if name.endswith("_DFFLC") and name[:-6] in cells:
-            ff = name[:-6]
-        elif name.endswith("$CARRY") and name[:-6] in cells:
-            carry = name[:-6]
-        elif name.endswith("_LC") and name[:-3] in cells:
-            base = name[:-3]
-            if kind(cells[base]["type"]) == "LUT4":
-                lut = base
-                if lc["parameters"].get("DFF_ENABLE") == "1":
-                    ff = ff_by_d.get(cells[base]["conns"]["O"][0])
-            elif kind(cells[base]["type"]) == "CARRY":
-                carry = base
-        if name in ("$PACKER_GND", "$PACKER_VCC"):
-            block = blocks.of([])
-        else:
-            src = lut or ff or carry
-            block = blocks.of(owner.get(src)) if src else None
-        info[name] = {"block": block, "lut": lut, "ff": ff,
-                      "lut_block": blocks.of(owner.get(lut)) if lut else None,
-                      "ff_block": blocks.of(owner.get(ff)) if ff else None}
-        if block is None:
-            unknown.append(name)
-    # Carry feed-ins and anything unnamed: the LC their outputs feed, else their drivers.
-    sinks, drivers = defaultdict(list), {}
-    for name, lc in lcs.items():
-        for port, bits in lc["connections"].items():
-            for b in bits:
-                if port in ("O", "COUT", "LO"):
-                    drivers[b] = name
-                else:
-                    sinks[b].append(name)
-    for _ in range(10):
-        for name in list(unknown):
-            lc = lcs[name]
-            near = [info[s]["block"] for p in ("COUT", "O", "LO")
-                    for b in lc["connections"].get(p, [])
-                    for s in sinks.get(b, []) if info[s]["block"]]
-            if not near:
-                near = [info[drivers[b]]["block"] for p in ("CIN", "I0", "I1", "I2", "I3")
-                        for b in lc["connections"].get(p, [])
-                        if b in drivers and info[drivers[b]]["block"]]
-            if near:
-                info[name]["block"] = Counter(near).most_common(1)[0][0]
-                unknown.remove(name)
-    for name in unknown:
-        info[name]["block"] = "(unattributed)"
-    mixed = sum(1 for i in info.values() if i["lut_block"] and i["ff_block"]
-                and i["lut_block"] != i["ff_block"])
-    return info, mixed
-
-
-def endpoint_block(cellname, info, cells, owner, blocks):
-    """Block of a timing path's start or end cell: its LC's FF, else the LC, else the
-    I/O cell's own path."""
-    if cellname in info:
-        i = info[cellname]
-        return i["ff_block"] or i["block"]
-    base = cellname
-    return blocks.of(owner.get(base, cells.get(base, {}).get("scope", [])))
-
-
-def clock_pairs(report):
-    out = {}
-    for cp in report.get("critical_paths", []):
-        delay = sum(s["delay"] for s in cp["path"])
-        out[(cp["from"], cp["to"])] = {"delay_ns": delay, "path": cp["path"]}
-    return out
-
-
-def path_ends(path):
-    start = next((s["from"]["cell"] for s in path if s["type"] in ("clk-to-q", "source")),
-                 path[0]["from"]["cell"])
-    end = path[-1]["to"]["cell"]
-    return start, end
-
-
-# ---------------------------------------------------------------- timing build netlist
-
-def split_clock_netlist(netlist, top, cells, owner, blocks, split):
-    """A copy of the final netlist whose `split` blocks' FFs (and RAM/DSP clocks) are
-    clocked through their own SB_GB from the same clock net."""
-    net = json.loads(json.dumps(netlist))
-    modules = net["modules"]
-    chosen = defaultdict(list)      # module -> [(local cell, port)]
-    others = defaultdict(int)
-    for name, cell in cells.items():
-        ports = next((p for t, p in FF_CLOCK_PORTS.items() if cell["type"].startswith(t)), ())
-        if not ports:
-            continue
-        if blocks.of(owner.get(name)) in split:
-            chosen[cell["module"]] += [(cell["local"], p) for p in ports if p in cell["conns"]]
-        else:
-            others[cell["module"]] += 1
-    _, _, instances = flatten(netlist, top)
-    moved = 0
-    for modname, sites in chosen.items():
-        if instances[modname] > 1:
-            raise UserError(f"module {modname} is instantiated "
-                             f"{instances[modname]} times; cannot split its clock per block")
-        mod = modules[modname]
-        top_bit = max([b for n in mod["netnames"].values() for b in n["bits"]
-                       if not isinstance(b, str)] + [0])
-        buffers = {}
-        for local, port in sites:
-            conn = mod["cells"][local]["connections"][port]
-            clk = conn[0]
-            if clk not in buffers:
-                top_bit += 1
-                buffers[clk] = top_bit
-                suffix = "" if len(buffers) == 1 else f"_{len(buffers)}"
-                mod["cells"][f"{SPLIT_NET}_gb{suffix}"] = {
-                    "hide_name": 0, "type": "SB_GB", "parameters": {}, "attributes": {},
-                    "port_directions": {"USER_SIGNAL_TO_GLOBAL_BUFFER": "input",
-                                        "GLOBAL_BUFFER_OUTPUT": "output"},
-                    "connections": {"USER_SIGNAL_TO_GLOBAL_BUFFER": [clk],
-                                    "GLOBAL_BUFFER_OUTPUT": [top_bit]}}
-                mod["netnames"][SPLIT_NET + suffix] = {"hide_name": 0, "bits": [top_bit],
-                                                       "attributes": {}}
-            mod["cells"][local]["connections"][port] = [buffers[clk]]
-            moved += 1
-    return net, moved
 
 
 # ---------------------------------------------------------------- one board
@@ -570,7 +165,7 @@ def cost_dir(board, games=build.DEFAULT_GAMES):
 
 class Design(NamedTuple):
     """The final Yosys netlist with every cell given to its RTL scope."""
-    netlist: dict           # as Yosys wrote it
+    netlist: object         # as Yosys wrote it (a yosys_json.Netlist)
     top: str                # its top module
     cells: dict             # `flatten`'s cells
     owner: dict             # cell name -> instance path (`attribute_cells`)
@@ -594,7 +189,7 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
     timing_net, moved = split_clock_netlist(design.netlist, design.top, design.cells,
                                             design.owner, blocks, set(SPLIT))
     timing_json = synth_dir / "timing.json"
-    timing_json.write_text(json.dumps(timing_net))
+    timing_net.write(timing_json)
     _place_and_route(nextpnr, argv, synth_dir, timing_json, out, seeds, log)
     per_seed = {seed: {**_production(out / f"seed{seed}" / "production", design, blocks),
                        "timing_build": _timing_build(out / f"seed{seed}" / "timing",
@@ -617,11 +212,10 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
 def _attributed(synth_dir):
     """The final netlist of `_synthesize`, each cell given to the scope of the RTL
     signal it computes, read from the netlist stopped after flatten (rules 1 and 2)."""
-    final = json.loads((synth_dir / f"{build.NAME}.json").read_text())
-    top = next(m for m, v in final["modules"].items()
-               if truthy(v.get("attributes", {}).get("top", "0")))
+    final = yosys_json.read(synth_dir / f"{build.NAME}.json")
+    top = final.top.name
     cells, nets, _ = flatten(final, top)
-    scopes, anchors = driver_scopes(json.loads((synth_dir / "flat.json").read_text()), top)
+    scopes, anchors = driver_scopes(yosys_json.read(synth_dir / "flat.json"), top)
     owner, by_name = attribute_cells(cells, nets, scopes, anchors)
     return Design(final, top, cells, owner, by_name)
 
@@ -630,7 +224,7 @@ def _yosys_cells(design, blocks):
     """{block: Counter of LUT4, DFF, CARRY, and "named": those settled by their name}."""
     counts = {b: Counter() for b in blocks.order}
     for cell_name, cell in design.cells.items():
-        cell_kind = kind(cell["type"])
+        cell_kind = kind(cell.type)
         if cell_kind:
             count = counts.setdefault(blocks.of(design.owner[cell_name]), Counter())
             count[cell_kind] += 1
@@ -656,13 +250,18 @@ def _place_and_route(nextpnr, argv, synth_dir, timing_json, out, seeds, log):
             done.result()
 
 
+def _pnr_results(rundir):
+    """A nextpnr run's report (a dict) and the netlist it placed and routed."""
+    return (json.loads((rundir / "report.json").read_text()),
+            yosys_json.read(rundir / "routed.json"))
+
+
 def _production(rundir, design, blocks):
     """One seed's production build: its LCs per block and its critical path."""
-    report = json.loads((rundir / "report.json").read_text())
-    routed = json.loads((rundir / "routed.json").read_text())
+    report, routed = _pnr_results(rundir)
     info, mixed = lc_owners(routed, design.cells, design.owner, blocks)
     per_block = Counter(i["block"] for i in info.values())
-    total = report["utilization"]["ICESTORM_LC"]["used"]
+    total = report["utilization"][ICESTORM_LC]["used"]
     assert sum(per_block.values()) == total, (sum(per_block.values()), total)
     # The slowest path from a clock's rising edge to the same clock's.
     same_clock = [pair for clocks, pair in clock_pairs(report).items()
@@ -688,8 +287,7 @@ def _production(rundir, design, blocks):
 def _timing_build(rundir, design, blocks):
     """One seed's timing build: the split blocks' fmax, the rest's, and the paths
     between them."""
-    report = json.loads((rundir / "report.json").read_text())
-    routed = json.loads((rundir / "routed.json").read_text())
+    report, routed = _pnr_results(rundir)
     info, _ = lc_owners(routed, design.cells, design.owner, blocks)
     split_clocks = [c for c in report["fmax"] if SPLIT_NET in c]
     rest_clocks = [c for c in report["fmax"] if SPLIT_NET not in c]
@@ -712,8 +310,8 @@ def _timing_build(rundir, design, blocks):
              "split_to_rest": between(split_clocks, rest_clocks),
              "rest_to_split": between(rest_clocks, split_clocks)}
     return {
-        "lc_total": report["utilization"]["ICESTORM_LC"]["used"],
-        "global_buffers": report["utilization"].get("SB_GB", {}).get("used"),
+        "lc_total": report["utilization"][ICESTORM_LC]["used"],
+        "global_buffers": report["utilization"].get(SB_GB, {}).get("used"),
         "split_fmax_mhz": min((report["fmax"][c]["achieved"] for c in split_clocks),
                               default=None),
         "rest_fmax_mhz": min((report["fmax"][c]["achieved"] for c in rest_clocks),
