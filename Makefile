@@ -31,10 +31,10 @@ help:                 ## list the verbs and what each does
 	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT) ARGS=$(ARGS)"
 	@echo "ARGS: more options for the verb's ttt subcommand (.venv/bin/ttt VERB -h lists them)"
 
-sim: $(STAMP)         ## the paper's E.2 session on the chip, against the paper and the golden model
+sim: $(STAMP)         ## replay the paper's E.2 session on the chip, against the paper and the golden model, and write its waves
 	$(TTT) e2 $(ARGS)
 
-waves: $(STAMP)       ## open the E.2 waves in GTKWave (or say how to); GAME=firstfree: its game PLAY
+waves: $(STAMP)       ## open the E.2 waves, or a game's on any cartridge, in GTKWave, or say how to; GAME=firstfree: its game PLAY
 	$(TTT) waves $(if $(filter-out eth,$(GAME)),--game $(GAME) --play $(PLAY)) $(ARGS)
 
 waves-golden: $(STAMP) ## open the golden model's E.2 waves
@@ -46,7 +46,7 @@ waves-netlist: $(STAMP) ## open the exported netlist's E.2 waves (cocotb on SIM)
 verilog: $(STAMP)     ## export the chip: build/ttt_chip.v and build/ttt_chip.il
 	$(TTT) verilog $(ARGS)
 
-netlist: $(STAMP)     ## the cocotb tests of the exported netlist on SIM, with its waves
+netlist: $(STAMP)     ## the cocotb tests of the exported netlist, with the E.2 session's waves, on SIM
 	$(TTT) netlist --sim $(SIM) $(ARGS)
 
 # The waves this project writes are made when missing or older than the sources; any
@@ -68,22 +68,22 @@ build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
 build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(TTT) netlist --sim icarus --tests e2_session
 
-bitstream: $(STAMP)   ## build/BOARD/ttt.bin (other GAMEs: build/BOARD-GAME/) and report.json
+bitstream: $(STAMP)   ## build a board's bitstream, build/BOARD/ttt.bin, and its report.json; other GAMEs: build/BOARD-GAME/
 	$(TTT) bitstream --board $(BOARD) --game $(GAME) $(ARGS)
 
-prog: $(STAMP)        ## write build/BOARD/ttt.bin to the board's flash (kept at power-off)
+prog: $(STAMP)        ## write the bitstream to the board's flash, kept at power-off: build/BOARD/ttt.bin
 	$(TTT) prog --board $(BOARD) --game $(GAME) $(ARGS)
 
-load: $(STAMP)        ## load build/BOARD/ttt.bin into the FPGA's SRAM (gone at power-off)
+load: $(STAMP)        ## load the bitstream into the FPGA's SRAM, gone at power-off: build/BOARD/ttt.bin
 	$(TTT) load --board $(BOARD) --game $(GAME) $(ARGS)
 
-cost: $(STAMP)        ## logic cells and fmax per block of the BOARD build, medians over 5 seeds: build/cost/BOARD/
+cost: $(STAMP)        ## logic cells and fmax per block of a board build, medians over nextpnr seeds: build/cost/BOARD/
 	$(TTT) cost --board $(BOARD) --game $(GAME) $(ARGS)
 
-play-board: $(STAMP)  ## play the board over its serial port: make play-board PORT=/dev/ttyUSB1; no PORT: the board in a box
+play-board: $(STAMP)  ## play the board over its USB serial port, or the board in a box (simulated) with no port: PORT=/dev/ttyUSB1
 	$(TTT) play-board $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
 
-serve: $(STAMP)       ## the console in a web browser: open the address it prints; PORT=...: a real board
+serve: $(STAMP)       ## the console in a web browser: its front panel and each cartridge's view; PORT=...: a real board
 	$(TTT) serve $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
 
 test: $(STAMP)        ## the test suite
@@ -98,16 +98,16 @@ verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=s
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark $(ARGS)
 
-formal: $(STAMP)      ## prove the chip's properties and its netlists' equivalence: build/formal/report.md
+formal: $(STAMP)      ## prove the chip's properties and the equivalence of its netlists with SBY and Yosys; build/formal/report.md
 	$(TTT) formal $(ARGS)
 
-museum: $(STAMP)      ## every museum machine, every game: lockstep, perfect play, think, cost: build/museum.*
+museum: $(STAMP)      ## every museum machine through every game: lockstep, perfect play, think times, cost; build/museum.*
 	$(TTT) museum $(ARGS)
 
-games: $(STAMP)       ## every game a user can play, and the chip's think times
+games: $(STAMP)       ## every game a user can play against the chip, and its think times
 	$(TTT) games $(ARGS)
 
-play: $(STAMP)        ## play against the chip in the terminal; GAME=firstfree, turbo, ...: another game on its golden model
+play: $(STAMP)        ## play a game against its golden model in the terminal, by default the chip as the paper's main program (F.3); GAME=tactic, ...: another
 	$(TTT) play --game $(GAME) $(ARGS)
 
 $(STAMP): pyproject.toml

@@ -16,6 +16,7 @@ import pytest
 from boards.host import link as serial_link, protocol
 from boards.box import box
 from boards.box.box import Box
+from boards.commands.play_board import play_box
 from boards.host.console import play
 from boards.host.link import Link, open_port
 from firmware_ref import cli
@@ -91,7 +92,7 @@ def test_the_client_plays_the_box_and_offers_a_new_game(built):
         replies += [f"The chip plays {coordinate(k)}; its move took {cycles} clock cycles."
                     for k in reply]
 
-    assert play(None, read=read, write=said.append) == 0
+    assert play_box(read=read, write=said.append) == 0
     text = "\n".join(said)
     assert said[0].startswith("no PORT given: playing the board in a box (simulated desk "
                               "+ the chip, /dev/")
@@ -117,7 +118,7 @@ def test_the_terminal_says_whose_stone_is_which_and_when_a_place_is_taken():
                 return b"error\r\n"
             return b"...|.X.|... gE l1000 s1000 c0000\r\n"
     board, said, typed = Board(), [], iter(["B2", "quit"])
-    assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
+    assert play(board, read=lambda prompt: next(typed), write=said.append) == 0
     assert board.frames[-1] == protocol.STATUS          # nothing sent for a taken place
     assert "B2 is taken." in said
     assert " 2 |   | X |   |    O  the chip's (red)" in said[1].splitlines()
@@ -206,7 +207,7 @@ def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
     from firmware_ref.firstfree import Model
     said, typed = [], iter(["a1", "b1", "a2", "a3", "quit"])
     with Box(("firstfree",)) as board, open_port(board.port, board.TIMEOUT) as port:
-        assert play(None, stream=port, read=lambda prompt: next(typed),
+        assert play(port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     # The golden model, played the same way: the person on A1, A2, A3 (places 0, 3, 6).
     model = Model()

@@ -80,7 +80,7 @@ def _unset(line):
 
 def test_every_make_verb_is_a_subcommand_that_parses():
     """Each ``$(TTT) ...`` line of the Makefile, its make variables at their defaults,
-    is a command line `ttt`'s one parser accepts (nothing is run)."""
+    is a command line `ttt`'s parser accepts (nothing is run)."""
     from boards.ttt import parser
     defaults = {"SIM": "verilator", "BOARD": "icebreaker", "GAME": "eth", "ARGS": "",
                 "EXPECTED": "build/e2_golden.vcd", "ACTUAL": "build/e2.vcd"}
@@ -91,7 +91,7 @@ def test_every_make_verb_is_a_subcommand_that_parses():
         line = _unset(line)
         argv = re.sub(r"\$\((\w+)\)", lambda m: defaults[m[1]], line).replace('"', "").split()
         argv = [word for word in argv if word not in (">", "/dev/null")]
-        assert parser().parse_args(argv).command == argv[0], line
+        assert parser(argv[0]).parse_args(argv).command == argv[0], line
 
 
 def test_an_unknown_subcommand_is_refused_with_the_list(capsys):
@@ -115,10 +115,10 @@ def test_a_refusal_after_parsing_shows_its_own_subcommands_usage(argv, capsys):
 def test_game_museum_names_the_museums_machines_and_a_wrong_name_says_so(capsys):
     from boards import ttt
     from sim.cartridges import scores
-    args = ttt.parser().parse_args(["bitstream", "--game", "museum"])
+    args = ttt.parser("bitstream").parse_args(["bitstream", "--game", "museum"])
     assert args.game == tuple(scores.MACHINES.values())
     with pytest.raises(SystemExit):
-        ttt.parser().parse_args(["bitstream", "--game", "nope"])
+        ttt.parser("bitstream").parse_args(["bitstream", "--game", "nope"])
     error = capsys.readouterr().err
     assert "unknown game 'nope'; the games: baum_g," in error and "or museum" in error
 

@@ -19,7 +19,7 @@ def test_the_terminal_client_sends_the_frames_of_what_is_typed():
             return b"...|...|... gE l1000 s1000 c0000\r\n"
     board, said = Board(), []
     typed = iter(["b2", "B3", "new xo.|...|...", "new XXX|OO.|...", "chip", "new", "quit"])
-    assert play(None, stream=board, read=lambda prompt: next(typed), write=said.append) == 0
+    assert play(board, read=lambda prompt: next(typed), write=said.append) == 0
     # The client asks for the board's games (G1, twice: no such game), then plays.
     assert board.frames == [protocol.STATUS, b"G1\r", b"G1\r", protocol.STATUS,
                             b"K4\r", b"K7\r", b"RXO.......\r", b"W00\r", b"R\r"]

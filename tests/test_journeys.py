@@ -639,8 +639,8 @@ JOURNEYS = [
       "python -m firmware_ref.ultimate.match --games 1 --depth 1 --playouts 20",
       first=r"^the engine \(depth 1\) against a random player, 1 games: ",
       last=r"^the engine \(depth 1\) against MCTS, 20 playouts a move, 1 games: "),
-    J("python -m sim.reports.ultimate_ref --positions 100 --seed 1 --fmax 21.07",
-      "python -m sim.reports.ultimate_ref --positions 2 --seed 1 --fmax 21.07",
+    J(".venv/bin/ttt engines --positions 100 --seed 1 --fmax 21.07",
+      ".venv/bin/ttt engines --positions 2 --seed 1 --fmax 21.07",
       first=r"^2 positions of random games \(seed 1\), depth 4: the same move, value and "
             r"nodes in both$", last=r"^hardware at 21\.07 MHz +\d+"),
     J("python -m firmware_ref.hendrix_purcell_defended.defence",

@@ -311,7 +311,7 @@ def test_a_module_is_defused_through_the_board_in_a_box():
 def test_play_board_hands_the_bomb_to_its_own_client():
     said, typed = [], iter(["pass", "quit"])
     with Box(("ktane",)) as box, open_box(box) as port:
-        assert play(None, stream=port, read=lambda prompt: next(typed),
+        assert play(port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     text = "\n".join(said)
     assert "Press a key by its label" in text and "strikes: " in text

@@ -69,20 +69,20 @@ def test_the_command_line_stops_with_one_line_at_a_disagreement(monkeypatch, cap
         cell, value, nodes = timed.results[-1]
         return timed._replace(results=timed.results[:-1] + [(cell, value, nodes + 1)])
     monkeypatch.setattr(ultimate_ref, "compiled", off_by_one)
-    assert ultimate_ref.main(["--positions", "3", "--depth", "2"]) == 1
+    assert ultimate_ref.run(3, seed=1, depth=2) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: position 2 (") and err.count("\n") == 1
 
 
 def test_the_command_line_prints_both_engines():
-    done = subprocess.run([sys.executable, "-m", "sim.reports.ultimate_ref", "--positions", "4",
+    done = subprocess.run([sys.executable, "-m", "boards", "engines", "--positions", "4",
                            "--depth", "2"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "the same move, value and nodes" in lines[0]
     assert lines[1].split() == ["engine", "nodes", "seconds", "nodes/s"]
     assert lines[2].startswith("Python") and lines[3].startswith("compiled")
-    done = subprocess.run([sys.executable, "-m", "sim.reports.ultimate_ref", "--positions", "0"],
+    done = subprocess.run([sys.executable, "-m", "boards", "engines", "--positions", "0"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
 
@@ -143,7 +143,7 @@ def test_with_fmax_it_says_about_how_long_the_simulator_takes_before_it_begins()
     # arrives while it is simulated (then Ctrl-C), its figure from one constant.
     nodes = ultimate_ref.golden([(position, engine.DEPTH)
                                  for position in ultimate_ref.positions(3, seed=1)]).nodes
-    argv = ["python", "-m", "sim.reports.ultimate_ref", "--fmax", "12", "--positions", "3"]
+    argv = ["ttt", "engines", "--fmax", "12", "--positions", "3"]
     with watched(argv) as running:
         lines = said(running)
         assert "the same move, value and nodes in both" in next(lines)

@@ -1,17 +1,17 @@
-"""`ttt play-board`: a board from a terminal over its USB serial port, and its games.
+"""`ttt play-board`: a board from a terminal over a stream, and its games.
 
-With no port it plays the board in a box (boards/box/box.py), over a pseudo-terminal
-opened exactly as a real port is. A board with several games (`GAME=eth,firstfree`) is
-asked for them when the session begins; `game` lists them and `game N` plays game N,
-each game with its client from the one table, boards/host/clients.py (a game of nine
-places with boards/host/terminal.py's).
+The stream is a board's USB serial port or the board in a box's pseudo-terminal,
+opened exactly as a real port is; the verb (boards/commands/play_board.py) opens it, so
+that the host's side knows nothing of how a board is made. A board with several games
+(`GAME=eth,firstfree`) is asked for them when the session begins; `game` lists them and
+`game N` plays game N, each game with its client from the one table,
+boards/host/clients.py (a game of nine places with boards/host/terminal.py's).
 """
 
-from firmware_ref.cli import UserError
 from sim import catalogue
 
 from . import clients, protocol
-from .link import Link, link_errors, open_box, open_port
+from .link import Link, link_errors
 from .prompt import said, typed
 from .terminal import named, playing
 
@@ -123,29 +123,7 @@ class Console:
                            f"{held} (game lists them).")
 
 
-def play(port, *, stream=None, read=typed, write=said, games=(catalogue.CHIP.name,)):
-    """Play the board on serial port `port`, or on `stream`, or, with neither, the board
-    in a box holding `games`. Returns the exit status; errors are UserError, one line."""
-    if stream is not None:
-        return Console(Link(stream), read, write).run() or 0
-    if port:
-        with open_port(port) as stream:
-            return play(port, stream=stream, read=read, write=write)
-    from sim.backends.compiled import BackendMissing
-
-    from boards.box.box import Box
-    try:
-        box = Box(games, log=write)
-    except BackendMissing as error:
-        raise UserError(f"the board in a box cannot be compiled: {error}") from None
-    with box:
-        machines = " + ".join(catalogue.game(name).machine for name in games)
-        write(f"no PORT given: playing the board in a box (simulated desk + {machines}, "
-              f"{box.port})")
-        try:
-            with open_box(box) as stream:
-                return play(box.port, stream=stream, read=read, write=write)
-        except UserError:
-            if box.error:       # the client heard nothing because the box had stopped
-                raise UserError(f"the board in a box stopped: {box.error}") from None
-            raise
+def play(stream, *, read=typed, write=said):
+    """Play the board on `stream`, opened (a serial port, or the board in a box's
+    pseudo-terminal). Returns the exit status; errors are UserError, one line."""
+    return Console(Link(stream), read, write).run() or 0

@@ -6,7 +6,9 @@
 `start-row` prints the starting row; `expect` prints ``PRESS LABEL NEXTROW`` (the label
 of the key to press) or ``PASS ROW``. BOARD is the keypad as the defuser sees it, row
 by row: ``X``, ``O``, and on each free key its label 1-9; or ``.`` on every free key
-for the front panel, whose keys are labelled in reading order (docs/ktane.md).
+for the front panel, whose keys are labelled in reading order (docs/ktane.md). This
+command line stands alone, not a verb of ``ttt``: the golden models sit below sim/ and
+boards/ and import neither.
 """
 
 import argparse

@@ -9,7 +9,9 @@ the players' round-1 plans, so that round 2's rule is checked in full (without t
 only "three different places" is). `plan BOARD ROUND SIDE HISTORY` prints the
 machine's plan for SIDE (``X``, player A, or ``O``, player B); HISTORY is SIDE's
 round-1 plan or ``-``, ``--other`` the other player's. An illegal plan prints the
-reason and exits 2. BOARD is nine of ``X``, ``O`` and ``.`` row by row.
+reason and exits 2. BOARD is nine of ``X``, ``O`` and ``.`` row by row. This command
+line stands alone, not a verb of ``ttt``: the golden models sit below sim/ and boards/
+and import neither.
 """
 
 import argparse

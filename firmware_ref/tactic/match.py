@@ -1,5 +1,7 @@
 """The machine against a uniformly random legal opponent, and against itself: whole
-games through the referee, with the results counted (docs/tactic.md)."""
+games through the referee, with the results counted (docs/tactic.md). Its command line,
+``python -m firmware_ref.tactic.match``, stands alone, not a verb of ``ttt``: the golden
+models sit below sim/ and boards/ and import neither."""
 
 import random
 from collections import Counter

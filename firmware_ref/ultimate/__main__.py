@@ -5,7 +5,9 @@
     python -m firmware_ref.ultimate move BOARD LAST      # the engine: move value nodes
 
 BOARD is 81 of ``X``, ``O`` and ``.``: small board 1 first, each row by row. LAST is
-the index 0-80 of the last move, or ``-`` (the player to move may go anywhere).
+the index 0-80 of the last move, or ``-`` (the player to move may go anywhere). This
+command line stands alone, not a verb of ``ttt``: the golden models sit below sim/ and
+boards/ and import neither.
 """
 
 import argparse

@@ -3,6 +3,9 @@ and against a plain MCTS player (UCT, random playouts), whole games from the emp
 board, each side in turn (docs/ultimate.md).
 
     python -m firmware_ref.ultimate.match [--games N] [--depth D] [--playouts P]
+
+This command line stands alone, not a verb of ``ttt``: the golden models sit below sim/
+and boards/ and import neither.
 """
 
 import math

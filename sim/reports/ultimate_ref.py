@@ -10,16 +10,14 @@ newer than the program. It reads ``BOARD LAST DEPTH`` lines and answers ``CELL V
 NODES`` for each, then the nodes and the seconds its searches took (timed in C++, so
 that neither the pipe nor Python counts).
 
-    python -m sim.reports.ultimate_ref [--positions 100] [--seed 1] [--depth 4] [--fmax MHZ]
-
-searches positions of random games with both engines, compares every answer (the
+`run`, the command ``ttt engines [--positions 100] [--seed 1] [--depth 4] [--fmax
+MHZ]``, searches positions of random games with both engines, compares every answer (the
 first disagreement is one line and exit status 1) and prints a table of their nodes per
 second. With ``--fmax``, the hardware engine searches them too, in Amaranth's simulator:
 its clocks are counted, checked against its answers, and its nodes per second given at
 that clock (the UP5K's fmax from ``make cost GAME=ultimate``).
 """
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -29,7 +27,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from firmware_ref.cli import UserError, positive_int, run
+from firmware_ref.cli import UserError
 from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.rules import positions, show
 
@@ -37,7 +35,7 @@ from sim import BUILD
 from sim.tools import run_tool
 
 __all__ = ["SOURCE", "OUTPUT", "CXXFLAGS", "SIMULATED_NODES_PER_S", "Timed", "build", "positions", "compiled",
-           "golden", "hardware", "disagreement", "table", "main"]
+           "golden", "hardware", "disagreement", "table", "run"]
 
 SOURCE = Path(__file__).with_name("ultimate_ref.cc")
 OUTPUT = BUILD / "ultimate_ref"
@@ -188,38 +186,21 @@ def table(rows):
         for line in lines)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m sim.reports.ultimate_ref",
-        description="The Ultimate Tic-Tac-Toe engine three ways, timed side by side on "
-        "the same positions of random games: in Python (the golden engine), compiled "
-        "from C++, and with --fmax the engine in hardware, run in Amaranth's simulator "
-        "and timed by its clocks at that frequency. All must give the same move, value and nodes; a "
-        "difference is one line and exit status 1. It prints a table of nodes, seconds "
-        "and nodes a second. The compiled engine is built the first time, under "
-        "build/. 10 s here for the default 100 positions, build included; the hardware "
-        "engine's simulation is the slow part, 55 s for --positions 10 (2 busy cores).")
-    parser.add_argument("--positions", type=positive_int, default=100,
-                        help="positions of random games (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="their seed (default 1)")
-    parser.add_argument("--depth", type=positive_int, default=engine.DEPTH,
-                        help=f"plies searched (default {engine.DEPTH})")
-    parser.add_argument("--fmax", type=float, metavar="MHZ",
-                        help="the hardware engine too, timed at this clock (MHz)")
-    args = parser.parse_args(argv)
-    if args.fmax is not None and not args.fmax > 0:
-        parser.error("--fmax: a clock in MHz, above 0")
-    jobs = [(position, args.depth) for position in positions(args.positions, args.seed)]
+def run(count, seed, depth, fmax=None):
+    """``ttt engines``: the engines on `count` positions of random games (`seed`)
+    searched to `depth`, the hardware engine too at `fmax` MHz if given. The
+    exit status: 1 at the first disagreement, said in one line."""
+    jobs = [(position, depth) for position in positions(count, seed)]
     fast = compiled(jobs)
     slow = golden(jobs)
     found = disagreement(jobs, slow.results, fast.results)
     if found:
         print(f"error: {found}", file=sys.stderr)
         return 1
-    print(f"{len(jobs)} positions of random games (seed {args.seed}), depth {args.depth}: "
+    print(f"{len(jobs)} positions of random games (seed {seed}), depth {depth}: "
           "the same move, value and nodes in both", flush=True)
     rows = [("Python (golden)", slow), ("compiled (C++ -O2)", fast)]
-    if args.fmax is not None:
+    if fmax is not None:
         print(f"the hardware engine searches them in Amaranth's simulator, about "
               f"{slow.nodes / SIMULATED_NODES_PER_S:.0f} s", flush=True)
         last = [time.monotonic()]
@@ -228,17 +209,13 @@ def main(argv=None):
             if time.monotonic() - last[0] >= PROGRESS_S:
                 last[0] = time.monotonic()
                 print(f"  {done}/{len(jobs)} positions", flush=True)
-        chip, clocks = hardware(jobs, args.fmax, progress=progress)
+        chip, clocks = hardware(jobs, fmax, progress=progress)
         found = disagreement(jobs, slow.results, chip.results, "the hardware engine")
         if found:
             print(f"error: {found}", file=sys.stderr)
             return 1
-        rows.append((f"hardware at {args.fmax:g} MHz", chip))
+        rows.append((f"hardware at {fmax:g} MHz", chip))
         print(f"the hardware engine agrees: {clocks:,} clocks, "
               f"{clocks / chip.nodes:.3f} a node")
     print(table(rows))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(run(main))

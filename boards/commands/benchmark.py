@@ -1,0 +1,54 @@
+"""``ttt benchmark``: every cost of the project measured side by side."""
+
+from firmware_ref.cli import positive_int
+
+from . import options
+
+SUMMARY = "measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json"
+MAKE = ("benchmark",)
+ABOUT = """\
+Measure every cost of the project side by side on this machine: the cycles per
+second of each way to simulate the chip (the golden model, Amaranth's simulator,
+cocotb on Verilator and on Icarus, the compiled chip, and their batch modes),
+the time of every game in lockstep on each of them, the chip's think time on
+every position a user can reach, for each board built with make bitstream its
+logic cells, flip-flops, fmax and worst time per move, and the time from a key's
+click to the LEDs' answer on make serve's page in Chromium (where Chromium is
+installed), beside the board in a box's own time. It writes
+build/BENCHMARKS.md, build/benchmark.json (every run) and a histogram of the
+think times, build/benchmark/think_times.png. Targets are reported as ratios:
+nothing fails because the machine is slow.
+
+Each figure is the median of --repeats runs (the slow exhaustive runs once); the
+whole run took 121 s on 2 cores. --quick runs a small workload once, with no
+exhaustive runs and no browser (54 s here on two busy cores); --icarus-games also times every
+game on Icarus (slow); --out writes elsewhere. The committed BENCHMARKS.md is a
+copy of one run. make benchmark runs it."""
+
+
+def arguments(parser):
+    parser.add_argument("--repeats", type=positive_int, default=5,
+                        help="runs of each fast measurement (default 5); medians reported")
+    parser.add_argument("--quick", action="store_true",
+                        help="a small workload, one run, no slow exhaustive runs")
+    parser.add_argument("--icarus-games", action="store_true",
+                        help="also time every game on cocotb + Icarus (slow)")
+    options.out(parser, "BENCHMARKS.md")
+
+
+def run(args):
+    from sim.reports import benchmark
+
+    from ..builds import netlists
+    return benchmark.run(repeats=args.repeats, quick=args.quick,
+                         icarus_games=args.icarus_games, boards=netlists.boards(),
+                         web=click_to_led, out=args.out)
+
+
+def click_to_led():
+    """The console in a browser, click to lights, or why not."""
+    from ..web import timing
+    try:
+        return timing.click_to_led()
+    except timing.Missing as missing:
+        return {"missing": str(missing)}

@@ -1,0 +1,37 @@
+"""``ttt formal``: the chip's proofs and the equivalence of its netlists."""
+
+SUMMARY = ("prove the chip's properties and the equivalence of its netlists with SBY and "
+           "Yosys; build/formal/report.md")
+MAKE = ("formal",)
+ABOUT = """\
+Prove properties of the chip for every input sequence with SBY, Yosys and Yices
+(installed with the project): no stack overflow or underflow, no place 11, every
+search ends, and the others docs/formal.md lists. Each input assumption is shown
+needed by the failing trace found without it; each cover gets its shortest
+trace; the mutant controllers show which mistakes the proofs catch; and the RTL
+is proven equal to the exported Verilog and to the synthesised and the placed
+and routed chip of each board build (a board whose bitstream is missing or older
+than the sources is built first). It writes build/formal/report.md and
+report.json, and each job's files under build/formal/. Exit status 1 when a
+property is not proven or a netlist is not equal.
+
+About 35 minutes on 2 cores, most of it three deep covers that run to their time
+limit; --no-covers --no-mutants takes about 3 minutes. --no-equiv leaves out the
+netlists. make formal runs it (make formal ARGS=--no-covers)."""
+
+
+def arguments(parser):
+    parser.add_argument("--no-covers", action="store_true",
+                        help="leave out the covers (the deep ones take minutes)")
+    parser.add_argument("--no-mutants", action="store_true",
+                        help="leave out the mutant controllers")
+    parser.add_argument("--no-equiv", action="store_true",
+                        help="leave out the equivalence of the netlists")
+
+
+def run(args):
+    from sim.verification.formal import proofs
+
+    from ..builds import netlists
+    return proofs.run(boards=netlists.boards(), covers=not args.no_covers,
+                      mutated=not args.no_mutants, equivalence=not args.no_equiv)
