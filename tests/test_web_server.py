@@ -13,8 +13,10 @@ from user import interrupted
 from web import WAIT_S, Page, origin, served
 
 from boards.web import messages, server
+from boards.web.console import Console
 from firmware_ref import cli
 from firmware_ref.eth import alg
+from sim import catalogue
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}      # no browser to open
 # What make itself says when the command it ran was interrupted.
@@ -38,8 +40,12 @@ def test_the_page_and_its_files_are_served_and_nothing_else():
             assert status == 200 and b"<!doctype html>" in body.lower()
             assert headers["Content-Type"].startswith("text/html")
             assert "default-src 'self'" in headers["Content-Security-Policy"]
-            for name in server._files():
+            for name in server.files():
                 assert (await get(url + "static/" + name))[0] == 200, name
+            # Every view the catalogue names, which the page loads by that name.
+            for entry in catalogue.games():
+                view = f"static/{entry.face.view}.js"
+                assert (await get(url + view))[0] == 200, view
             for path in ("static/server.py", "static/../server.py", "static/%2e%2e/server.py",
                          "static/..%2fserver.py", "static/", "static/.", "../board.py",
                          "static/index.html/", "etc/passwd", "static/%2fetc%2fpasswd",
@@ -194,7 +200,7 @@ def test_a_port_in_use_is_one_line():
             port = int(url.rstrip("/").rsplit(":", 1)[1])
             with pytest.raises(server.UserError, match=f"port {port} of 127.0.0.1 is in "
                                r"use: --http-port N serves on another \(0: any free one\)"):
-                await server.start(server.Console(("eth",)), http_port=port)
+                await server.start(Console(("eth",)), http_port=port)
     run(scenario())
 
 

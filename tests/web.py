@@ -9,6 +9,7 @@ import json
 import aiohttp
 
 from boards.web import server
+from boards.web.console import Console
 
 __all__ = ["served", "Page", "origin"]
 
@@ -20,7 +21,7 @@ async def served(games=("eth",), **options):
     """The server for `games` on 127.0.0.1, any free port: its Console and its address.
     Everything it opened is closed at the end."""
     said = []
-    console = server.Console(tuple(games), log=said.append, **options)
+    console = Console(tuple(games), log=said.append, **options)
     console.said = said
     runner, url = await server.start(console)
     try:

@@ -14,15 +14,19 @@ from ..host.link import Link, link_errors, open_box, open_port
 from ..host.terminal import named
 from . import views
 from .messages import Invalid
+from .relay import plays_matches
 
 
 __all__ = ["Board", "describe"]
 
 
 def describe(games):
-    """The games as the page lists them: number, folder, title, machine, view."""
+    """The games as the page lists them: number, folder, title, machine, view (the
+    page's module that draws it: the only modules the page loads), and whether it is a
+    machine that plays in a match."""
     return [{"number": number, "name": name, "title": catalogue.game(name).title,
-             "machine": catalogue.game(name).machine, "view": views.module(name).NAME}
+             "machine": catalogue.game(name).machine, "view": views.module(name).NAME,
+             "match": plays_matches(name)}
             for number, name in enumerate(games)]
 
 

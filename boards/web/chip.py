@@ -1,6 +1,7 @@
 """The page's view of the chip's insides: a message of kind ``chip`` acts on the page's
 chip session (sim.chip.watch: the compiled chip and its golden model, clocked one edge at
-a time, with history) and is answered with a ``chip`` message holding the frame shown.
+a time, with history) and is answered with a ``chip`` message holding the frame shown;
+the answer to ``open`` holds the panel's words too (words.py).
 
 The session is the page's own, kept beside its board, and closed with it. It is apart
 from the board in a box the panel plays: the panel's game goes on while a person clocks
@@ -14,6 +15,7 @@ from sim.chip.lockstep import probe_from
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
 from sim.chip.watch import LIMIT, Watch, write_waves
 
+from . import words
 from .messages import Invalid
 
 __all__ = ["act", "DOES"]
@@ -192,4 +194,6 @@ def act(session, message):
         answer["waves"] = waves(session, watch)
     if do == "new":
         answer["do_new"] = True         # the page forgets what it drew of the old chip
+    if do == "open":
+        answer["words"] = words.chip()  # the panel draws with them
     return answer

@@ -13,10 +13,11 @@ Every method waits for the boards: the session's thread calls them (sessions.py)
 """
 
 from firmware_ref.eth.alg import coordinate, wins
+from sim import catalogue
 
 from .messages import Invalid
 
-__all__ = ["Match", "Game", "result", "OPENINGS"]
+__all__ = ["Match", "Game", "result", "OPENINGS", "plays_matches"]
 
 OPENINGS = [(opener, place) for opener in (0, 1) for place in range(9)]
 
@@ -53,6 +54,12 @@ def result(game, names):
     return f"{names[game.winner].capitalize()} won."
 
 
+def plays_matches(game):
+    """Whether `game` (a name or a catalogue entry) is a machine that plays the board
+    of nine places, and so one of a match."""
+    return catalogue.game(game).face is catalogue.NINE
+
+
 class Match:
     """The machines `numbers` (two games of the boards', by number) on `boards`, two
     boards holding the same games. `names`: what each machine is called."""
@@ -60,8 +67,7 @@ class Match:
     def __init__(self, boards, numbers):
         games = boards[0].games
         for number in numbers:
-            if number not in range(len(games)) or \
-                    boards[0].describe(number)["view"] != "nine":
+            if number not in range(len(games)) or not plays_matches(games[number]):
                 raise Invalid(f"match: game {number} is not a machine that plays the "
                               "board of nine places")
         self.boards = boards
@@ -114,6 +120,13 @@ class Match:
             raise Invalid(f"match: {self.names[machine]} did not answer "
                           f"{coordinate(place)}")
         return game
+
+    def played(self, opener, place):
+        """A whole game from machine `opener`'s stone on `place`."""
+        self.begin(opener, place)
+        while self.step() is not None:
+            pass
+        return self.game
 
     @staticmethod
     def score(games):

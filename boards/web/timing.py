@@ -55,7 +55,8 @@ class Served:
     thread of its own: ``with Served(games) as url``."""
 
     def __init__(self, games=(catalogue.CHIP.name,), **options):
-        from .server import Console, compile_box
+        from .console import Console
+        from .server import compile_box
         compile_box(games, log=None)        # now, not when the first page asks
         self.console = Console(tuple(games), log=self._said, **options)
         self.said = []

@@ -1,15 +1,18 @@
 // The page: the connection, the list of cartridges, and the view of the game playing,
-// loaded by its name (nine.js, bomb.js, ...) when the server's state names it.
+// loaded by its name (nine.js, bomb.js, ...) when the server's state names it: only a
+// view its welcome listed for one of its games is ever loaded.
 
 import { Connection } from "./socket.js";
 import { Timings } from "./timing.js";
+import { learn } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const connection = new Connection((text) => status(text));
 const timings = new Timings($("timing"));
 let games = [];
+let views = new Set();    // the views the server listed, the only modules loaded
 let view = null;          // { name, api } of the view drawn now
-let loading = Promise.resolve();
+let drawing = Promise.resolve();      // each state drawn in turn, after the last
 let nextId = 1;
 
 function status(text) {
@@ -43,7 +46,9 @@ export function act(what, fields = {}) {
 }
 
 connection.on("welcome", (message) => {
+  learn(message.words);
   games = message.games;
+  views = new Set(games.map((game) => game.view));
   const select = $("games");
   select.replaceChildren(...games.map((game) => {
     const option = document.createElement("option");
@@ -52,14 +57,20 @@ connection.on("welcome", (message) => {
     return option;
   }));
   select.disabled = games.length < 2;
-  const machines = games.filter((game) => game.view === "nine");
+  const machines = games.filter((game) => game.match);
   $("match-open").hidden = machines.length < 1 || message.port !== null;
   status(message.resumed ? "Connected: the same board as before."
                          : "Connected: a board of your own.");
 });
 
+// A state that cannot be drawn is said, on the page and in the browser's console, and
+// the next is drawn as if it had not happened.
 connection.on("state", (state) => {
-  loading = loading.then(() => draw(state));
+  drawing = drawing.then(() => draw(state)).catch((error) => {
+    console.error("The page could not draw the game's state:", error);
+    showError(`The page could not draw the game: ${error.message}. ` +
+              "The next answer draws it again.");
+  });
 });
 
 // A final error (every board taken, the game went on in another tab) is the
@@ -68,6 +79,10 @@ connection.on("error", (message) => { if (!message.final) showError(message.text
 
 async function draw(state) {
   if (!view || view.name !== state.view) {
+    if (!views.has(state.view)) {
+      throw new Error(`the server named a view (${String(state.view).slice(0, 40)}) ` +
+                      "that none of its games has");
+    }
     const module = await import(`./${state.view}.js`);
     const root = $("view");
     root.replaceChildren();

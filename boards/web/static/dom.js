@@ -1,5 +1,8 @@
 // What every view builds its page with: an element with attributes and children, and
-// the place names and keyboard layout of the console's nine keys.
+// the console's nine keys, named as the server names the places (words.js), with their
+// keyboard layout.
+
+import { words } from "./words.js";
 
 export function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -20,8 +23,6 @@ export function toggle(root, opener, opened) {
   opener.setAttribute("aria-expanded", String(!root.hidden));
 }
 
-export const PLACES = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
-
 // The number pad's layout (7 8 9 on top) and the letters under the fingers.
 const KEYS = { "7": 0, "8": 1, "9": 2, "4": 3, "5": 4, "6": 5, "1": 6, "2": 7, "3": 8,
                q: 0, w: 1, e: 2, a: 3, s: 4, d: 5, z: 6, x: 7, c: 8 };
@@ -34,7 +35,7 @@ export function placeOfKey(event) {
 // columns and rows labelled; `press(k)` is called with the place of a click.
 export function keypad(label, press) {
   const keys = element("div", { class: "keys", role: "group", "aria-label": label });
-  const buttons = PLACES.map((place, k) => {
+  const buttons = words.places.map((place, k) => {
     const button = element("button", { type: "button", class: "key", "aria-label": place,
                                        "aria-describedby": `place-${k}` },
                            element("span", { class: "led", "aria-hidden": "true" }),
@@ -45,12 +46,16 @@ export function keypad(label, press) {
     button.addEventListener("click", () => press(k));
     return button;
   });
+  // The board is square, and a place's name is its column's letter, then its row.
+  const side = Math.sqrt(buttons.length);
+  const names = words.places;
   keys.append(element("span", { class: "corner" }),
-              ...["A", "B", "C"].map((c) => element("span", { class: "column", text: c,
-                                                             "aria-hidden": "true" })));
-  for (let row = 0; row < 3; row++) {
-    keys.append(element("span", { class: "row", text: `${row + 1}`, "aria-hidden": "true" }),
-                ...buttons.slice(3 * row, 3 * row + 3));
+              ...names.slice(0, side).map((name) => element("span", {
+                class: "column", text: name[0], "aria-hidden": "true" })));
+  for (let row = 0; row < side; row++) {
+    keys.append(element("span", { class: "row", text: names[side * row].slice(1),
+                                  "aria-hidden": "true" }),
+                ...buttons.slice(side * row, side * (row + 1)));
   }
   return { keys, buttons };
 }

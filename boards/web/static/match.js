@@ -2,14 +2,15 @@
 // the cartridge, then one game shown move by move from an opening, or every opening
 // with its table of results. Each machine's stones have its own colour.
 
-import { element, PLACES, toggle } from "./dom.js";
+import { element, toggle } from "./dom.js";
+import { words } from "./words.js";
 
 let panel = null;
 
 export function openMatch(root, opener, connection, games) {
   toggle(root, opener, panel !== null);
   if (panel) return;
-  panel = mount(root, connection, games.filter((game) => game.view === "nine"));
+  panel = mount(root, connection, games.filter((game) => game.match));
   connection.on("match", (message) => panel.render(message));
 }
 
@@ -21,13 +22,14 @@ function choice(id, text, options, value) {
 }
 
 function mount(root, connection, machines) {
+  const places = words.places;
   const list = machines.map((game) => [game.number, game.title]);
   const [firstLabel, first] = choice("match-first", "First machine", list, list[0][0]);
   const [secondLabel, second] = choice("match-second", "Second machine", list,
                                        list[Math.min(1, list.length - 1)][0]);
   const [opensLabel, opens] = choice("match-opens", "Opens", [[0, "the first"],
                                                              [1, "the second"]], 0);
-  const [placeLabel, place] = choice("match-place", "on", PLACES.map((p, k) => [k, p]), 4);
+  const [placeLabel, place] = choice("match-place", "on", places.map((p, k) => [k, p]), 4);
   const one = element("button", { type: "button", class: "action",
                                   text: "One game, move by move" });
   const every = element("button", { type: "button", class: "action",
@@ -35,7 +37,7 @@ function mount(root, connection, machines) {
   const stop = element("button", { type: "button", class: "action", text: "Stop" });
   const board = element("div", { class: "match-board", role: "group",
                                  "aria-label": "The match's board" });
-  const cells = PLACES.map((p) => {
+  const cells = places.map((p) => {
     const cell = element("span", { class: "stone", role: "img", "aria-label": `${p}: empty` });
     board.append(cell);
     return cell;
@@ -62,7 +64,7 @@ function mount(root, connection, machines) {
     game.board.forEach((by, k) => {
       cells[k].className = `stone${by === null ? "" : ` m${by}`}`;
       cells[k].textContent = by === null ? "" : String(by + 1);
-      cells[k].setAttribute("aria-label", `${PLACES[k]}: ${by === null ? "empty" : names[by]}`);
+      cells[k].setAttribute("aria-label", `${places[k]}: ${by === null ? "empty" : names[by]}`);
     });
     moves.replaceChildren(...game.moves.map((move) => element("li", {
       text: `${names[move.by]}: ${move.place}` +
@@ -74,7 +76,7 @@ function mount(root, connection, machines) {
     const head = element("tr", {}, element("th", { scope: "col", text: "opening" }),
       element("th", { scope: "col", text: `${names[0]} opens` }),
       element("th", { scope: "col", text: `${names[1]} opens` }));
-    const rows = PLACES.map((p, k) => element("tr", {}, element("th", { scope: "row", text: p }),
+    const rows = places.map((p, k) => element("tr", {}, element("th", { scope: "row", text: p }),
       ...[0, 1].map((opener) => {
         const game = message.games.find((g) => g.opener === opener &&
                                                g.moves[0].place === p);

@@ -5,9 +5,10 @@
 // play, and so can a test.
 
 import { element, keypad, placeOfKey, showKey } from "./dom.js";
+import { words } from "./words.js";
 
-const EMPTY = 0, MACHINE = 1, PERSON = 2, BOTH = 3;
-const MARKS = { [EMPTY]: ".", [MACHINE]: "O", [PERSON]: "X", [BOTH]: "*" };
+// An LED's colour for who holds its place: red the machine, green the person.
+const LEDS = { empty: "off", machine: "red", person: "green", both: "both" };
 
 // Microseconds as a person reads them: a move of a few clocks is not "0.00 ms".
 function duration(us) {
@@ -16,6 +17,10 @@ function duration(us) {
 }
 
 export function mount(root, { act }) {
+  // Who holds a place, by its code, and each code's mark, as the server words them.
+  const { empty, machine, person } = words.holders;
+  const holder = Object.fromEntries(Object.entries(words.holders)
+    .map(([who, code]) => [code, who]));
   let state = null;
   let entering = null;      // the position being entered while reset is held, or null
 
@@ -54,8 +59,8 @@ export function mount(root, { act }) {
     if (entering) {
       // Reset held: each press steps the place empty, yours, the machine's, as the
       // front panel's keys step the position register.
-      entering[k] = { [EMPTY]: PERSON, [PERSON]: MACHINE, [MACHINE]: EMPTY }[entering[k]]
-        ?? EMPTY;
+      entering[k] = { [empty]: person, [person]: machine, [machine]: empty }[entering[k]]
+        ?? empty;
       draw();
       return;
     }
@@ -64,22 +69,21 @@ export function mount(root, { act }) {
 
   function holdReset() {
     if (entering) {
-      const position = entering.map((v) => MARKS[v]).join("");
+      const position = entering.map((v) => words.marks[v]).join("");
       entering = null;
-      act("new", { position: `${position.slice(0, 3)}|${position.slice(3, 6)}|` +
-                             `${position.slice(6)}` });
+      act("new", { position });
     } else {
-      entering = Array(9).fill(EMPTY);
+      entering = words.places.map(() => empty);
     }
     draw();
   }
 
   function draw() {
     const board = entering || state.board;
-    const words = { [EMPTY]: "empty", [MACHINE]: machineWord(), [PERSON]: "you",
-                    [BOTH]: "both" };
+    const described = { empty: "empty", machine: machineWord(), person: "you",
+                        both: "both" };
     buttons.forEach((button, k) => showKey(button, {
-      led: ["off", "red", "green", "both"][board[k]], described: words[board[k]] }));
+      led: LEDS[holder[board[k]]], described: described[holder[board[k]]] }));
     hold.setAttribute("aria-pressed", String(Boolean(entering)));
     hold.textContent = entering ? "Release reset: begin from this position"
                                 : "Hold reset: enter a position";

@@ -3,11 +3,11 @@ kind of game, as each game's face in the catalogue (sim.catalogue) names it (the
 module: ``bomb``); every game of a person and a machine on one board of nine places is
 ``nine``.
 
-A module offers `NAME` (the page's module that draws it, boards/web/static/NAME.js)
-and `View(link, game)`: `begin()` once the game has begun, `act(message)` for an
-``act`` message from the page (its ``do`` and fields; a field that will not do is
-messages.Invalid), and `state()`, what the page draws, with ``said``: the lines to
-show since the last state.
+A module offers `NAME` (its face's view in the catalogue: the page's module that draws
+it, boards/web/static/NAME.js, and the only names the page loads) and `View(link,
+game)`: `begin()` once the game has begun, `act(message)` for an ``act`` message from
+the page (its ``do`` and fields; a field that will not do is messages.Invalid), and
+`state()`, what the page draws, with ``said``: the lines to show since the last state.
 """
 
 import importlib

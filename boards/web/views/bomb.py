@@ -5,6 +5,7 @@ in static/bomb.js.
 """
 
 from firmware_ref.ktane.model import Edgework
+from sim import catalogue
 
 from ...host import bomb
 from ..messages import Invalid
@@ -12,7 +13,7 @@ from . import Base, field
 
 __all__ = ["NAME", "View"]
 
-NAME = "bomb"
+NAME = catalogue.BOMB.view
 
 
 class View(Base):

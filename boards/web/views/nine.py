@@ -18,7 +18,7 @@ from . import Base, field
 
 __all__ = ["NAME", "View"]
 
-NAME = "nine"
+NAME = catalogue.NINE.view
 
 
 class View(Base):

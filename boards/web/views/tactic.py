@@ -5,6 +5,7 @@ people at one screen. The page draws it in static/tactic.js.
 """
 
 from firmware_ref.tactic.rules import IllegalPlan, check, parse_plan
+from sim import catalogue
 
 from ...host import tactic
 from ..messages import Invalid
@@ -12,7 +13,7 @@ from . import Base, field
 
 __all__ = ["NAME", "View"]
 
-NAME = "tactic"
+NAME = catalogue.TACTIC.view
 MARKS = {0: "", 1: "X", 2: "O"}
 
 

@@ -6,6 +6,7 @@ it in static/ultimate.js.
 """
 
 from firmware_ref.ultimate.rules import CELLS
+from sim import catalogue
 
 from ...host import ultimate
 from ..messages import Invalid
@@ -13,7 +14,7 @@ from . import Base, field
 
 __all__ = ["NAME", "View"]
 
-NAME = "ultimate"
+NAME = catalogue.ULTIMATE.view
 
 
 class View(Base):
