@@ -1,9 +1,12 @@
 """docs/architecture.md's table of folders is the tree: every package on disk has its
 row, every row names a folder that is there. A game's folder is the `<game>` row of
-hdl/ and firmware_ref/, found by the name the cartridge bench finds it by."""
+hdl/ and firmware_ref/, found by the name the cartridge bench finds it by. Its drawing
+of the layers inside sim/ and boards/ is the order tests/test_layers.py holds them to."""
 
 import re
 from pathlib import Path
+
+from test_layers import LAYERS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "architecture.md"
@@ -51,3 +54,41 @@ def test_a_folder_without_a_row_or_a_row_without_a_folder_is_seen():
     on_disk = folders()
     assert differences(on_disk - {"sim/waves"}, on_disk) == (["sim/waves"], [])
     assert differences(on_disk | {"sim/gone"}, on_disk) == ([], ["sim/gone"])
+
+
+# -- the layers inside sim/ and boards/ -------------------------------------------------
+
+def drawn(text):
+    """{package: its layers, bottom first, each (its number, its groups as LAYERS
+    writes them)} from the page's drawing: the code block whose first line names the
+    packages, each line after it a layer of each package in its column (``N  names``,
+    ``|`` between the groups of one layer)."""
+    block = re.search(r"^```\n(  sim/ +boards/\n.*?)^```", text, re.M | re.S).group(1)
+    head, *lines = block.splitlines()
+    starts = {match.group(1): match.start() for match in re.finditer(r"(\w+)/", head)}
+    ends = list(starts.values())[1:] + [None]
+    layers = {package: [] for package in starts}
+    for line in lines:
+        for (package, start), end in zip(starts.items(), ends):
+            if line[start:end].strip():
+                rank, names = line[start:end].split(maxsplit=1)
+                groups = [" ".join(name.rstrip("/") for name in group.split())
+                          for group in names.split("|")]
+                layers[package].insert(0, (int(rank), groups))
+    return layers
+
+
+def test_the_drawing_of_the_layers_is_the_order_the_test_holds():
+    assert drawn(PAGE.read_text()) == {package: list(enumerate(layers))
+                                       for package, layers in LAYERS.items()}
+
+
+def test_a_drawing_of_another_order_is_seen():
+    text, held = PAGE.read_text(), {package: list(enumerate(layers))
+                                    for package, layers in LAYERS.items()}
+    swapped = text.replace("2  chip/", "2  XXXX/").replace("1  waves/", "1  chip/ ") \
+        .replace("2  XXXX/", "2  waves/")
+    assert drawn(swapped)["sim"][1:3] == [(1, ["chip"]), (2, ["waves"])]
+    assert drawn(swapped)["boards"] == held["boards"]
+    joined = drawn(text.replace("builds/ | box/", "builds/   box/"))
+    assert joined["boards"][1] == (1, ["builds box"]) and joined["sim"] == held["sim"]

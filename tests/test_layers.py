@@ -1,9 +1,11 @@
 """The packages stack in one order, firmware_ref < hdl < sim < boards: each imports only
 the packages below it, except that a golden model (firmware_ref/) and a core (hdl/)
 never import each other, so that checking one against the other means something.
-Within them no two modules import each other, however far round: a cycle would tie
-their order of import to which is imported first. Both are read from every module's
-import statements, wherever in the module they stand (inside a function too)."""
+Inside sim/ and boards/ the folders stack too (`LAYERS`, drawn in docs/architecture.md):
+each imports only its own layer and those below it. Within all of them no two modules
+import each other, however far round: a cycle would tie their order of import to which
+is imported first. All are read from every module's import statements, wherever in the
+module they stand (inside a function too)."""
 
 import ast
 from pathlib import Path
@@ -44,7 +46,7 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     assert imported(module) == {"boards", "tests"}
 
 
-# -- cycles between modules -------------------------------------------------------------
+# -- the modules each module imports, and cycles between them ---------------------------
 
 def modules(root, packages):
     """{dotted name: path} of every module of `packages` under `root`; a package is its
@@ -163,3 +165,101 @@ def test_the_check_catches_a_cycle_and_leaves_a_package_and_its_modules_alone(tm
     for name, text in files.items():
         (package / name).write_text(text)
     assert cycles(tmp_path, ["pkg"]) == [["pkg.a", "pkg.b", "pkg.sub.d", "pkg.a"]]
+
+
+# -- the layers inside sim/ and boards/ -------------------------------------------------
+
+# Bottom first. A layer is one or more groups, each a folder or the package's own modules
+# (its files beside the folders): a module imports its own group and the layers below;
+# two groups of one layer never import each other.
+LAYERS = {
+    "sim": [
+        ["__init__.py tools.py catalogue.py yosys_json.py"],
+        ["waves"],
+        ["chip"],
+        ["backends"],
+        ["cartridges"],
+        ["verification"],
+        ["reports"],
+    ],
+    "boards": [
+        ["__init__.py gateware"],
+        ["builds", "box"],
+        ["host"],
+        ["web"],
+        ["commands ttt.py __main__.py"],
+    ],
+}
+
+
+def upward(root, package, layers):
+    """Each import in `package` (a folder under `root`) that `layers` forbids, as (the
+    importing module's path, the module imported, why), sorted; a module in no layer is
+    one too, with None for the module imported. A module's group is named by its folder
+    under the package, or by its file name where it stands in the package itself."""
+    place = {name: (rank, names) for rank, layer in enumerate(layers) for names in layer
+             for name in names.split()}
+    known = modules(root, [package])
+
+    def where(name):
+        return place.get(known[name].relative_to(root / package).parts[0])
+    found = []
+    for name, path in known.items():
+        shown, mine = str(path.relative_to(root)), where(name)
+        if mine is None:
+            found.append((shown, None, "in no layer"))
+            continue
+        for target in sorted(imports(name, path, known)):
+            theirs = where(target)
+            if theirs is None or theirs[0] < mine[0] or theirs[1] == mine[1]:
+                continue            # in no layer (found as such), below, or its own group
+            why = "the other group of its layer" if theirs[0] == mine[0] else \
+                f"layer {theirs[0]}, above its {mine[0]}"
+            found.append((shown, target, why))
+    return sorted(found, key=lambda row: (row[0], row[1] or ""))
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_layer_inside_a_package_imports_only_its_own_and_those_below(package):
+    found = upward(ROOT, package, LAYERS[package])
+    assert not found, "imports against the layers:\n" + "\n".join(
+        f"{path} -> {target}: {why}" for path, target, why in found)
+
+
+def test_the_layer_check_catches_an_import_upward_or_across_and_a_module_in_no_layer(
+        tmp_path):
+    package = tmp_path / "pkg"
+    for folder in ("low", "left", "right", "high", "stray"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    files = {
+        # Below, in its own group, and the package's own modules: all allowed.
+        "__init__.py": "ROOT = 1\n",
+        "base.py": "from pkg import ROOT\n",
+        "low/a.py": "from pkg.base import ROOT\nfrom . import b\n",
+        "low/b.py": "",
+        "high/top.py": "from pkg.left import x\nfrom pkg.right import y\nimport pkg.low\n",
+        "left/x.py": "from pkg.low import b\n",
+        # Upward, inside a function; across to the other group of its layer.
+        "right/y.py": "def f():\n    from pkg.high import top\n",
+        "left/z.py": "from ..right import y\n",
+        # A module whose folder has no layer.
+        "stray/s.py": "",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text)
+    layers = [["__init__.py base.py low"], ["left", "right"], ["high"]]
+    assert upward(tmp_path, "pkg", layers) == [
+        ("pkg/left/z.py", "pkg.right.y", "the other group of its layer"),
+        ("pkg/right/y.py", "pkg.high.top", "layer 2, above its 1"),
+        ("pkg/stray/__init__.py", None, "in no layer"),
+        ("pkg/stray/s.py", None, "in no layer"),
+    ]
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_the_layers_upside_down_are_caught_in_the_tree(package):
+    # The tree's own imports break the order turned over: each layer above the first
+    # imports one below it, so the order the test holds the tree to is no formality.
+    found = upward(ROOT, package, LAYERS[package][::-1])
+    assert {why for _, _, why in found if why.startswith("layer")}
