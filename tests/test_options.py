@@ -1,5 +1,6 @@
-"""`ttt`, the one command line (boards/ttt.py): a game that is not there, or named twice,
-is refused before any work begins, with the games there are."""
+"""What several verbs take alike (boards/commands/options.py), as a user meets it in
+`make bitstream GAME=...`: a game that is not there, or one named twice, is refused
+before any work begins, with the games there are."""
 
 from user import make
 
