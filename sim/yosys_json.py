@@ -15,11 +15,11 @@ from dataclasses import field
 from pathlib import Path
 
 __all__ = ["AND", "OR", "XOR", "XNOR", "NOT", "BUF", "MUX", "DFF_P", "DFFE_PP",
-           "NOT_WORD", "POS", "BUF_WORD", "SCOPEINFO", "SB_LUT4", "SB_CARRY",
-           "ICE40_FLIP_FLOPS", "ICE40_RAMS", "SB_SPRAM256KA", "SB_MAC16", "SB_GB", "SB_IO",
-           "ICESTORM_LC", "ICESTORM_RAM", "PACKER_NETS", "PACKER_CELLS", "WIRES",
-           "CLOCK_PORTS", "holds_state", "is_flip_flop", "flip_flops", "drivers",
-           "Port", "Net", "Cell", "Module", "Netlist", "read"]
+           "NOT_WORD", "POS", "BUF_WORD", "SCOPEINFO", "EQUIV", "ASSUME", "WIRES",
+           "SB_LUT4", "SB_CARRY", "ICE40_FLIP_FLOPS", "ICE40_RAMS", "SB_SPRAM256KA",
+           "SB_MAC16", "SB_GB", "SB_IO", "CLOCK_PORTS", "ICESTORM_LC", "ICESTORM_RAM",
+           "PACKER_CELLS", "PACKER_NETS", "is_latch", "is_flip_flop", "holds_state",
+           "flip_flops", "drivers", "Port", "Net", "Cell", "Module", "Netlist", "read"]
 
 # -- the cell types -------------------------------------------------------------------
 
@@ -31,6 +31,7 @@ DFFE_PP = "$_DFFE_PP_"              # the same, taking D only while E is high
 # Yosys's word-level cells.
 NOT_WORD, POS, BUF_WORD = "$not", "$pos", "$buf"
 SCOPEINFO = "$scopeinfo"            # where a flattened instance was: no logic
+EQUIV, ASSUME = "$equiv", "$assume"   # what a proof shows equal, what it takes as given
 # A bit in, the same bit or its inverse out: no LUT of its own.
 WIRES = frozenset({NOT_WORD, POS, BUF_WORD, NOT, BUF})
 
@@ -55,25 +56,26 @@ PACKER_CELLS = ("$PACKER_GND", "$PACKER_VCC")
 PACKER_NETS = {"$PACKER_GND_NET": "0", "$PACKER_VCC_NET": "1"}
 
 
-def _latch(name):
-    return "dlatch" in name or name.startswith(("$sr", "$_sr_"))
-
-
-def holds_state(cell_type):
-    """Whether a cell of Yosys's own library holds a bit: a flip-flop (``$dff``,
-    ``$_DFF_P_``, ``$_SDFFE_PP0P_``, ``$_FF_``: "ff" is in every such name and no
-    other) or a latch (``$dlatch``, ``$_DLATCH_P_``, ``$_SR_PP_``)."""
+def is_latch(cell_type):
+    """Whether a cell of Yosys's own library is a latch (``$dlatch``, ``$_DLATCH_P_``,
+    ``$_SR_PP_``, ...)."""
     name = cell_type.lower()
-    return name.startswith("$") and ("ff" in name or _latch(name))
+    return name.startswith("$") and ("dlatch" in name or name.startswith(("$sr", "$_sr_")))
 
 
 def is_flip_flop(cell):
     """Whether `cell` is a flip-flop: an iCE40 one, a logic cell of nextpnr's with its
-    flip-flop used, or one of Yosys's own."""
+    flip-flop used, or one of Yosys's own (``$dff``, ``$_DFF_P_``, ``$_SDFFE_PP0P_``,
+    ``$_FF_``: "ff" is in the name of every such type and of no other)."""
     if cell.type == ICESTORM_LC:
         return cell.parameter("DFF_ENABLE") != 0
     name = cell.type.lower()
     return cell.type in ICE40_FLIP_FLOPS or (name.startswith("$") and "ff" in name)
+
+
+def holds_state(cell):
+    """Whether `cell` keeps a bit from one moment to the next: a flip-flop or a latch."""
+    return is_flip_flop(cell) or is_latch(cell.type)
 
 
 def flip_flops(cells):

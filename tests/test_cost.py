@@ -1,6 +1,6 @@
 """boards/builds/cost.py (``make cost``): its attribution of cells to blocks
-(boards/builds/cost_cells.py), on a tiny netlist made by hand, and its edges. Nothing here places or routes: a measurement takes
-minutes a seed (docs/boards.md, Cost)."""
+(boards/builds/cost_cells.py), on a tiny netlist made by hand, and its edges. Nothing
+here places or routes: a measurement takes minutes a seed (docs/boards.md, Cost)."""
 
 import pytest
 

@@ -4,9 +4,10 @@ alone, each proven for ever from power-up; a changed LUT is found and its pin na
 by simulation or by sat. The board builds' netlists, synthesised and routed, are
 checked by ``equiv.check()`` in make formal (a routed one needs make bitstream).
 
-The four checks of synth_ice40's netlist share one synthesis (equiv.SYNTH_CACHE); what
-takes their time is the proof of each netlist, which no two of them share: make test
-finds a changed LUT in synth_ice40's netlist, make test-slow proves the netlists."""
+The four checks of synth_ice40's netlist share one synthesis
+(equiv_netlists.SYNTH_CACHE); what takes their time is the proof of each netlist, which
+no two of them share: make test finds a changed LUT in synth_ice40's netlist, make
+test-slow proves the netlists."""
 
 import re
 
@@ -15,12 +16,13 @@ from amaranth.hdl import Fragment, Value
 
 from boards.builds import build, netlists
 from sim.verification import equiv, gatelevel
+from sim.yosys_json import SB_LUT4
 from hdl.eth.chip import Chip
 
 
 def _lut(verilog, output):
     """(name, inputs) of the LUT of synth_ice40's Verilog whose output is net `output`."""
-    for found in re.finditer(r"SB_LUT4 #\(\s*\.LUT_INIT\(16'h\w+\)\s*\) (\S+) \((.*?)\);",
+    for found in re.finditer(rf"{SB_LUT4} #\(\s*\.LUT_INIT\(16'h\w+\)\s*\) (\S+) \((.*?)\);",
                              verilog, re.S):
         if re.search(rf"\.O\({re.escape(output)}\)", found[2]):
             return found[1], found[2]
