@@ -1,7 +1,9 @@
 """The table of verbs (boards/commands/): each verb one module with its whole self,
-``ttt -h``, ``make help`` and docs/commands.md saying the same verbs, and listing them
-costing no heavy import."""
+``ttt -h``, ``make help`` and docs/commands.md saying the same verbs, listing them
+costing no heavy import, and the verbs at the top of boards/: the host's side plays the
+stream a verb opened, and makes no board."""
 
+import ast
 import re
 import subprocess
 import sys
@@ -104,3 +106,37 @@ def test_the_checks_see_a_verb_missing_from_a_listing():
     assert "sim" in make_verbs() and make_verbs()["sim"][1] == ["e2"]
     text = "  command\n    e2        replay\n              it\n    boards    list\n\noptions:"
     assert listed(text) == {"e2": "replay it", "boards": "list"}
+
+
+def reached(path):
+    """The dotted modules that the module at `path` imports, relative imports resolved."""
+    package = path.relative_to(ROOT).parent.parts
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else ()
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_only_the_dispatcher_reaches_the_verbs_and_the_host_makes_no_board():
+    top = {ROOT / "boards" / "ttt.py", ROOT / "boards" / "__main__.py"}
+    for path in (ROOT / "boards").rglob("*.py"):
+        if path in top or PACKAGE in path.parents:
+            continue
+        wrong = {name for name in reached(path)
+                 if name.startswith(("boards.commands", "boards.ttt"))}
+        assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}"
+    for path in (ROOT / "boards" / "host").glob("*.py"):
+        wrong = {name for name in reached(path)
+                 if name.startswith(("boards.box", "boards.builds", "boards.web"))}
+        assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}"
+
+
+def test_the_import_reader_resolves_relative_imports():
+    module = ROOT / "boards" / "host" / "console.py"
+    assert "boards.host.link.Link" in reached(module)
+    assert "sim.catalogue" in reached(module)
