@@ -3,7 +3,7 @@ it. A game of turns (first free, the museum's machines) is played by the board's
 client over the golden model (boards/host/golden.py); a name that is no game is one line."""
 
 from firmware_ref.cartridge import RED
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 from user import make, typed
 
 
@@ -67,11 +67,11 @@ def test_make_play_refuses_a_game_that_is_not_one_in_one_line():
     ours = [line for line in done.stderr.splitlines() if not line.startswith("make")]
     assert done.returncode == 2 and len(ours) == 1, done.stderr
     assert ours[0].startswith("error: unknown game 'nope'; the games are: ")
-    assert all(name in ours[0] for name in cartridges.names())
+    assert all(name in ours[0] for name in catalogue.names())
 
 
 def test_ttt_play_help_lists_the_games():
     done = typed(["ttt", "play", "-h"])
     assert done.returncode == 0
     text = " ".join(done.stdout.split())
-    assert all(name in text for name in cartridges.names())
+    assert all(name in text for name in catalogue.names())
