@@ -7,8 +7,11 @@ import pytest
 from firmware_ref import cli
 
 from boards.builds import build, cost
-from boards.builds.cost_cells import Blocks, FlatCell, FlatNet, attribute_cells
+from boards.builds.cost_cells import Blocks, FlatCell, FlatNet, attribute_cells, flatten
+from boards.builds.cost_clock import split_clock_netlist
+from sim import yosys_json
 from sim.tools import ToolMissing
+from sim.yosys_json import SB_GB
 
 CHIP = build.CHIP_INSTANCE.split(".")
 
@@ -73,6 +76,39 @@ def test_an_unnamed_lut_goes_with_what_it_feeds_but_never_into_a_kept_module():
     (["panel_green"], "top")])
 def test_the_longest_instance_path_decides_the_block(scope, block):
     assert Blocks(cost.BLOCKS).of(scope) == block
+
+
+def ff(clock, d, q):
+    return {"type": "SB_DFF", "connections": {"C": [clock], "D": [d], "Q": [q]},
+            "port_directions": {"C": "input", "D": "input", "Q": "output"}}
+
+
+# A board whose top has a flip-flop and the chip, a module of its own with another.
+HIERARCHY = {"modules": {
+    "board": {"attributes": {"top": "1"}, "ports": {"clk": {"direction": "input", "bits": [2]}},
+              "cells": {"ff0": ff(2, 5, 6), "chip": {
+                  "type": "chip", "connections": {"clk": [2]},
+                  "attributes": {"hdlname": " ".join(CHIP)}}},
+              "netnames": {"clk": {"bits": [2]}}},
+    "chip": {"ports": {"clk": {"direction": "input", "bits": [7]}},
+             "cells": {"ff1": ff(7, 8, 9)}, "netnames": {"q": {"bits": [9]}}}}}
+
+
+def test_the_timing_build_clocks_the_chips_flip_flops_through_a_buffer_of_their_own():
+    netlist = yosys_json.read(HIERARCHY)
+    cells, _, instances = flatten(netlist, "board")
+    assert set(cells) == {"ff0", "chip.ff1"} and cells["chip.ff1"].scope == CHIP
+    assert cells["chip.ff1"].connections["C"] == cells["ff0"].connections["C"]
+    owner = {name: cell.scope for name, cell in cells.items()}
+    split, moved = split_clock_netlist(netlist, "board", cells, owner, Blocks(cost.BLOCKS),
+                                       set(cost.SPLIT))
+    assert moved == 1 and instances["chip"] == 1
+    chip = split.modules["chip"]
+    (buffer,) = [cell for cell in chip.cells.values() if cell.type == SB_GB]
+    assert buffer.connections["USER_SIGNAL_TO_GLOBAL_BUFFER"] == [7]
+    assert chip.cells["ff1"].connections["C"] == buffer.connections["GLOBAL_BUFFER_OUTPUT"]
+    assert split.modules["board"].cells["ff0"].connections["C"] == [2]     # not split
+    assert netlist.modules["chip"].cells["ff1"].connections["C"] == [7]    # a copy
 
 
 def test_cost_help_names_the_make_verb(capsys):

@@ -366,7 +366,7 @@ def markdown(r):
     lc_names = list(r["median"]["lc"])
     out = [f"## {r['board']} ({r['device']}), {'+'.join(r['games'])}: commit "
            f"{(r['commit'] or '?')[:10]}, seeds {' '.join(map(str, r['seeds']))}", ""]
-    out += ["### Logic cells (ICESTORM_LC, production build)", "",
+    out += [f"### Logic cells ({ICESTORM_LC}, production build)", "",
             "| seed | total | " + " | ".join(lc_names) + " | mixed LUT/FF LCs |",
             "|---" * (len(lc_names) + 3) + "|"]
     for seed, s in r["seeds"].items():

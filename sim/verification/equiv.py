@@ -38,7 +38,7 @@ from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD, yosys_json
-from sim.yosys_json import DFF_P
+from sim.yosys_json import DFF_P, SCOPEINFO
 
 from sim.verification import equiv_aig, equiv_netlists, equiv_proofs, gatelevel
 
@@ -104,7 +104,7 @@ def _prepare(pair, board, work, log, edit):
     equiv_netlists.run_yosys(work, "pair", [
         *equiv_netlists.both(board_pins, top, cells),
         "miter -equiv -flatten -make_outputs gold gate pair",
-        "hierarchy -top pair -purge_lib", "delete t:$scopeinfo", "techmap", "opt_expr",
+        "hierarchy -top pair -purge_lib", f"delete t:{SCOPEINFO}", "techmap", "opt_expr",
         "opt_clean", "dffunmap", "write_json flops.json", "aigmap", "opt_clean",
         "setundef -undriven -anyseq", "write_rtlil pair.il",
         "write_aiger -ascii -symbols -map pair.map pair.aag"], "Yosys (the pair)")
