@@ -85,7 +85,8 @@ def ff(clock, d, q):
 
 # A board whose top has a flip-flop and the chip, a module of its own with another.
 HIERARCHY = {"modules": {
-    "board": {"attributes": {"top": "1"}, "ports": {"clk": {"direction": "input", "bits": [2]}},
+    "board": {"attributes": {"top": "1"},
+              "ports": {"clk": {"direction": "input", "bits": [2]}},
               "cells": {"ff0": ff(2, 5, 6), "chip": {
                   "type": "chip", "connections": {"clk": [2]},
                   "attributes": {"hdlname": " ".join(CHIP)}}},
