@@ -2,8 +2,8 @@
 
 Yosys writes a design as JSON (``write_json``, ``synth_ice40 -json``), and nextpnr
 writes the netlist it placed and routed the same way (``--write``). `read` turns either
-into plain objects: a `Netlist` of `Module` s, each with its `Port` s, `Cell` s and
-`Net` s (Yosys's ``netnames``). A bit is an int, the same int wherever the module
+into plain objects: a `Netlist` of modules (`Module`), each with its ports, cells and
+nets (`Port`, `Cell`, `Net`: Yosys's ``netnames``). A bit is an int, the same int wherever the module
 connects it, or a constant: "0", "1", "x" or "z", as Yosys writes them.
 `Netlist.as_json` gives the dict back, so that a tool may change a netlist and hand it
 on to nextpnr.
@@ -66,7 +66,7 @@ def is_latch(cell_type):
 def is_flip_flop(cell):
     """Whether `cell` is a flip-flop: an iCE40 one, a logic cell of nextpnr's with its
     flip-flop used, or one of Yosys's own (``$dff``, ``$_DFF_P_``, ``$_SDFFE_PP0P_``,
-    ``$_FF_``: "ff" is in the name of every such type and of no other)."""
+    ``$_FF_``: every such type has "ff" in its name, and no latch or gate has)."""
     if cell.type == ICESTORM_LC:
         return cell.parameter("DFF_ENABLE") != 0
     name = cell.type.lower()
@@ -193,6 +193,7 @@ class Module:
 
     @property
     def is_top(self):
+        """Marked as the design's top module."""
         return _flag(self.attributes.get("top", 0))
 
     @property
@@ -258,7 +259,8 @@ class Netlist:
 
 
 def read(source):
-    """The netlist in `source`: a JSON file's path, or the dict it holds."""
+    """The netlist in `source`: a JSON file's path, or the dict it holds (whose lists
+    and dicts the objects then share)."""
     if not isinstance(source, dict):
         source = json.loads(Path(source).read_text())
     return Netlist({name: Module.from_json(name, entry)
