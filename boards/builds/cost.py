@@ -165,11 +165,11 @@ def cost_dir(board, games=build.DEFAULT_GAMES):
 
 class Design(NamedTuple):
     """The final Yosys netlist with every cell given to its RTL scope."""
-    netlist: object         # as Yosys wrote it (a yosys_json.Netlist)
-    top: str                # its top module
-    cells: dict             # `flatten`'s cells
-    owner: dict             # cell name -> instance path (`attribute_cells`)
-    by_name: set            # the cells settled by their own output's name
+    netlist: yosys_json.Netlist     # as Yosys wrote it
+    top: str                        # its top module
+    cells: dict                     # `flatten`'s cells
+    owner: dict                     # cell name -> instance path (`attribute_cells`)
+    by_name: set                    # the cells settled by their own output's name
 
 
 def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
