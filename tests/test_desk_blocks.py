@@ -7,6 +7,7 @@ import random
 
 from bench import simulate
 
+from boards.gateware.command import Command
 from boards.gateware.key_event import KeyEvent
 from boards.gateware.new_game import NewGame
 from boards.gateware.pending_key import PendingKey
@@ -24,20 +25,36 @@ def drive(ctx, dut, **values):
         ctx.set(getattr(dut, name), value)
 
 
+def host(ctx, dut, rng, chance, **argument):
+    """A command at random on the block's command bus for this clock, ``valid`` with
+    `chance`, with `argument`: the block acts on its own commands when valid and on
+    nothing else. Returns the command, or None when not valid."""
+    command, valid = rng.choice(list(Command)), rng.random() < chance
+    drive(ctx, dut.commands, valid=valid, command=command, argument=argument)
+    return command if valid else None
+
+
 def test_a_panel_key_alone_is_an_event_and_a_chord_is_none():
     dut = KeyEvent()
+    rng = random.Random(6)
 
     async def bench(ctx):
         for closing in range(1 << 9):
-            drive(ctx, dut, closing=closing, agree=0, press=0)
+            drive(ctx, dut, closing=closing, agree=0)
             await ctx.tick().repeat(2)      # the count is registered twice
-            assert not ctx.get(dut.fired)   # nothing without the debouncer's agreement
+            assert not ctx.get(dut.events.valid)    # nothing without the debouncer
             ctx.set(dut.agree, 1)
-            assert ctx.get(dut.fired) == (bin(closing).count("1") == 1), f"{closing:09b}"
-            assert ctx.get(dut.event) == closing
-            # The host's key wins, whatever the panel does.
-            drive(ctx, dut, press=1, place_key=1 << closing % 9)
-            assert (ctx.get(dut.fired), ctx.get(dut.event)) == (1, 1 << closing % 9)
+            alone = bin(closing).count("1") == 1
+            assert ctx.get(dut.events.valid) == alone, f"{closing:09b}"
+            assert ctx.get(dut.events.payload) == closing
+            # The host's key wins, whatever the panel does; its other commands do nothing.
+            key = 1 << closing % 9
+            command = host(ctx, dut, rng, 1, key=key)
+            if command == Command.KEY:
+                assert (ctx.get(dut.events.valid), ctx.get(dut.events.payload)) == (1, key)
+            else:
+                assert ctx.get(dut.events.valid) == (bin(closing).count("1") == 1)
+            ctx.set(dut.commands.valid, 0)
 
     simulate(dut, bench)
 
@@ -96,24 +113,24 @@ def test_a_pending_key_is_given_once_when_the_cartridge_is_ready():
         for _ in range(20000):
             fired = rng.random() < 0.02
             event = 1 << rng.randrange(9)
-            running, entering = rng.random() < 0.9, rng.random() < 0.02
+            setup = rng.random() < 0.05
             start, ready, over = rng.random() < 0.02, rng.random() < 0.5, rng.random() < 0.02
-            drive(ctx, dut, event=event, fired=fired, running=running, entering=entering,
-                  start=start, ready=ready, over=over)
+            drive(ctx, dut.events, valid=fired, payload=event)
+            drive(ctx, dut, setup=setup, start=start, ready=ready, over=over)
             # Given: it waits, a clock after its event at the soonest, once the SETTLE
             # clocks after the last key are over, to a cartridge that is ready and not
             # at a new game.
             settled = since_give > SETTLE
-            give = running and waiting and not last_event and not start and settled and ready
+            give = not setup and waiting and not last_event and not start and settled and ready
             assert ctx.get(dut.give) == give
             assert ctx.get(dut.key) == (pending if give else 0)
             assert ctx.get(dut.settled) == settled
             given += give
             await ctx.tick()
             since_give = 1 if give else since_give + 1
-            if last_event and not entering:
+            if last_event and not setup:
                 waiting = 1
-            elif give or over or start or entering:
+            elif give or over or start or setup:
                 waiting = 0
             if fired:
                 pending = event
@@ -132,11 +149,11 @@ def test_the_position_takes_the_hosts_places_and_steps_the_keys_places():
     async def bench(ctx):
         position = [EMPTY] * 9
         for _ in range(4000):
-            clear, shift, step = (rng.random() < 0.02, rng.random() < 0.3,
-                                  rng.random() < 0.3)
+            clear, step = rng.random() < 0.02, rng.random() < 0.3
             place, key = rng.choice((EMPTY, MACHINE, PERSON)), rng.getrandbits(9)
-            drive(ctx, dut, clear=clear, shift=shift, step=step, key=key)
-            ctx.set(dut.place.as_value(), place)
+            drive(ctx, dut, clear=clear, step=step, key=key)
+            shift = host(ctx, dut, rng, 0.8,
+                         place={"red": place & 1, "green": place >> 1}) == Command.PLACE
             await ctx.tick()
             if clear:
                 position = [EMPTY] * 9
@@ -160,9 +177,10 @@ def test_the_host_sets_a_switch_and_a_button_toggles_its_own():
         switches = init
         assert ctx.get(dut.switches) == init
         for _ in range(3000):
-            set_, number, value = rng.random() < 0.2, rng.randrange(SWITCHES), rng.getrandbits(1)
+            number, value = rng.randrange(SWITCHES), rng.getrandbits(1)
+            set_ = host(ctx, dut, rng, 0.8, switch=number, on=value) == Command.SWITCH
             toggle = rng.getrandbits(buttons) if rng.random() < 0.3 else 0
-            drive(ctx, dut, set=set_, number=number, value=value, toggle=toggle)
+            ctx.set(dut.toggle, toggle)
             await ctx.tick()
             if set_:
                 switches = switches & ~(1 << number) | value << number
@@ -209,27 +227,29 @@ def test_new_games_from_the_reset_button_and_the_hosts_frames():
     rng = random.Random(12)
 
     async def bench(ctx):
-        holding, start, used, clear, selected, game, stepping = (False,) * 5 + (0, False)
+        holding, start, used, clear, cleared, game, stepping = (False,) * 5 + (0, False)
         for _ in range(20000):
             pressed = rng.random() < (0.002 if not holding else 0)
             released = holding and rng.random() < 0.02
-            new_game, empty = rng.random() < 0.01, rng.random() < 0.01
-            select, choice, fired = rng.random() < 0.01, rng.randrange(count), rng.random() < 0.1
-            drive(ctx, dut, pressed=pressed, released=released, new_game=new_game,
-                  empty=empty, select=select, choice=choice, fired=fired)
+            choice, empty, fired = rng.randrange(count), rng.getrandbits(1), rng.random() < 0.1
+            command = host(ctx, dut, rng, 0.1, game=choice, empty=empty)
+            reset, select = command == Command.RESET, command == Command.GAME
+            afresh = select or reset and empty      # from the empty board
+            drive(ctx, dut, pressed=pressed, released=released, fired=fired)
             assert ctx.get(dut.setup) == holding
             assert ctx.get(dut.hold) == (start or used)
             await ctx.tick()
-            # RUN: the host's R begins a game; its G empties the position, then begins
-            # a game on the cartridge a clock later. HOLD: held at a new game until
-            # the button is released; a press empties the position and starts.
+            # RUN: the host's RESET begins a game from its places; GAME, or a RESET
+            # without places, empties the position, then begins a game (on the
+            # cartridge chosen) a clock later. HOLD: held at a new game until the button
+            # is released; a press empties the position and starts.
             stepping, used = fired and holding, start
             if not holding:
-                clear, start = empty or select, new_game or selected
+                clear, start = afresh, reset and not empty or cleared
                 game = choice if select else game
             else:
                 clear, start = False, not released
-            selected = select
+            cleared = afresh
             if pressed:
                 clear = start = True
             holding = pressed or holding and not released

@@ -1,7 +1,8 @@
 """The host link's blocks (boards/gateware/) one at a time: the frame parser against the
 grammar's own statement in Python (`step`) on random bytes, the answers' text against
-the status line written out by hand, and the answering state machine's order of strobes,
-lines and the cartridge's text. tests/test_link.py runs the whole link over its UARTs."""
+the status line written out by hand, and the answering state machine's order of
+commands, lines and the cartridge's text. tests/test_link.py runs the whole link over
+its UARTs."""
 
 import random
 
@@ -9,7 +10,8 @@ from bench import simulate
 
 from boards.gateware.answer_text import ERROR_AT, ERROR_LINE, MARK_AT, STATUS_AT, AnswerText
 from boards.gateware.answering import Answering
-from boards.gateware.frame_parser import START, Command, FrameParser, step
+from boards.gateware.command import Command
+from boards.gateware.frame_parser import START, FrameParser, step
 from boards.host import protocol
 from hdl.cartridge import LAMPS, SWITCHES
 
@@ -33,35 +35,34 @@ def test_the_parser_follows_the_grammar_on_random_bytes():
 
     async def bench(ctx):
         state, hold, digits, seen = START, 0, [], set()
+        received, parsed, argument = dut.received, dut.parsed, dut.parsed.argument
         for byte in stream:
             broken = rng.random() < 0.01
             if state == START and rng.random() < 0.2:
                 hold = rng.getrandbits(1)       # it changes only between frames
             ctx.set(dut.hold, hold)
-            ctx.set(dut.data, byte)
-            ctx.set(dut.error, broken)
-            ctx.set(dut.valid, 1)
+            ctx.set(received.payload, {"byte": byte, "broken": broken})
+            ctx.set(received.valid, 1)
             await ctx.tick()
-            ctx.set(dut.valid, 0)
+            ctx.set(received.valid, 0)
             await ctx.tick().repeat(2)          # the class, then the step
-            out = {} if broken else step(state, byte, hold=hold, games=games)
-            assert ctx.get(dut.rejected) == (1 if broken else out.get("reject", 0))
-            accept = out.get("accept", Command.NONE)
-            assert ctx.get(dut.accepted) == (accept != Command.NONE)
-            if accept != Command.NONE:
-                assert ctx.get(dut.command) == accept
-                seen.add(accept)
-                if accept in (Command.KEY, Command.GAME):
-                    assert ctx.get(dut.key) == digits[-1]
-                if accept == Command.KEY:
-                    assert ctx.get(dut.place_key) == 1 << digits[-1]
-                if accept == Command.SWITCH:
-                    assert (ctx.get(dut.number), ctx.get(dut.switch)) == tuple(digits[-2:])
-            assert ctx.get(dut.clear) == out.get("clear", 0)
-            assert ctx.get(dut.shift) == out.get("shift", 0)
-            if out.get("shift"):
-                assert ctx.get(dut.place.as_value()) == (out["place"]["red"]
-                                                         | out["place"]["green"] << 1)
+            out = {"event": 1} if broken else step(state, byte, hold=hold, games=games)
+            assert ctx.get(parsed.valid) == out.get("event", 0)
+            command = out.get("command", Command.NONE)
+            if out.get("event"):
+                assert ctx.get(parsed.command) == command
+                seen.add(command)
+            if command in (Command.KEY, Command.GAME):
+                assert ctx.get(argument.game) == digits[-1]
+            if command == Command.KEY:
+                assert ctx.get(argument.key) == 1 << digits[-1]
+            if command == Command.SWITCH:
+                assert (ctx.get(argument.switch), ctx.get(argument.on)) == tuple(digits[-2:])
+            if command == Command.PLACE:
+                assert ctx.get(argument.place.as_value()) == (out["place"]["red"]
+                                                              | out["place"]["green"] << 1)
+            if command == Command.RESET:
+                assert ctx.get(argument.empty) == (state == ("R", 1))
             assert ctx.get(dut.text.valid) == out.get("text", 0)
             if out.get("text"):
                 assert ctx.get(dut.text.payload) == byte
@@ -70,7 +71,7 @@ def test_the_parser_follows_the_grammar_on_random_bytes():
             state = START if broken else out["next"]
             assert ctx.get(dut.idle) == (state == START)
             await ctx.tick().repeat(1 + rng.randrange(3))
-        assert seen == set(Command) - {Command.NONE}
+        assert seen == set(Command)
 
     simulate(dut, bench)
 
@@ -83,11 +84,11 @@ def test_the_answers_text_is_the_documented_status_line():
     async def read(ctx, first, end):
         line, lasts = bytearray(), []
         for address in range(first, end):
-            ctx.set(dut.address, address)
+            ctx.set(dut.read.address, address)
             await ctx.tick()
-            lasts.append(ctx.get(dut.last))
+            lasts.append(ctx.get(dut.read.last))
             await ctx.tick().repeat(2)
-            line.append(ctx.get(dut.char))
+            line.append(ctx.get(dut.read.char))
         return bytes(line), lasts
 
     async def bench(ctx):
@@ -95,10 +96,9 @@ def test_the_answers_text_is_the_documented_status_line():
             board = [rng.randrange(4) for _ in range(9)]
             lamps, switches = rng.getrandbits(LAMPS), rng.getrandbits(SWITCHES)
             cycles, game = rng.getrandbits(16), rng.randrange(len(codes))
-            ctx.set(dut.board.as_value(), sum(v << 2 * k for k, v in enumerate(board)))
-            for name, value in [("lamps", lamps), ("switches", switches),
-                                ("cycles", cycles), ("game", game)]:
-                ctx.set(getattr(dut, name), value)
+            ctx.set(dut.status, {"board": [{"red": v & 1, "green": v >> 1} for v in board],
+                                 "lamps": lamps, "switches": switches, "cycles": cycles,
+                                 "game": game})
             marks = "".join(protocol.MARKS[v] for v in board)
             bits = lambda value, n: "".join(str(value >> i & 1) for i in range(n))  # noqa: E731
             status = (f"{marks[:3]}|{marks[3:6]}|{marks[6:]} g{codes[game]} "
@@ -114,10 +114,11 @@ def test_the_answers_text_is_the_documented_status_line():
 
 
 def answer(script, *, ready_after=0, text=b"", clocks=600):
-    """Runs the answering state machine through `script`, {clock: ("accept", command)
-    or ("reject",)}, with `text` offered as the cartridge's line from the start; the
-    answers' text stands in as the address itself (char = address, last at each line's
-    end). Returns what it did in order: ("strobe", name) and ("byte", value)."""
+    """Runs the answering state machine through `script`, {clock: (command,)}: the
+    parser's bus for one clock (``NONE``: a malformed frame's end), with `text` offered
+    as the cartridge's line from the start; the answers' text stands in as the address
+    itself (char = address, last at each line's end). Returns what it did in order:
+    ("command", command) as it went to the desk, and ("byte", value) as it was sent."""
     dut = Answering()
     done = []
     lasts = {ERROR_AT - 1, MARK_AT - 1, MARK_AT}
@@ -125,29 +126,30 @@ def answer(script, *, ready_after=0, text=b"", clocks=600):
     async def bench(ctx):
         offered, since, busy = bytearray(text), None, 0
         for clock in range(clocks):
-            event = script.get(clock, ("none",))
-            ctx.set(dut.accepted, event[0] == "accept")
-            ctx.set(dut.command, event[1] if event[0] == "accept" else Command.NONE)
-            ctx.set(dut.rejected, event[0] == "reject")
+            event = script.get(clock)
+            ctx.set(dut.parsed.valid, event is not None)
+            ctx.set(dut.parsed.command, event[0] if event else Command.NONE)
             ctx.set(dut.idle, 1)
             ctx.set(dut.ready, since is None or since >= ready_after)
-            address = ctx.get(dut.address)
-            ctx.set(dut.char, address)
-            ctx.set(dut.last, address in lasts)
+            address = ctx.get(dut.read.address)
+            ctx.set(dut.read.char, address)
+            ctx.set(dut.read.last, address in lasts)
             ctx.set(dut.text.valid, bool(offered))
             ctx.set(dut.text.payload, offered[0] if offered else 0)
-            ctx.set(dut.tx_ready, busy == 0)
-            if ctx.get(dut.tx_start) and busy == 0:
-                done.append(("byte", ctx.get(dut.tx_data)))
+            ctx.set(dut.send.ready, busy == 0)
+            if ctx.get(dut.send.valid) and busy == 0:
+                done.append(("byte", ctx.get(dut.send.payload)))
                 busy = 7
             if offered and ctx.get(dut.text.ready):
                 del offered[0]
             await ctx.tick()
             busy = max(busy - 1, 0)
-            strobes = [name for name in ("press", "set_switch", "select", "new_game")
-                       if ctx.get(getattr(dut, name))]
-            done.extend(("strobe", name) for name in strobes)
-            since = 0 if strobes else None if since is None else since + 1
+            if ctx.get(dut.commands.valid):
+                command = ctx.get(dut.commands.command)
+                done.append(("command", command))
+                since = 0 if command != Command.PLACE else since
+            elif since is not None:
+                since += 1
 
     simulate(dut, bench)
     return done
@@ -157,25 +159,30 @@ def sent(line_start, line_end):
     return [("byte", address) for address in range(line_start, line_end)]
 
 
-def test_each_command_is_strobed_once_then_answered_with_the_status():
-    for command, strobe in [(Command.KEY, "press"), (Command.SWITCH, "set_switch"),
-                            (Command.GAME, "select"), (Command.RESET, "new_game"),
-                            (Command.STATUS, None), (Command.TEXT, None)]:
-        done = answer({5: ("accept", command)}, ready_after=30)
-        assert done == [("strobe", strobe)] * (strobe is not None) + sent(STATUS_AT,
-                                                                           ERROR_AT), command
+def test_each_command_goes_to_the_desk_once_then_is_answered_with_the_status():
+    for command in set(Command) - {Command.NONE, Command.PLACE}:
+        done = answer({5: (command,)}, ready_after=30)
+        assert done == [("command", command)] + sent(STATUS_AT, ERROR_AT), command
+
+
+def test_a_place_goes_to_the_desk_unanswered_even_while_a_frame_is_answered():
+    assert answer({5: (Command.PLACE,)}) == [("command", Command.PLACE)]
+    done = answer({5: (Command.KEY,), 40: (Command.PLACE,)}, ready_after=100)
+    assert done == [("command", Command.KEY), ("command", Command.PLACE)] + sent(STATUS_AT,
+                                                                               ERROR_AT)
 
 
 def test_a_bad_frame_is_answered_error_and_so_is_one_during_an_answer():
-    assert answer({5: ("reject",)}) == sent(ERROR_AT, MARK_AT)
-    # A second frame ends while the first is answered: it is refused after it.
-    done = answer({5: ("accept", Command.KEY), 60: ("accept", Command.KEY)}, clocks=900)
-    assert done == [("strobe", "press")] + sent(STATUS_AT, ERROR_AT) + sent(ERROR_AT,
-                                                                             MARK_AT)
+    assert answer({5: (Command.NONE,)}) == sent(ERROR_AT, MARK_AT)
+    # A second frame ends while the first is answered: it is refused after it, and its
+    # command goes nowhere.
+    done = answer({5: (Command.KEY,), 60: (Command.KEY,)}, clocks=900)
+    assert done == [("command", Command.KEY)] + sent(STATUS_AT, ERROR_AT) + sent(ERROR_AT,
+                                                                                 MARK_AT)
 
 
 def test_the_cartridges_line_goes_behind_a_mark_and_waits_for_an_answer():
     assert answer({}, text=b"B2\n") == [("byte", MARK_AT)] + [("byte", c) for c in b"B2\n"]
-    done = answer({0: ("reject",)}, text=b"B2\n")
+    done = answer({0: (Command.NONE,)}, text=b"B2\n")
     assert done == sent(ERROR_AT, MARK_AT) + [("byte", MARK_AT)] + [("byte", c)
                                                                       for c in b"B2\n"]

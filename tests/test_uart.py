@@ -45,9 +45,10 @@ def receive(bit_cycles, levels, *, idle=None):
 
     async def listen(ctx):
         n = 0
-        async for _, _, valid, data, error in ctx.tick().sample(rx.valid, rx.data, rx.error):
+        received = rx.received
+        async for _, _, valid, payload in ctx.tick().sample(received.valid, received.payload):
             if valid:
-                got.append((n, data, error))
+                got.append((n, payload.byte, payload.broken))
             n += 1
 
     simulate(rx, drive, background=[listen])
@@ -64,29 +65,30 @@ def test_the_constructors_refuse_bits_too_short_for_them():
 # TX
 
 def transmit(bit_cycles, data, *, start_cycles):
-    """Offer ``data`` to UartTx, the next byte as soon as one is taken, ``start`` high in
-    ``start_cycles`` clocks before each. Return the line, one level per clock, and the
-    cycles at whose end a byte was taken."""
+    """Offer ``data`` to UartTx, the next byte as soon as one is taken, ``valid`` high
+    in ``start_cycles`` clocks before each. Return the line, one level per clock, and
+    the cycles at whose end a byte was taken."""
     tx = UartTx(bit_cycles)
+    send = tx.send
     levels, taken = [], []
 
     async def testbench(ctx):
         pending = list(data)
         n = 0
         wait = start_cycles
-        assert ctx.get(tx.tx) == 1 and ctx.get(tx.ready) == 1       # idle after reset
-        while pending or not ctx.get(tx.ready):
+        assert ctx.get(tx.tx) == 1 and ctx.get(send.ready) == 1     # idle after reset
+        while pending or not ctx.get(send.ready):
             offer = bool(pending) and wait == 0
-            ctx.set(tx.start, offer)
-            ctx.set(tx.data, pending[0] if offer else 0xFF ^ (n & 0xFF))    # noise
-            took = offer and ctx.get(tx.ready)
+            ctx.set(send.valid, offer)
+            ctx.set(send.payload, pending[0] if offer else 0xFF ^ (n & 0xFF))   # noise
+            took = offer and ctx.get(send.ready)
             levels.append(ctx.get(tx.tx))
             await ctx.tick()
             if took:
                 taken.append(n)
                 pending.pop(0)
                 wait = start_cycles
-                assert not ctx.get(tx.ready), "ready high the clock after a byte was taken"
+                assert not ctx.get(send.ready), "ready high the clock after a byte was taken"
             elif pending and wait:
                 wait -= 1
             n += 1
@@ -134,8 +136,8 @@ def test_tx_bit_timing_on_the_line(bit_cycles):
 
 @pytest.mark.parametrize("bit_cycles", [1, 4, 13])
 def test_tx_back_to_back_keeps_every_stop_bit_and_the_byte_it_took(bit_cycles):
-    # start held high: each byte is taken the moment TX is ready, and data changes right
-    # after (the noise in transmit()); each frame must still be the byte taken, whole,
+    # valid held high: each byte is taken the moment TX is ready, and the payload changes
+    # right after (the noise in transmit()); each frame must still be the byte taken, whole,
     # and its stop bit at least a bit long before the next start bit.
     b = bit_cycles
     data = [0x00, 0x00, 0xFF, 0x3C, 0x81, 0x00]
@@ -256,14 +258,15 @@ def loopback(bit_cycles, data):
 
     async def testbench(ctx):
         for n, byte in enumerate(data):
-            ctx.set(tx.data, byte)
-            ctx.set(tx.start, 1)
-            # ready and start at this edge: taken.
-            await until(ctx, tx.ready, within=frame, what=f"TX taking byte {n}")
-            ctx.set(tx.start, 0)
-            ctx.set(tx.data, ~byte & 0xFF)              # TX must have kept its own copy
-            await until(ctx, rx.valid, within=frame, what=f"RX receiving byte {n}")
-            got.append((ctx.get(rx.data), ctx.get(rx.error)))
+            ctx.set(tx.send.payload, byte)
+            ctx.set(tx.send.valid, 1)
+            # ready and valid at this edge: taken.
+            await until(ctx, tx.send.ready, within=frame, what=f"TX taking byte {n}")
+            ctx.set(tx.send.valid, 0)
+            ctx.set(tx.send.payload, ~byte & 0xFF)      # TX must have kept its own copy
+            await until(ctx, rx.received.valid, within=frame, what=f"RX receiving byte {n}")
+            payload = ctx.get(rx.received.payload)
+            got.append((payload.byte, payload.broken))
 
     simulate(m, testbench)
     return got

@@ -4,7 +4,7 @@ import operator
 from functools import reduce
 
 from amaranth.hdl import Cat, Module, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -13,8 +13,8 @@ from hdl.cartridge import BOARD, LAMPS, SWITCHES
 from ..host.protocol import MARKS, TEXT_MARK
 
 
-__all__ = ["AnswerText", "STATUS_FORMAT", "ERROR_LINE", "STATUS_AT", "ERROR_AT", "MARK_AT",
-           "DEPTH", "lines", "characters"]
+__all__ = ["AnswerText", "Reading", "Status", "STATUS_FORMAT", "ERROR_LINE", "STATUS_AT",
+           "ERROR_AT", "MARK_AT", "DEPTH", "lines", "characters"]
 
 # The status line: text, and fields (names) that the hardware fills in.
 STATUS_FORMAT = (["place0", "place1", "place2", "|", "place3", "place4", "place5", "|",
@@ -79,6 +79,44 @@ STATUS_AT, ERROR_AT, MARK_AT = 0, len(_STATUS), len(_STATUS) + len(_ERROR)
 DEPTH = MARK_AT + len(_MARK) + 1    # one word more: past the last line's last character
 
 
+class Status(data.Struct):
+    """The fields of the status line, as the desk shows them to the link.
+
+    Members
+    -------
+    board : BOARD
+        The board the display shows.
+    game : 4
+        The cartridge playing (its letter is in the line).
+    lamps : LAMPS
+    switches : SWITCHES
+    cycles : 16
+        The cycles the machine's last move took.
+    """
+    board: BOARD
+    game: 4
+    lamps: LAMPS
+    switches: SWITCHES
+    cycles: 16
+
+
+class Reading(wiring.Signature):
+    """The answers' text as its reader sees it: it names a character, the text gives it.
+
+    Members
+    -------
+    address : Out(range(DEPTH))
+        The character, held while it is read.
+    last : In(1)
+        A clock after ``address`` is set: it is its line's last character.
+    char : In(8)
+        Three clocks after ``address`` is set: its character.
+    """
+
+    def __init__(self):
+        super().__init__({"address": Out(range(DEPTH)), "last": In(1), "char": In(8)})
+
+
 class AnswerText(wiring.Component):
     """The character at ``address`` of the answers' lines, with the desk's fields filled
     in: a ROM word (registered in the block RAM), then the slot's value (registered),
@@ -94,29 +132,14 @@ class AnswerText(wiring.Component):
 
     Members
     -------
-    address : In(range(DEPTH))
-        The character, held while it is read.
-    board : In(BOARD)
-    lamps : In(LAMPS)
-    switches : In(SWITCHES)
-    cycles : In(16)
-    game : In(4)
-        The fields of the status line: the board, lamps and switches, the cycles of the
-        last move, and the cartridge playing (its letter).
-    last : Out(1)
-        A clock after ``address`` is set: it is its line's last character.
-    char : Out(8)
-        Three clocks after ``address`` is set: its character.
+    read : In(Reading())
+        The character asked for, and it.
+    status : In(Status)
+        The fields of the status line.
     """
 
-    address: In(range(DEPTH))
-    board: In(BOARD)
-    lamps: In(LAMPS)
-    switches: In(SWITCHES)
-    cycles: In(16)
-    game: In(4)
-    last: Out(1)
-    char: Out(8)
+    read: In(Reading())
+    status: In(Status)
 
     def __init__(self, codes):
         self._codes = codes
@@ -136,12 +159,13 @@ class AnswerText(wiring.Component):
             init=characters(self._codes))
         word, char = lines_rom.read_port(), chars_rom.read_port()
         value = Signal(4)
-        m.d.comb += word.addr.eq(self.address)
+        read, status = self.read, self.status
+        m.d.comb += word.addr.eq(read.address)
         base, chosen = word.data[:8], word.data[9:]     # held while the address is
-        m.d.comb += [self.last.eq(word.data[8]), self.char.eq(char.data)]
-        board = self.board.as_value()
-        slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [self.lamps, self.switches]
-                 + [self.cycles[4 * n:4 * n + 4] for n in range(4)] + [self.game])
+        m.d.comb += [read.last.eq(word.data[8]), read.char.eq(char.data)]
+        board = status.board.as_value()
+        slots = ([board[4 * n:4 * n + 4] for n in range(5)] + [status.lamps, status.switches]
+                 + [status.cycles[4 * n:4 * n + 4] for n in range(4)] + [status.game])
         assert len(slots) == CODE_SLOT + 1 and BIT + 16 * max(LAMPS, SWITCHES) <= HEX
         # The base's low bits are one more term of the or: the address needs no LUTs.
         m.d.sync += value.eq(reduce(operator.or_, [slot & chosen[n].replicate(4)

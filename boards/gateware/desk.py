@@ -121,6 +121,14 @@ class Desk(wiring.Component):
         m.submodules.think_time = think_time = ThinkTime()
         m.submodules.new_game = new_game = NewGame(len(self.cartridges))
 
+        # The host's commands go to every block that acts on some: each takes its own.
+        wiring.connect(m, link.commands, new_game.commands, key_event.commands,
+                       position.commands, switches.commands)
+        # The bytes between the host and the cartridge playing.
+        wiring.connect(m, link.text_in, playing.rx)
+        wiring.connect(m, playing.tx, link.text_out)
+        m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx)]
+
         # The buttons pass a synchroniser; the debouncer samples them with the keys, at
         # the end of each panel frame, and keeps the sample (the panel keeps none).
         buttons = Signal(1 + BUTTONS)
@@ -135,46 +143,38 @@ class Desk(wiring.Component):
         m.d.comb += [
             new_game.pressed.eq(contacts.pressed[9]),
             new_game.released.eq(contacts.released[9]),
-            new_game.new_game.eq(link.new_game), new_game.empty.eq(link.clear),
-            new_game.select.eq(link.select), new_game.choice.eq(link.key),
-            new_game.fired.eq(key_event.fired),
+            new_game.fired.eq(key_event.events.valid),
             self.setup.eq(new_game.setup), link.hold.eq(new_game.hold),
-            slots.game.eq(new_game.game), link.game.eq(new_game.game),
-            playing.start.eq(new_game.start),
+            slots.game.eq(new_game.game), playing.start.eq(new_game.start),
         ]
         # A key event, from the host or the panel, waits for the cartridge.
+        wiring.connect(m, key_event.events, pending_key.events)
         m.d.comb += [
             key_event.closing.eq(contacts.sampled[:9] & ~contacts.held[:9]),
             key_event.agree.eq(contacts.agree),
-            key_event.press.eq(link.press), key_event.place_key.eq(link.place_key),
-            pending_key.event.eq(key_event.event), pending_key.fired.eq(key_event.fired),
-            pending_key.running.eq(~new_game.setup), pending_key.entering.eq(new_game.setup),
-            pending_key.start.eq(new_game.start),
+            pending_key.setup.eq(new_game.setup), pending_key.start.eq(new_game.start),
             pending_key.ready.eq(playing.ready), pending_key.over.eq(playing.over),
             playing.key.eq(pending_key.key),
         ]
         # What every cartridge reads, and the think time of the one playing.
         m.d.comb += [
-            position.clear.eq(new_game.clear), position.shift.eq(link.shift),
-            position.place.eq(link.place),
+            position.clear.eq(new_game.clear),
             position.step.eq(new_game.stepping), position.key.eq(pending_key.pending),
             playing.position.eq(position.position),
-            switches.set.eq(link.set_switch), switches.number.eq(link.number),
-            switches.value.eq(link.switch), switches.toggle.eq(contacts.pressed[10:]),
+            switches.toggle.eq(contacts.pressed[10:]),
             self.switches.eq(switches.switches), playing.switches.eq(switches.switches),
             think_time.give.eq(pending_key.give), think_time.busy.eq(playing.busy),
             think_time.start.eq(new_game.start),
         ]
-        wiring.connect(m, link.text_in, playing.rx)
-        wiring.connect(m, playing.tx, link.text_out)
+        # What the person sees, and the status line the host reads.
+        status = link.status
         m.d.comb += [
-            self.lamps.eq(playing.lamps),
-            panel.stones.eq(playing.board),
-            link.rx.eq(self.rx), self.tx.eq(link.tx),
-            link.board.eq(playing.board), link.lamps.eq(playing.lamps),
-            link.switches.eq(self.switches), link.cycles.eq(think_time.cycles),
+            self.lamps.eq(playing.lamps), panel.stones.eq(playing.board),
+            status.board.eq(playing.board), status.lamps.eq(playing.lamps),
+            status.switches.eq(switches.switches), status.cycles.eq(think_time.cycles),
+            status.game.eq(new_game.game),
         ]
-        # Registered: the link looks at it only some clocks after its command's strobe.
+        # Registered: the link looks at it only some clocks after its command.
         m.d.sync += link.ready.eq(~new_game.setup & ~new_game.start & ~pending_key.waiting
                                   & pending_key.settled & (playing.ready | playing.over))
         return m

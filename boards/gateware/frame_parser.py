@@ -1,26 +1,18 @@
 """The host link's frame parser: the frame grammar as two ROMs, run as the bytes arrive."""
 
 from amaranth.hdl import Cat, Module, Signal
-from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import PLACE, SWITCHES
 
 from ..host.protocol import BOTH, PLACES
+from .command import Command, CommandBus
+from .uart import RECEIVED
 
 
-__all__ = ["FrameParser", "Command", "MAX_FRAME", "STATES", "START", "step", "grammar"]
-
-
-class Command(enum.Enum, shape=3):
-    NONE = 0
-    STATUS = 1          # S
-    RESET = 2           # R, or R and nine places
-    KEY = 3             # K0 .. K8
-    SWITCH = 4          # W and a switch 0..3 and 0 or 1
-    GAME = 5            # G and a cartridge's number
-    TEXT = 6            # T and bytes for the cartridge
+__all__ = ["FrameParser", "MAX_FRAME", "STATES", "START", "step", "grammar"]
 
 
 LETTERS = {"S": Command.STATUS, "R": Command.RESET, "K": Command.KEY,
@@ -36,8 +28,10 @@ STATES = ([START, BAD, ("S", 1)] + [("K", n) for n in (1, 2)] + [("W", n) for n 
           + [("T", n) for n in range(1, MAX_FRAME + 1)])      # (letter, bytes so far)
 FINAL = {("S", 1), ("K", 2), ("W", 3), ("G", 2), ("R", 1), ("R", 10)} \
     | {("T", n) for n in range(2, MAX_FRAME + 1)}
-STEP = data.StructLayout({"next": range(len(STATES)), "accept": Command, "reject": 1,
-                          "text": 1, "shift": 1, "clear": 1, "digit": 1, "place": PLACE})
+# A step's `command` goes out when `event` is set: a place, a frame's command at its
+# end, or NONE at a malformed frame's end.
+STEP = data.StructLayout({"next": range(len(STATES)), "command": Command, "event": 1,
+                          "text": 1, "digit": 1, "place": PLACE, "empty": 1})
 CLASS_BITS = 4
 
 
@@ -49,16 +43,16 @@ def step(state, byte, *, hold, games):
     if c and c in "\r\n":
         out["next"] = START
         if state in FINAL:
-            out["accept"] = LETTERS[state[0]]
+            out.update(command=LETTERS[state[0]], event=1, empty=int(state == ("R", 1)))
         elif state != START:            # an empty line is no frame
-            out["reject"] = 1
+            out["event"] = 1
         return out
     out["digit"] = 1
     letter, n = state if state not in (START, BAD) else (None, 0)
     digit = byte - ord("0") if ord("0") <= byte <= ord("9") else None
     places = {mark: value for mark, value in PLACES.items() if value != BOTH}
     if state == START and c and c in LETTERS and not (c == "R" and hold):
-        out.update(next=(c, 1), clear=int(c == "R"))
+        out["next"] = (c, 1)
     elif letter == "K" and n == 1 and digit is not None and digit <= 8:
         out["next"] = ("K", 2)
     elif letter == "W" and n == 1 and digit is not None and digit < SWITCHES:
@@ -68,7 +62,7 @@ def step(state, byte, *, hold, games):
     elif letter == "G" and n == 1 and digit is not None and digit < games:
         out["next"] = ("G", 2)
     elif letter == "R" and n < 10 and c and c in places and not hold:
-        out.update(next=("R", n + 1), shift=1,
+        out.update(next=("R", n + 1), command=Command.PLACE, event=1,
                    place={"red": places[c] & 1, "green": places[c] >> 1})   # as PLACE
     elif letter == "T" and n < MAX_FRAME:
         out.update(next=("T", n + 1), text=1)
@@ -99,11 +93,7 @@ class FrameParser(wiring.Component):
     """The frame, parsed as its bytes arrive from the receiver: nothing is stored but
     what it means. A byte's class is read the clock after it arrives (the receiver holds
     it until the next start bit), the step the clock after that. A byte with a broken
-    stop bit ends its frame too, rejected: the host resends a whole line.
-
-    The frame's meaning (``key``, ``number``, ``switch``) goes out as the parser holds
-    it: it is used only with the strobe of its command, and no byte arrives between a
-    terminator and its strobe.
+    stop bit ends its frame too, malformed: the host resends a whole line.
 
     Parameters
     ----------
@@ -112,53 +102,25 @@ class FrameParser(wiring.Component):
 
     Members
     -------
-    data, valid, error : In(8), In(1), In(1)
-        The receiver's byte, held until the next; high for the clock it arrives; its
-        stop bit was low.
+    received : In(RECEIVED)
+        The receiver's bytes.
     hold : In(1)
         The desk's position is in use: ``R`` frames are refused.
     idle : Out(1)
         No frame is arriving (the grammar's start).
-    accepted : Out(1)
-        High for one clock, registered: a terminator ended a good frame, ``command``.
-    rejected : Out(1)
-        High for one clock, registered: a terminator ended a bad frame, or a byte broke.
-    command : Out(Command)
-        With ``accepted``: the frame's command.
-    key : Out(4)
-        The frame's last digit: a ``K`` frame's place, a ``G`` frame's cartridge.
-    place_key : Out(9)
-        ``key`` as a place, one hot (bit k = place k), from a third ROM: the desk
-        decodes no key.
-    number : Out(4)
-        A ``W`` frame's switch.
-    switch : Out(1)
-        A ``W`` frame's value.
-    clear : Out(1)
-        High for one clock, registered: an ``R`` frame begins.
-    place : Out(PLACE)
-        With ``shift``: the next place of an ``R`` frame.
-    shift : Out(1)
-        High for one clock, registered: ``place`` arrived.
+    parsed : Out(CommandBus())
+        Registered: each place of an ``R`` frame (``PLACE``) and each frame's end: its
+        command, or ``NONE`` for a malformed frame. The command and its argument hold
+        until the next byte's step, so a reader may act on them a clock or two later.
+        A ``K`` frame's key comes one hot from a third ROM.
     text : Out(stream.Signature(8))
         The bytes of ``T`` frames, ``valid`` registered (``ready`` is not looked at).
     """
 
-    data: In(8)
-    valid: In(1)
-    error: In(1)
+    received: In(RECEIVED)
     hold: In(1)
     idle: Out(1)
-    accepted: Out(1)
-    rejected: Out(1)
-    command: Out(Command)
-    key: Out(4)
-    place_key: Out(9)
-    number: Out(4)
-    switch: Out(1)
-    clear: Out(1)
-    place: Out(PLACE)
-    shift: Out(1)
+    parsed: Out(CommandBus())
     text: Out(stream.Signature(8))
 
     def __init__(self, games):
@@ -177,37 +139,35 @@ class FrameParser(wiring.Component):
                                       for b in range(256)], attrs={"rom_style": "block"})
         class_port, step_port = class_rom.read_port(), step_rom.read_port()
         places_port = places_rom.read_port()
-        m.d.comb += places_port.addr.eq(self.data)
+        byte = self.received.payload.byte
+        m.d.comb += places_port.addr.eq(byte)
         state = Signal(range(len(STATES)))
-        m.d.comb += [class_port.addr.eq(Cat(self.data, self.hold)),
+        m.d.comb += [class_port.addr.eq(Cat(byte, self.hold)),
                      step_port.addr.eq(Cat(class_port.data, state)),
                      self.idle.eq(state == STATES.index(START))]
         valid = Signal(2)           # the byte's step is read when valid[1] is high
-        broken = self.error         # held with the byte, so it needs no delay of its own
-        m.d.sync += valid.eq(Cat(self.valid, valid[0]))
+        broken = self.received.payload.broken   # held with the byte: no delay of its own
+        m.d.sync += valid.eq(Cat(self.received.valid, valid[0]))
         now = step_port.data
-        last_digit = Signal(4)                      # the low nibbles of the last two bytes
-        first_digit = Signal(4)
-        m.d.sync += [self.accepted.eq(0), self.rejected.eq(0)]
+        parsed, argument = self.parsed, self.parsed.argument
         # The strobes to the desk and the cartridge are registered (the receiver holds
         # the byte, the text's payload, for clocks yet).
-        m.d.sync += [self.shift.eq(0), self.clear.eq(0), self.text.valid.eq(0)]
-        m.d.comb += self.text.payload.eq(self.data)
+        m.d.sync += [parsed.valid.eq(0), self.text.valid.eq(0)]
+        m.d.comb += self.text.payload.eq(byte)
         with m.If(valid[1] & broken):
-            m.d.sync += [state.eq(STATES.index(START)), self.rejected.eq(1)]
+            m.d.sync += [state.eq(STATES.index(START)), parsed.valid.eq(1),
+                         parsed.command.eq(Command.NONE)]
         with m.Elif(valid[1]):
             m.d.sync += [
                 state.eq(now.next),
                 self.text.valid.eq(now.text),
-                self.place.eq(now.place), self.shift.eq(now.shift),
-                self.clear.eq(now.clear),
-                self.accepted.eq(now.accept != Command.NONE), self.command.eq(now.accept),
-                self.rejected.eq(now.reject),
+                parsed.valid.eq(now.event), parsed.command.eq(now.command),
+                argument.place.eq(now.place), argument.empty.eq(now.empty),
             ]
+            # The frame's last two digits: a K frame's place (one hot) and a G frame's
+            # cartridge are the last; a W frame's switch the one before it, its position
+            # the last. The grammar takes only switches below SWITCHES.
             with m.If(now.digit):
-                m.d.sync += [first_digit.eq(last_digit), last_digit.eq(self.data[:4]),
-                             self.place_key.eq(places_port.data)]
-        # The grammar takes only switches below SWITCHES: the number's high bits are 0.
-        m.d.comb += [self.key.eq(last_digit), self.switch.eq(last_digit[0]),
-                     self.number.eq(first_digit[:(SWITCHES - 1).bit_length()])]
+                m.d.sync += [argument.switch.eq(argument.game), argument.game.eq(byte[:4]),
+                             argument.on.eq(byte[0]), argument.key.eq(places_port.data)]
         return m

@@ -1,11 +1,16 @@
 """A key event: the host's key, else a panel key pressed alone."""
 
 from amaranth.hdl import Cat, Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from .command import Command, CommandBus
 
-__all__ = ["KeyEvent"]
+
+__all__ = ["KeyEvent", "EVENTS"]
+
+# A key event, one hot; no back pressure: it is taken the clock it comes.
+EVENTS = stream.Signature(9, always_ready=True)
 
 
 class KeyEvent(wiring.Component):
@@ -23,22 +28,16 @@ class KeyEvent(wiring.Component):
         ~held``), bit k place k.
     agree : In(1)
         The debouncer agrees now: ``closing`` closed.
-    press : In(1)
-        The host presses ``place_key`` now.
-    place_key : In(9)
-        The host's key, one hot.
-    event : Out(9)
-        With ``fired``: the key, one hot.
-    fired : Out(1)
-        A key event now.
+    commands : In(CommandBus())
+        The host's: ``KEY`` is this block's.
+    events : Out(EVENTS)
+        The key events.
     """
 
     closing: In(9)
     agree: In(1)
-    press: In(1)
-    place_key: In(9)
-    event: Out(9)
-    fired: Out(1)
+    commands: In(CommandBus())
+    events: Out(EVENTS)
 
     def elaborate(self, platform):
         m = Module()
@@ -52,6 +51,8 @@ class KeyEvent(wiring.Component):
         one_row = Cat(some[r] & ~Cat(some[q] for q in range(3) if q != r).any()
                       for r in range(3)).any()
         m.d.sync += alone.eq(one_row & ~many.any())
-        m.d.comb += [self.event.eq(Mux(self.press, self.place_key, closing)),
-                     self.fired.eq(self.press | self.agree & alone)]
+        commands = self.commands
+        press = commands.valid & (commands.command == Command.KEY)
+        m.d.comb += [self.events.payload.eq(Mux(press, commands.argument.key, closing)),
+                     self.events.valid.eq(press | self.agree & alone)]
         return m

@@ -4,6 +4,8 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .command import Command, CommandBus
+
 
 __all__ = ["NewGame"]
 
@@ -14,9 +16,10 @@ class NewGame(wiring.Component):
     - Holding the reset button holds the cartridge at a new game (``start``) from the
       empty board, and each key event meanwhile steps its place of the position;
       releasing it begins the game from that position.
-    - In RUN the host begins games: an ``R`` frame from the position its places made,
-      a ``G`` frame on the cartridge it chose, from the empty board, a clock after the
-      position is cleared (both registered, for short paths).
+    - In RUN the host begins games: ``RESET`` from the position its places made (or,
+      with no places, from the empty board), ``GAME`` on the cartridge it chose, from
+      the empty board; from the empty board a clock after the position is cleared (both
+      registered, for short paths).
 
     Parameters
     ----------
@@ -27,14 +30,8 @@ class NewGame(wiring.Component):
     -------
     pressed, released : In(1)
         High for one clock: the reset button, debounced, went down or up.
-    new_game : In(1)
-        High for one clock: the host's ``R`` frame ended.
-    empty : In(1)
-        High for one clock: the host's ``R`` frame began; the position is emptied.
-    select : In(1)
-        High for one clock: the host chose cartridge ``choice``.
-    choice : In(4)
-        With ``select``: the cartridge.
+    commands : In(CommandBus())
+        The host's: ``RESET`` and ``GAME`` are this block's.
     fired : In(1)
         A key event now.
     game : Out(range(count))
@@ -55,8 +52,8 @@ class NewGame(wiring.Component):
 
     def __init__(self, count):
         super().__init__({
-            "pressed": In(1), "released": In(1), "new_game": In(1), "empty": In(1),
-            "select": In(1), "choice": In(4), "fired": In(1),
+            "pressed": In(1), "released": In(1), "commands": In(CommandBus()),
+            "fired": In(1),
             "game": Out(range(count)), "start": Out(1), "hold": Out(1), "clear": Out(1),
             "setup": Out(1), "stepping": Out(1),
         })
@@ -64,16 +61,20 @@ class NewGame(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         start, clear = self.start, self.clear
+        commands = self.commands
+        reset = commands.valid & (commands.command == Command.RESET)
+        chosen = commands.valid & (commands.command == Command.GAME)
+        afresh = chosen | reset & commands.argument.empty      # from the empty board
         used = Signal()             # start was high a clock ago: position is still read
-        selected = Signal()         # a cartridge was chosen a clock ago: it starts now
-        m.d.sync += [used.eq(start), clear.eq(0), selected.eq(self.select)]
+        cleared = Signal()          # the position was cleared a clock ago: start now
+        m.d.sync += [used.eq(start), clear.eq(0), cleared.eq(afresh)]
         m.d.comb += self.hold.eq(start | used)
         with m.FSM():
             with m.State("RUN"):
-                m.d.sync += [clear.eq(self.empty | self.select),
-                             start.eq(self.new_game | selected)]
-                with m.If(self.select):
-                    m.d.sync += self.game.eq(self.choice)
+                m.d.sync += [clear.eq(afresh),
+                             start.eq(reset & ~commands.argument.empty | cleared)]
+                with m.If(chosen):
+                    m.d.sync += self.game.eq(commands.argument.game)
                 with m.If(self.pressed):
                     m.next = "HOLD"
             with m.State("HOLD"):

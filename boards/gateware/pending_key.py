@@ -6,6 +6,8 @@ from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import SETTLE
 
+from .key_event import EVENTS
+
 
 __all__ = ["PendingKey"]
 
@@ -20,14 +22,10 @@ class PendingKey(wiring.Component):
 
     Members
     -------
-    event : In(9)
-        With ``fired``: the key, one hot.
-    fired : In(1)
-        A key event now.
-    running : In(1)
-        The desk plays (the reset button is not held): a key may be given.
-    entering : In(1)
-        A position is entered: no key waits.
+    events : In(EVENTS)
+        The key events.
+    setup : In(1)
+        A position is entered (the reset button is held): no key waits, none is given.
     start : In(1)
         The cartridge is held at a new game.
     ready, over : In(1)
@@ -44,10 +42,8 @@ class PendingKey(wiring.Component):
         The `SETTLE` clocks after the last key given are over.
     """
 
-    event: In(9)
-    fired: In(1)
-    running: In(1)
-    entering: In(1)
+    events: In(EVENTS)
+    setup: In(1)
     start: In(1)
     ready: In(1)
     over: In(1)
@@ -65,7 +61,7 @@ class PendingKey(wiring.Component):
         give, waiting = self.give, self.waiting
         m.d.comb += [
             self.settled.eq(~quiet[0]),
-            give.eq(self.running & waiting & ~fresh & ~self.start & self.settled
+            give.eq(~self.setup & waiting & ~fresh & ~self.start & self.settled
                     & self.ready),
             self.key.eq(Mux(give, self.pending, 0)),
         ]
@@ -73,11 +69,11 @@ class PendingKey(wiring.Component):
             m.d.sync += quiet.eq((1 << SETTLE) - 1)
         with m.Else():
             m.d.sync += quiet.eq(quiet >> 1)
-        m.d.sync += fresh.eq(self.fired)
-        with m.If(self.fired):
-            m.d.sync += self.pending.eq(self.event)
-        with m.If(fresh & ~self.entering):
+        m.d.sync += fresh.eq(self.events.valid)
+        with m.If(self.events.valid):
+            m.d.sync += self.pending.eq(self.events.payload)
+        with m.If(fresh & ~self.setup):
             m.d.sync += waiting.eq(1)       # a clock after the event: short paths
-        with m.Elif(give | self.over | self.start | self.entering):
+        with m.Elif(give | self.over | self.start | self.setup):
             m.d.sync += waiting.eq(0)
         return m

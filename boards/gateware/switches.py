@@ -6,14 +6,16 @@ from amaranth.lib.wiring import In, Out
 
 from hdl.cartridge import SWITCHES
 
+from .command import Command, CommandBus
+
 
 __all__ = ["Switches"]
 
 
 class Switches(wiring.Component):
-    """The cartridges' switches. The host's ``W`` sets one; each button press toggles
-    its switch, button n switch n. The host wins over the buttons, and of buttons
-    pressed on one clock the lowest.
+    """The cartridges' switches. The host's ``SWITCH`` sets one; each button press
+    toggles its switch, button n switch n. The host wins over the buttons, and of
+    buttons pressed on one clock the lowest.
 
     Parameters
     ----------
@@ -24,12 +26,8 @@ class Switches(wiring.Component):
 
     Members
     -------
-    set : In(1)
-        The host sets switch ``number`` to ``value``.
-    number : In(range(SWITCHES))
-        With ``set``: the switch.
-    value : In(1)
-        With ``set``: its new position.
+    commands : In(CommandBus())
+        The host's: ``SWITCH`` is this block's.
     toggle : In(buttons)
         High for one clock: button n pressed.
     switches : Out(SWITCHES)
@@ -39,15 +37,15 @@ class Switches(wiring.Component):
     def __init__(self, *, buttons, init):
         self._buttons = buttons
         super().__init__({
-            "set": In(1), "number": In(range(SWITCHES)), "value": In(1),
-            "toggle": In(buttons), "switches": Out(SWITCHES, init=init),
+            "commands": In(CommandBus()), "toggle": In(buttons), "switches": Out(SWITCHES, init=init),
         })
 
     def elaborate(self, platform):
         m = Module()
-        switches = self.switches
-        with m.If(self.set):
-            m.d.sync += switches.bit_select(self.number, 1).eq(self.value)
+        switches, commands = self.switches, self.commands
+        with m.If(commands.valid & (commands.command == Command.SWITCH)):
+            m.d.sync += switches.bit_select(commands.argument.switch, 1).eq(
+                commands.argument.on)
         for n in range(self._buttons):
             with m.Elif(self.toggle[n]):
                 m.d.sync += switches[n].eq(~switches[n])

@@ -1,12 +1,25 @@
-"""The host link's serial port: 8 data bits, no parity, one stop bit (8N1)."""
+"""The host link's serial port: 8 data bits, no parity, one stop bit (8N1), its bytes
+as streams."""
 
 from amaranth.hdl import Module, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 
-__all__ = ["UartRx", "UartTx"]
+__all__ = ["Received", "RECEIVED", "UartRx", "UartTx"]
+
+
+class Received(data.Struct):
+    """A byte from the line, and whether its stop bit was low (then it is not to be
+    trusted)."""
+    byte: 8
+    broken: 1
+
+
+# No back pressure: a receiver cannot ask the host to wait, so its reader takes every
+# byte the clock it comes.
+RECEIVED = stream.Signature(Received, always_ready=True)
 
 
 class UartRx(wiring.Component):
@@ -19,18 +32,13 @@ class UartRx(wiring.Component):
     -------
     rx : In(1)
         The line, idle high. Asynchronous: it is synchronised here.
-    data : Out(8)
-        With ``valid``: the byte received (it holds until the next start bit).
-    valid : Out(1)
-        High for one clock when ``data`` holds a new byte.
-    error : Out(1)
-        With ``valid``: the stop bit was low, so the byte is not to be trusted.
+    received : Out(RECEIVED)
+        Each byte, ``valid`` for one clock. The payload holds longer, until the next
+        start bit, so a reader may look at it on the clocks after ``valid``.
     """
 
     rx: In(1, init=1)
-    data: Out(8)
-    valid: Out(1)
-    error: Out(1)
+    received: Out(RECEIVED)
 
     def __init__(self, bit_cycles):
         if bit_cycles < 4:
@@ -45,9 +53,8 @@ class UartRx(wiring.Component):
 
         # The data bits shift in from the top behind a marker bit: when the marker
         # reaches bit 0, the next bit is the last (no bit counter).
-        shift = Signal(8)
-        m.d.comb += self.data.eq(shift)
-        m.d.sync += self.valid.eq(0)
+        shift = self.received.payload.byte
+        m.d.sync += self.received.valid.eq(0)
         # The timer counts up every clock; `zero` (the time is up) is its top bit, a
         # flip-flop, so the state machine's decisions start at one and no comparator is
         # needed. `wait(n)` loads it to reach its top bit n clocks later. While idle it
@@ -84,7 +91,8 @@ class UartRx(wiring.Component):
             with m.If(shift[0]):
                 m.d.sync += [data.eq(0), stop.eq(1)]
         with m.If(stop & zero):
-            m.d.sync += [self.valid.eq(1), self.error.eq(~rx), stop.eq(0),
+            m.d.sync += [self.received.valid.eq(1), self.received.payload.broken.eq(~rx),
+                         stop.eq(0),
                          idle.eq(rx), broken.eq(~rx)]
         with m.If(broken & rx):
             m.d.sync += [broken.eq(0), idle.eq(1)]
@@ -96,19 +104,13 @@ class UartTx(wiring.Component):
 
     Members
     -------
-    data : In(8)
-        The byte to send, taken when ``start`` is high and ``ready`` is high.
-    start : In(1)
-        Send ``data``.
-    ready : Out(1)
-        Idle: a ``start`` now is taken.
+    send : In(stream.Signature(8))
+        The bytes to send; ``ready`` while idle, so a byte is taken whole or not at all.
     tx : Out(1)
         The line, idle high.
     """
 
-    data: In(8)
-    start: In(1)
-    ready: Out(1)
+    send: In(stream.Signature(8))
     tx: Out(1, init=1)
 
     def __init__(self, bit_cycles):
@@ -134,7 +136,7 @@ class UartTx(wiring.Component):
         zero = timer[width]
         more = timer + 1
         idle = Signal(init=1)
-        m.d.comb += self.ready.eq(idle)
+        m.d.comb += self.send.ready.eq(idle)
         with m.If(~zero):
             m.d.sync += [timer.eq(more), idle.eq(more[width] & empty)]
         with m.Elif(~empty):
@@ -145,6 +147,6 @@ class UartTx(wiring.Component):
                 timer.eq((1 << width) - (self._bit_cycles - 1)),
                 idle.eq((self._bit_cycles == 1) & (frame[1:] == 0)),
             ]
-        with m.Elif(self.start):
-            m.d.sync += [frame.eq(self.data << 1 | 1 << 9), empty.eq(0), idle.eq(0)]
+        with m.Elif(self.send.valid):
+            m.d.sync += [frame.eq(self.send.payload << 1 | 1 << 9), empty.eq(0), idle.eq(0)]
         return m
