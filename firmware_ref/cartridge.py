@@ -4,10 +4,10 @@ as hdl/cartridge.py is what every core shares (read, not imported).
 - `Inputs`, `Probe`: the signature's members as the golden models' pins, one field each,
   a stream's as ``rx_valid``, ``rx_payload``, ``tx_ready``. A game whose switches power
   up otherwise (its core's ``switch_init``), or that needs more, extends them.
-- A board: nine places in reading order, each `EMPTY`, `RED` (the machine's stone),
-  `GREEN` (the person's), or both bits where a position entered says so; at the pins
-  it is 18 bits, place k in bits 2k (red) and 2k + 1 (green): `board_bits` and
-  `board_places`.
+- A board: nine places in reading order, each holding `EMPTY`, `RED` (the machine's
+  stone), `GREEN` (the person's) or both where a position entered says so
+  (firmware_ref/places.py); at the pins it is 18 bits, place k in bits 2k (red) and
+  2k + 1 (green): `board_bits` and `board_places`.
 - `LINES`, the eight lines of three, and `line` and `full`, the judge of a board.
 - `lit`: a blink, for a game whose core blinks. Such a core is built with ``blink``, the
   clocks of one blink, from the board's clock (hdl/cartridge.py's text); its golden
@@ -16,11 +16,10 @@ as hdl/cartridge.py is what every core shares (read, not imported).
 
 from dataclasses import dataclass
 
-__all__ = ["PLACES", "EMPTY", "RED", "GREEN", "LINES", "Inputs", "Probe", "board_bits",
-           "board_places", "line", "full", "lit"]
+from .places import EMPTY, PLACES
 
-PLACES = 9
-EMPTY, RED, GREEN = 0, 1, 2     # a place's two bits: the machine's stone, the person's
+__all__ = ["LINES", "Inputs", "Probe", "board_bits", "board_places", "line", "full", "lit"]
+
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
          (0, 4, 8), (2, 4, 6))
 

@@ -8,7 +8,8 @@ into those values from one side; `baum` is the thesis' rule (X maximises G, O
 minimises it), against which a machine's reading of it is checked.
 """
 
-from .cartridge import EMPTY, LINES
+from .cartridge import LINES
+from .places import EMPTY
 
 __all__ = ["F", "G", "signs", "baum"]
 

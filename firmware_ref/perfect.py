@@ -8,7 +8,8 @@ move: 1 it wins, 0 a draw, -1 it loses, with best play by both.
 
 from functools import lru_cache
 
-from .cartridge import EMPTY, GREEN, RED, full, line
+from .cartridge import full, line
+from .places import EMPTY, GREEN, RED
 
 __all__ = ["WIN", "DRAW", "LOSS", "other", "value", "values", "best", "positions"]
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from . import cartridge, perfect
-from .cartridge import EMPTY, GREEN, RED, Probe, board_bits, board_places, full, line
+from .cartridge import Probe, board_bits, board_places, full, line
+from .places import EMPTY, GREEN, RED
 
 __all__ = ["Inputs", "Model", "games", "replies", "blunders_of"]
 

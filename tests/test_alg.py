@@ -7,7 +7,8 @@ import pytest
 from boards.ttt import main as ttt
 from firmware_ref.cartridge import board_places
 from firmware_ref.eth import alg
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, NoMoveFound, StackOverflow, move
+from firmware_ref.eth.alg import NoMoveFound, StackOverflow, move
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 from sim.chip import e2
 
 
@@ -128,7 +129,8 @@ def test_parse_board(text, board):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("00002000", "9 places"), ("0000Y0000", "not 'Y'"), ("000030000", "'3'")])
+    ("00002000", "9 places"), ("0000Y0000", "not 'Y'"), ("000030000", "'3'"),
+    ("0000*0000", r"not '\*'")])                    # alg.c's board has no place of both
 def test_parse_board_errors(text, message):
     with pytest.raises(ValueError, match=message):
         alg.parse_board(text)

@@ -13,7 +13,8 @@ from firmware_ref import g, perfect
 from firmware_ref.baum_g import model as plain
 from firmware_ref.baum_g.walk import walk
 from firmware_ref.baum_g_forced import model as forced
-from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import line
+from firmware_ref.places import EMPTY, GREEN, RED
 from hdl import g as g_core, turns as turns_core
 from sim.cartridges import bench as cartridges
 

@@ -3,13 +3,17 @@
 import pytest
 
 from firmware_ref.cartridge import board_places
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, move
-from firmware_ref.eth.cycle import (NO_KEY, Choose, CycleModel, Inputs, Registers, State, 
-                                    UnresetChip, key_down)
+from firmware_ref.eth.alg import move
+from firmware_ref.eth.cycle import (CHIP, NO_KEY, USER, Choose, CycleModel, Inputs,
+                                    Registers, State, UnresetChip, key_down)
 from firmware_ref.eth.pins import press, start
+from firmware_ref.places import BOTH, COMPUTER, EMPTY, HUMAN
 from sim.chip import e2
 
-BOTH = COMPUTER | HUMAN         # a place with both bits set
+
+def test_a_stone_of_p_is_bit_p_of_its_place():
+    assert (1 << CHIP, 1 << USER) == (COMPUTER, HUMAN)
+    assert NO_KEY == 0b1_1111_1111                  # keyboardN: nine keys, none down
 
 
 def run(chip, edges):

@@ -10,9 +10,9 @@ from math import perm
 import pytest
 
 from firmware_ref.cartridge import board_places
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
 from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import clocked, press, pressing, start
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 from sim.chip import games
 from sim.verification.formal import jobs
 from sim.verification.formal.harness import ASSUMPTIONS, PROPERTIES, key_bound

@@ -2,7 +2,8 @@
 
 import pytest
 
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, full, move, wins
+from firmware_ref.eth.alg import full, move, wins
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 from sim.chip import games
 
 

@@ -8,7 +8,8 @@ import itertools
 import pytest
 
 from firmware_ref import perfect
-from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import line
+from firmware_ref.places import EMPTY, GREEN, RED
 from sim.cartridges import bench as cartridges
 
 NAMES = ("bawer_hawkins", "hendrix_purcell", "hendrix_purcell_defended")

@@ -11,7 +11,8 @@ import pytest
 from boards.ttt import main as ttt
 from sim.reports import museum
 from firmware_ref import perfect
-from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import line
+from firmware_ref.places import EMPTY, GREEN, RED
 from hdl.firstfree.cartridge import FirstFree, Scan
 from sim import tools
 from sim.cartridges import bench as cartridges, corecost, scores

@@ -4,7 +4,8 @@ import pytest
 
 from firmware_ref import perfect
 from firmware_ref.eth import alg
-from firmware_ref.cartridge import EMPTY, GREEN, RED, board_bits
+from firmware_ref.cartridge import board_bits
+from firmware_ref.places import EMPTY, GREEN, RED
 
 
 def test_the_empty_board_is_a_draw_and_a_fork_wins():

@@ -2,7 +2,7 @@
 it. A game of turns (first free, the museum's machines) is played by the board's own
 client over the golden model (boards/host/golden.py); a name that is no game is one line."""
 
-from firmware_ref.cartridge import RED
+from firmware_ref.places import RED
 from sim import catalogue
 from user import make, typed
 

@@ -14,7 +14,8 @@ from bench import hold, simulate
 
 from firmware_ref import perfect, table
 from firmware_ref.table import choice, rom
-from firmware_ref.cartridge import EMPTY, GREEN, RED, board_bits, full, line
+from firmware_ref.cartridge import board_bits, full, line
+from firmware_ref.places import EMPTY, GREEN, RED
 from hdl.table.cartridge import Table
 from hdl.table.lookup import Lookup, words
 from sim.backends import BACKENDS

@@ -7,8 +7,8 @@ import pytest
 
 from firmware_ref.cartridge import board_places
 from firmware_ref.eth import alg
-from firmware_ref.eth.alg import HUMAN
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
+from firmware_ref.places import HUMAN
 from sim.chip import games, tree
 from sim.chip.watch import Watch
 

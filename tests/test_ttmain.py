@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from firmware_ref.eth import ttmain
-from firmware_ref.eth.alg import HUMAN, move
+from firmware_ref.eth.alg import move
 from firmware_ref.eth.cycle import CycleModel
 from firmware_ref.eth.pins import press, start
+from firmware_ref.places import HUMAN
 
 
 def play(lines, seed=0, clock=6.0):

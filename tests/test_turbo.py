@@ -5,7 +5,8 @@ compiled bench and in a sample on Amaranth's and cocotb's; broken engines are ca
 import pytest
 
 from firmware_ref import perfect
-from firmware_ref.cartridge import EMPTY, GREEN, RED, line
+from firmware_ref.cartridge import line
+from firmware_ref.places import EMPTY, GREEN, RED
 from firmware_ref.turbo import model as turbo
 from hdl.turbo import analysis, engine, order
 from sim.cartridges import bench as cartridges

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 
 from firmware_ref.ktane import model as golden
+from firmware_ref.ktane.module import O, X
+from firmware_ref.places import PLACES, RULE, rows
 
 from . import protocol
 from .link import link_errors
@@ -22,7 +24,7 @@ __all__ = ["View", "parse_line", "GoldenBomb", "BoardBomb", "Session", "show", "
 LINE = re.compile(r"E(\d)([01])(\d)(\d) L([1-9]{9}) S(\d)$")
 YOUR_MOVE, SOLVED, STRIKE, UP_X = range(4)     # the cartridge's lamps
 PASS_SWITCH = golden.PASS_SWITCH
-MARKS = {1: "X", 2: "O"}                        # red X, green O, as the status line's
+PIECES = {X: "X", O: "O"}                       # the module's: X red, O green
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class View:
     edge: golden.Edgework
 
     def keypad(self):
-        return [self.board[k] or self.labels[k] for k in range(9)]
+        return [self.board[k] or self.labels[k] for k in range(PLACES)]
 
 
 def parse_line(text):
@@ -89,7 +91,7 @@ class GoldenBomb:
         m = self.player.model
         edge, labels, strikes = parse_line(m.line())
         probe = m.probe
-        return View(board=[MARKS.get(v) for v in m.board], labels=labels,
+        return View(board=[PIECES.get(v) for v in m.board], labels=labels,
                     up="X" if probe.lamps >> UP_X & 1 else "O", strikes=strikes,
                     struck=bool(probe.lamps >> STRIKE & 1), solved=bool(probe.over),
                     edge=edge)
@@ -156,12 +158,9 @@ class BoardBomb:
     def view(self):
         edge, labels, strikes = self.line
         status = self.status
-        return View(board=[MARKS.get(v) for v in status.board], labels=labels,
+        return View(board=[PIECES.get(v) for v in status.board], labels=labels,
                     up="X" if status.lamps[UP_X] else "O", strikes=strikes,
                     struck=status.lamps[STRIKE], solved=status.lamps[SOLVED], edge=edge)
-
-
-RULE = "   +---+---+---+"
 
 
 def show(view):
@@ -170,10 +169,9 @@ def show(view):
              f"indicators: {e.lit} lit, {e.unlit} unlit", RULE]
     aside = [f"Up Next: {view.up}" if not view.solved else "SOLVED",
              f"strikes: {view.strikes}", "[ PASS ]"]
-    keypad = view.keypad()
-    for row in range(3):
-        cells = " | ".join(str(keypad[3 * row + c]) for c in range(3))
-        lines += [f"   | {cells} |    {aside[row]}", RULE]
+    for row, beside in zip(rows(view.keypad()), aside):
+        cells = " | ".join(str(label) for label in row)
+        lines += [f"   | {cells} |    {beside}", RULE]
     return "\n".join(lines)
 
 
@@ -242,7 +240,7 @@ class Session:
             return view
         if word == "PASS":
             return self.judged(view, self.bomb.pass_(), None)
-        if word in [str(n) for n in range(1, 10)]:
+        if word in [str(label) for label in range(1, PLACES + 1)]:
             return self.judged(view, self.bomb.press(int(word)), int(word))
         if word != "HELP":
             self.write(f"{words[0]!r} is neither a key 1-9, PASS nor a command.")
@@ -252,7 +250,7 @@ class Session:
     def judged(self, before, after, label):
         if after.strikes > before.strikes or (after.struck and not before.struck):
             self.write("STRIKE!")
-        placed = [k for k in range(9) if after.board[k] and not before.board[k]]
+        placed = [k for k in range(PLACES) if after.board[k] and not before.board[k]]
         pressed = None if label is None else before.labels.index(label)
         for k in placed:
             if k != pressed:

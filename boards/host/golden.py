@@ -10,6 +10,7 @@ after the answer, as on a board.
 """
 
 from firmware_ref.cartridge import board_bits, board_places
+from firmware_ref.places import BY_MARK, EMPTY, PLACES
 from hdl.cartridge import LAMPS, SETTLE, SWITCHES
 from sim import catalogue
 
@@ -20,6 +21,7 @@ from ..gateware.desk import CYCLES_MAX
 __all__ = ["GoldenLink"]
 
 PATIENCE = 1 << 16          # clocks: the slowest machine answers within 15 007
+KEYS = [str(place) for place in range(PLACES)]     # a K frame's places
 
 
 class GoldenLink(protocol.Exchange):
@@ -46,16 +48,17 @@ class GoldenLink(protocol.Exchange):
         letter, rest = text[:1], text[1:]
         if text == "S":
             pass
-        elif letter == "K" and len(rest) == 1 and rest in "012345678":
+        elif letter == "K" and rest in KEYS:
             self.key(int(rest))
         elif letter == "W" and len(rest) == 2 and rest.isdigit() \
                 and int(rest[0]) < SWITCHES and rest[1] in "01":
             switches = self.model.inputs.switches & ~(1 << int(rest[0]))
             self.model.set(switches=switches | int(rest[1]) << int(rest[0]))
         elif text in ("R", "G0"):
-            self.start([0] * 9)
-        elif letter == "R" and len(rest) == 9 and all(c in ".OX" for c in rest):
-            self.start([protocol.PLACES[c] for c in rest])
+            self.start([EMPTY] * PLACES)
+        elif letter == "R" and len(rest) == PLACES and all(c in protocol.POSITION_MARKS
+                                                           for c in rest):
+            self.start([BY_MARK[c] for c in rest])
         else:
             return protocol.parse("error")      # raises Rejected, as a board's answer
         return self.status()

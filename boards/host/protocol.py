@@ -1,27 +1,32 @@
 """The host's side of the serial protocol (docs/boards.md): frames out, status lines in.
 
 Used by `ttt play-board` on a real board and by the tests on the simulated one.
-Boards are lists of 9 places as in firmware_ref.eth.alg (0 empty, 1 the machine's stone,
-2 the person's).
+Boards are lists of nine places as firmware_ref/places.py holds them (EMPTY, COMPUTER:
+the machine's stone, HUMAN: the person's, BOTH), each written as its mark (`MARKS`) in
+frames and status lines.
 """
 
 from dataclasses import dataclass
 
-from firmware_ref.eth import alg
+from firmware_ref import places
 from firmware_ref.eth.alg import check_board
+from firmware_ref.places import BOTH, BY_MARK, MARKS
 from hdl.cartridge import SWITCHES
 
 
 __all__ = ["Status", "ProtocolError", "Rejected", "Exchange", "key", "reset", "switch",
-           "game", "text", "STATUS", "parse", "line", "MARKS", "PLACES", "BOTH",
-           "TEXT_MARK"]
+           "game", "text", "STATUS", "parse", "line", "TEXT_MARK", "TEXT_MAX",
+           "POSITION_MARKS"]
 
-BOTH = 3                    # both stones on one place (docs/boards.md)
-MARKS = {**alg.MARKS, BOTH: "*"}
-PLACES = {mark: value for value, mark in MARKS.items()}
 STATUS = b"S\r"
 TEXT_MARK = b"#"            # begins a line of the cartridge's own text
+TEXT_MAX = 9                # bytes in a text frame
 LINE_LENGTH = 32            # a status line without its CR LF
+# The marks of an R frame's places: a position entered holds no place with both stones.
+POSITION_MARKS = "".join(mark for mark, held in BY_MARK.items() if held != BOTH)
+# BY_MARK under its old name, for boards/gateware/frame_parser.py and
+# boards/web/views/nine.py until they import it from firmware_ref.places; then this goes.
+PLACES = BY_MARK
 
 
 class ProtocolError(ValueError):
@@ -56,7 +61,7 @@ class Exchange:
 
 @dataclass(frozen=True)
 class Status:
-    board: list             # the board the display shows: 0 empty, 1 machine, 2 person
+    board: list             # the board the display shows, as firmware_ref.places holds it
     game: str               # the letter that names the cartridge playing
     lamps: tuple            # hdl.cartridge.LAMPS bools; their meaning is the cartridge's
     switches: tuple         # SWITCHES bools
@@ -64,8 +69,8 @@ class Status:
 
 
 def key(place):
-    if place not in range(9):
-        raise ValueError(f"there is no key {place!r}: the keys are 0 to 8")
+    if place not in range(places.PLACES):
+        raise ValueError(f"there is no key {place!r}: the keys are 0 to {places.PLACES - 1}")
     return f"K{place}\r".encode()
 
 
@@ -90,9 +95,9 @@ def game(number):
 
 
 def text(data):
-    """Bytes for the cartridge (up to 9, no CR or LF)."""
-    if not 1 <= len(data) <= 9 or any(b in b"\r\n" for b in data):
-        raise ValueError("a text frame holds 1 to 9 bytes, without CR or LF")
+    """Bytes for the cartridge (up to TEXT_MAX, no CR or LF)."""
+    if not 1 <= len(data) <= TEXT_MAX or any(b in b"\r\n" for b in data):
+        raise ValueError(f"a text frame holds 1 to {TEXT_MAX} bytes, without CR or LF")
     return b"T" + bytes(data) + b"\r"
 
 
@@ -105,7 +110,7 @@ def parse(line):
     fields = text.split(" ")
     try:
         rows = fields[0].split("|")
-        board = [PLACES[c] for c in "".join(rows)]
+        board = [BY_MARK[c] for c in "".join(rows)]
         flags = {field[0]: field[1:] for field in fields[1:]}
         if (len(text) != LINE_LENGTH or [len(r) for r in rows] != [3, 3, 3]
                 or list(flags) != list("glsc") or not flags["g"].isupper()):

@@ -10,6 +10,7 @@ cartridge's line. `RefereeGame` plays the golden model's referee and planner
 import getpass
 import sys
 
+from firmware_ref.places import BOTH, GREEN, RED, RULE, rows
 from firmware_ref.tactic import match
 from firmware_ref.tactic.referee import Referee
 from firmware_ref.tactic.rules import EMPTY, O, X, IllegalPlan, check, parse_plan, resolve
@@ -22,7 +23,8 @@ __all__ = ["BoardGame", "RefereeGame", "Session", "show", "HELP", "play_board",
 
 OVER, B_WON, A_WON = 1, 2, 3                    # the cartridge's lamps
 MACHINE_SWITCH = 1
-MARKS = {EMPTY: " ", X: "X", O: "O"}
+DRAWN = {EMPTY: " ", X: "X", O: "O"}
+SEEN = {RED: O, GREEN: X}                       # the board's colours: B's red, A's green
 
 
 class RefereeGame:
@@ -98,8 +100,7 @@ class BoardGame:
         resolve(self.referee.board, self.referee.round, plan_a, plan_b, steps)
         self.referee.play(plan_a, plan_b)
         for n, step in enumerate(steps):
-            seen = [EMPTY if v == protocol.BOTH else {1: O, 2: X}.get(v, EMPTY)
-                    for v in status.board]
+            seen = [EMPTY if v == BOTH else SEEN.get(v, EMPTY) for v in status.board]
             if tuple(seen) != step.board:
                 raise protocol.ProtocolError(f"the board shows {status.board} after step "
                                              f"{n + 1}, the rules {step.board}")
@@ -109,10 +110,11 @@ class BoardGame:
 
 
 def show(board):
-    lines = ["     1   2   3", "   +---+---+---+"]
-    for row in range(3):
-        cells = " | ".join(MARKS[board[3 * row + c]] for c in range(3))
-        lines += [f"   | {cells} |   places {3 * row + 1}-{3 * row + 3}", "   +---+---+---+"]
+    lines = ["     1   2   3", RULE]
+    for number, row in enumerate(rows(board)):
+        cells = " | ".join(DRAWN[held] for held in row)
+        first = number * len(row) + 1
+        lines += [f"   | {cells} |   places {first}-{first + len(row) - 1}", RULE]
     return "\n".join(lines)
 
 

@@ -9,8 +9,10 @@ Places are named as in `make play` (firmware_ref.eth.ttmain): a column A-C and a
 
 import functools
 
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
 from firmware_ref.cli import UserError
+from firmware_ref.eth.alg import wins
+from firmware_ref.places import (BOTH, BY_MARK, BY_NAME, COMPUTER, EMPTY, HUMAN, MARKS,
+                                 PLACES, coordinate, grid)
 from hdl.turns import Turns
 from sim import catalogue
 
@@ -22,8 +24,7 @@ from .prompt import Prompter, Quit
 __all__ = ["play_board", "play_golden", "Session", "check_position", "show", "HELP",
            "named", "playing", "machine_moves"]
 
-PLACES = {coordinate(k): k for k in range(9)}
-CHIPS = (COMPUTER, protocol.BOTH)   # places that hold a chip's stone
+CHIPS = (COMPUTER, BOTH)            # places that hold a chip's stone
 
 
 def check_position(board):
@@ -38,7 +39,6 @@ def check_position(board):
     return board
 
 
-RULE = "   +---+---+---+"
 # The lamps and switch every cartridge shares (hdl/cartridge.py).
 YOUR_MOVE, OVER, MACHINE_WON = 0, 1, 2
 YOU_BEGIN = 0
@@ -71,7 +71,7 @@ def machine_moves(link, before, status):
     """The machine's moves from board `before` to `status`, named A1..C3. A game of turns
     says its move in a line that follows the answer: that line is read from `link`
     here, so it is shown once, now, and must name the stone the board shows."""
-    moves = [coordinate(k) for k in range(9)
+    moves = [coordinate(k) for k in range(PLACES)
              if status.board[k] in CHIPS and before[k] not in CHIPS]
     if says_moves(status):
         for move in moves:
@@ -91,21 +91,15 @@ def playing(games, status):
 def show(status, games=()):
     """The board as `make play` draws it, with whose stone is which, and the state; on a
     board of several `games` (names by number), which of them plays."""
-    marks = {**protocol.MARKS, EMPTY: " "}
-    legend = [f"{protocol.MARKS[HUMAN]}  yours (green on the front panel)",
-              f"{protocol.MARKS[COMPUTER]}  {machine(status)}'s (red)",
-              f"{protocol.MARKS[protocol.BOTH]}  both (after a position no game reaches)"]
-    legend = legend if protocol.BOTH in status.board else legend[:2]
-    lines = ["     A   B   C", RULE]
-    for row in range(3):
-        cells = " | ".join(marks[status.board[3 * row + col]] for col in range(3))
-        aside = f"    {legend[row]}" if row < len(legend) else ""
-        lines += [f" {row + 1} | {cells} |{aside}", RULE]
+    legend = [f"{MARKS[HUMAN]}  yours (green on the front panel)",
+              f"{MARKS[COMPUTER]}  {machine(status)}'s (red)",
+              f"{MARKS[BOTH]}  both (after a position no game reaches)"]
+    legend = legend if BOTH in status.board else legend[:2]
     state = ("game over" if status.lamps[OVER]
              else "your move" if status.lamps[YOUR_MOVE] else "thinking")
     begins = "you begin" if status.switches[YOU_BEGIN] else f"{machine(status)} begins"
     which = f"{playing(games, status)}; " if len(games) > 1 else ""
-    return "\n".join([*lines, f"{which}{state}; next game: {begins}"])
+    return "\n".join([grid(status.board, legend), f"{which}{state}; next game: {begins}"])
 
 
 def result(status):
@@ -153,8 +147,8 @@ class Session(Prompter):
     def act(self, words, status):
         """Do what the player typed; return the board's status after it."""
         word = words[0].upper()
-        if word in PLACES:
-            place = PLACES[word]
+        if word in BY_NAME:
+            place = BY_NAME[word]
             if status.board[place] != EMPTY:
                 self.write(f"{word} is taken.")
                 return status
@@ -182,13 +176,14 @@ class Session(Prompter):
     @staticmethod
     def position(words):
         text = "".join(c for c in "".join(words).upper() if c not in "|/")
-        if len(text) != 9 or any(c not in ".OX" for c in text):
-            raise ValueError("a position is 9 of . O X, e.g. XO.|...|...")
-        return check_position([protocol.PLACES[c] for c in text])
+        if len(text) != PLACES or any(c not in protocol.POSITION_MARKS for c in text):
+            raise ValueError(f"a position is {PLACES} of {' '.join(protocol.POSITION_MARKS)}, "
+                             "e.g. XO.|...|...")
+        return check_position([BY_MARK[c] for c in text])
 
     def new_game(self, board=None):
         status = self.command(protocol.reset(board))
-        for move in machine_moves(self.link, board or [EMPTY] * 9, status):
+        for move in machine_moves(self.link, board or [EMPTY] * PLACES, status):
             self.write(f"{machine(status).capitalize()} opens at {move}.")
         return status
 

@@ -13,6 +13,7 @@ golden position beside the board's and checks every `P` line against it.
 
 from collections import namedtuple
 
+from firmware_ref.places import PLACES, rows
 from firmware_ref.ultimate import engine
 from firmware_ref.ultimate.model import load
 from firmware_ref.ultimate.rules import CELLS, Position, parse, show
@@ -118,16 +119,16 @@ class BoardGame:
 
     def load(self, position):
         """Load `position` (checked by the golden rules' parse: the board is not to
-        refuse it) in text frames of up to 9 bytes."""
+        refuse it) in text frames of up to protocol.TEXT_MAX bytes."""
         data = load(position)
-        for at in range(0, len(data), 9):
-            self._command(protocol.text(data[at:at + 9]))
+        for at in range(0, len(data), protocol.TEXT_MAX):
+            self._command(protocol.text(data[at:at + protocol.TEXT_MAX]))
         return self._heard(position)
 
     def play(self, cell):
         """The person's move (legal): the small board's key, then the cell's."""
-        self._command(protocol.key(cell // 9))
-        self._command(protocol.key(cell % 9))
+        self._command(protocol.key(cell // PLACES))
+        self._command(protocol.key(cell % PLACES))
         return self._heard(self.golden.play(cell))
 
     def _line(self):
@@ -195,11 +196,11 @@ def board(position, names=None):
     beside them the big board: its places' owners, the open boards' numbers 1-9, in
     brackets those the player to move may move in. `names`: what X and O are called."""
     legal = set(position.legal())
-    boards = {cell // 9 for cell in legal}
+    boards = {cell // PLACES for cell in legal}
     marks = {"X": "X", "O": "O", "-": "-"}
     places = [marks.get(position.owner(b)) or (f"[{b + 1}]" if b in boards else str(b + 1))
-              for b in range(9)]
-    big = [" ".join(f"{p:^3}" for p in places[3 * r:3 * r + 3]) for r in range(3)]
+              for b in range(PLACES)]
+    big = [" ".join(f"{p:^3}" for p in row) for row in rows(places)]
     aside = ["big board:", *big, "", "X, O: won by;  -: full, nobody's",
              "[n]: open, and the player to move may move there"]
 
@@ -216,8 +217,8 @@ def board(position, names=None):
         mover = "O" if position.to_move() == "X" else "X"
         lines.append(f"last move: {position.last}, {names[mover]}")
     if position.winner() == "open":
-        sent = (f"sent to board {position.last % 9 + 1}" if position.last is not None
-                and position.owner(position.last % 9) is None else "any open board")
+        sent = (f"sent to board {position.last % PLACES + 1}" if position.last is not None
+                and position.owner(position.last % PLACES) is None else "any open board")
         lines.append(f"{names[position.to_move()]} to move, {sent}: the cells that "
                      "show a number")
     return "\n".join(lines)
@@ -234,9 +235,9 @@ def parse_move(words):
             raise ValueError(f"there is no cell {cell}: the cells are 0-80")
         return cell
     b, k = (int(w) for w in words)
-    if not (1 <= b <= 9 and 1 <= k <= 9):
+    if not (1 <= b <= PLACES and 1 <= k <= PLACES):
         raise ValueError("a small board and its cell are 1-9 each, e.g. 5 5")
-    return 9 * (b - 1) + k - 1
+    return PLACES * (b - 1) + k - 1
 
 
 def refusal(position, cell):
@@ -247,11 +248,11 @@ def refusal(position, cell):
         return f"cell {cell} is taken"
     if cell in position.legal():
         return None
-    owner = position.owner(cell // 9)
+    owner = position.owner(cell // PLACES)
     if owner is not None:
         whose = "full" if owner == "-" else f"won by {owner}"
-        return f"small board {cell // 9 + 1} is decided ({whose})"
-    return f"not legal: sent to board {position.last % 9 + 1}"
+        return f"small board {cell // PLACES + 1} is decided ({whose})"
+    return f"not legal: sent to board {position.last % PLACES + 1}"
 
 
 HELP = f"""Ultimate Tic-Tac-Toe: nine small boards in one big one. A move on
@@ -311,8 +312,8 @@ class Session(Prompter):
     def replied(self, reply):
         if reply is not None:
             cell, value, nodes = reply
-            self.write(f"The engine plays {cell} (board {cell // 9 + 1}, cell "
-                       f"{cell % 9 + 1}); its value {value}, {nodes} nodes searched.")
+            self.write(f"The engine plays {cell} (board {cell // PLACES + 1}, cell "
+                       f"{cell % PLACES + 1}); its value {value}, {nodes} nodes searched.")
 
     def act(self, words):
         """Do what the player typed; True if the board is unchanged (not shown again)."""

@@ -8,7 +8,8 @@ the same move.
 """
 
 from .. import turns
-from ..cartridge import EMPTY, RED, Probe
+from ..cartridge import Probe
+from ..places import EMPTY, RED
 from ..g import G, signs
 from ..turns import Inputs
 

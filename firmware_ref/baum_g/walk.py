@@ -9,7 +9,8 @@ machine moving first and second.
 from dataclasses import dataclass
 
 from .. import perfect
-from ..cartridge import EMPTY, GREEN, RED, full, line
+from ..cartridge import full, line
+from ..places import EMPTY, GREEN, RED
 
 __all__ = ["Slip", "Walk", "walk"]
 

@@ -5,7 +5,8 @@ hdl/baum_g_forced/cartridge.py's text, read, not imported; G from firmware_ref/g
 """
 
 from .. import turns
-from ..cartridge import EMPTY, GREEN, LINES, RED, Probe, line
+from ..cartridge import LINES, Probe, line
+from ..places import EMPTY, GREEN, RED
 from ..g import F, G, signs
 from ..turns import Inputs
 

@@ -5,7 +5,8 @@ the box as the person has turned it (rules: hdl/bawer_hawkins/cartridge.py's tex
 read, not imported)."""
 
 from .. import turns
-from ..cartridge import EMPTY, GREEN, RED, Probe
+from ..cartridge import Probe
+from ..places import EMPTY, GREEN, RED
 from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "ANSWERS", "CORNERS", "turned", "Box", "Model", "games"]

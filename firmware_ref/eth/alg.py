@@ -7,8 +7,8 @@ so that a reader can hold it beside the C. It is the reference the chip's moves 
 checked against; the cycle model in `cycle.py` re-derives the clock-by-clock
 behaviour from the same algorithm and never calls this search.
 
-Boards are 9 values, row-major, with the paper's ``enum place``: 0 empty, 1 computer,
-2 human.
+Boards are 9 values in reading order, each alg.c's ``enum place`` (firmware_ref/places.py):
+0 empty, 1 computer, 2 human.
 
     ttt move 000020000
 """
@@ -17,16 +17,13 @@ from dataclasses import dataclass
 
 # The eight rows of three: the set alg.c's wins() spells out.
 from ..cartridge import LINES
+from ..places import COLUMNS, COMPUTER, EMPTY, HUMAN, MARKS, PLACES, STONES, coordinate, rows
 
 __all__ = [
-    "EMPTY", "COMPUTER", "HUMAN", "MAXSP",
-    "Move", "NoMoveFound", "StackOverflow",
-    "move", "wins", "full", "check_board", "parse_board", "coordinate", "show", "MARKS",
-    "report",
+    "MAXSP", "Move", "NoMoveFound", "StackOverflow",
+    "move", "wins", "full", "check_board", "parse_board", "show", "report",
 ]
 
-EMPTY, COMPUTER, HUMAN = 0, 1, 2
-MARKS = {EMPTY: ".", COMPUTER: "O", HUMAN: "X"}     # as the command line prints them
 MAXSP = 8
 
 
@@ -61,18 +58,13 @@ def full(board):
     return all(board)
 
 
-def coordinate(place):
-    """The terminal game's name of a place: columns A-C, rows 1-3 (F.3's askmove)."""
-    return "ABC"[place % 3] + str(place // 3 + 1)
-
-
 def check_board(board):
     """Return `board` as a list of 9 ints, or raise ValueError saying what is wrong."""
     board = list(board)
-    if len(board) != 9:
-        raise ValueError(f"a board has 9 places, this one has {len(board)}")
+    if len(board) != PLACES:
+        raise ValueError(f"a board has {PLACES} places, this one has {len(board)}")
     for k, v in enumerate(board):
-        if v not in (EMPTY, COMPUTER, HUMAN):
+        if v not in STONES:
             raise ValueError(f"place {k} holds {v!r}; a place is 0 (empty), "
                              f"1 (computer) or 2 (human)")
     return board
@@ -83,7 +75,7 @@ def parse_board(text):
     prints for it (``.``, ``O``, ``X``); '/', '|', ',' and blanks may separate rows
     (``000/020/000`` or ``.../.X./...``)."""
     places = [c.upper() for c in text if c not in "/|, \t"]
-    values = {**{str(v): v for v in MARKS}, **{mark: v for v, mark in MARKS.items()}}
+    values = {**{str(v): v for v in STONES}, **{MARKS[v]: v for v in STONES}}
     bad = sorted({c for c in places if c not in values})
     if bad:
         raise ValueError(f"a place is written 0 or . (empty), 1 or O (computer), 2 or X "
@@ -123,7 +115,7 @@ class _Search:
         board, ground = self.board, self.sp == 0
         self.bestr = -1
         self.i = 0
-        while self.i < 9:
+        while self.i < PLACES:
             i = self.i
             if board[i] == EMPTY:
                 board[i] = self.p
@@ -185,10 +177,10 @@ def move(board, *, maxsp=MAXSP):
 
 def show(board):
     """The board as the command line prints it, columns A-C and rows 1-3."""
-    rows = ["    A B C"]
-    for row in range(3):
-        rows.append(f"  {row + 1} " + " ".join(MARKS[board[3 * row + col]] for col in range(3)))
-    return "\n".join(rows)
+    lines = ["    " + " ".join(COLUMNS)]
+    for number, row in enumerate(rows(board), start=1):
+        lines.append(f"  {number} " + " ".join(MARKS[held] for held in row))
+    return "\n".join(lines)
 
 
 def report(text):

@@ -29,7 +29,8 @@ imported) on top of the chip's own golden model, `cycle.CycleModel`. What the ad
 from dataclasses import dataclass, replace
 
 from .. import cartridge
-from ..cartridge import EMPTY, PLACES, RED, Probe, board_bits, board_places
+from ..cartridge import Probe, board_bits, board_places
+from ..places import EMPTY, PLACES, RED
 from .cycle import NO_KEY, CycleModel
 from .cycle import Inputs as ChipInputs
 

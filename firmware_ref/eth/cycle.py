@@ -25,12 +25,13 @@ import enum
 from dataclasses import dataclass, replace
 
 from ..cartridge import LINES
+from ..places import PLACES
 
 __all__ = ["State", "Choose", "Inputs", "Probe", "Registers", "CycleModel",
            "UnresetChip", "NO_KEY", "CHIP", "USER", "key_down"]
 
-NO_KEY = 0b1_1111_1111      # keyboardN is active low: all high, no key
-CHIP, USER = 0, 1           # values of p, and the low bit of a place's stone
+NO_KEY = (1 << PLACES) - 1  # keyboardN, a bit per place, is active low: all high, no key
+CHIP, USER = 0, 1           # values of p; a stone of p is bit p of its place (places.py)
 
 
 class State(enum.IntEnum):
@@ -140,7 +141,7 @@ _SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
 
 # A stone of p at place k is bit 2k + p; these masks are the rows of the chip's bits.
 _ROWS = tuple(sum(1 << 2 * k for k in line) for line in LINES)
-_ANY_STONE = sum(1 << 2 * k for k in range(9))
+_ANY_STONE = sum(1 << 2 * k for k in range(PLACES))
 
 
 def _opening(inputs):
@@ -235,7 +236,7 @@ class CycleModel:
     def _nextfree(self, li):
         """The first empty place after li (findfree), or None: lasti."""
         occupied = self._occupied()
-        for k in range(li + 1, 9):
+        for k in range(li + 1, PLACES):
             if not occupied >> 2 * k & 1:
                 return k
         return None
@@ -410,7 +411,7 @@ class CycleModel:
 
 def _checked(regs):
     """`regs`, or a ValueError naming the register that does not fit the chip."""
-    widths = {"board": 18, "p": 1, "a": 1, "m": 4, "sp": 3, "random": 3}
+    widths = {"board": 2 * PLACES, "p": 1, "a": 1, "m": 4, "sp": 3, "random": 3}
     for name, bits in widths.items():
         value = getattr(regs, name)
         if not isinstance(value, int) or not 0 <= value < 1 << bits:
@@ -418,7 +419,7 @@ def _checked(regs):
     if len(regs.stack) != 8:
         raise ValueError(f"the stack has 8 entries, not {len(regs.stack)}")
     if regs.key is not None and not 0 <= regs.key <= NO_KEY:
-        raise ValueError(f"the keyboard register holds 9 bits, not {regs.key!r}")
+        raise ValueError(f"the keyboard register holds {PLACES} bits, not {regs.key!r}")
     state = State(regs.state)
     needed = {State.SETBOARDI: ("i", "bestr"), State.RATING: ("i", "bestr"),
               State.RETURNED: ("i", "bestr", "r")}.get(state, ())

@@ -7,7 +7,8 @@ chip, the netlist and the compiled chip alike. A chip here is anything with ``se
 ``state`` and ``board`` as `firmware_ref.eth.cycle.CycleModel` has them.
 """
 
-from .alg import COMPUTER, EMPTY, check_board
+from ..places import COMPUTER, EMPTY, PLACES
+from .alg import check_board
 from .cycle import NO_KEY, State, key_down
 
 __all__ = ["clocked", "start", "press", "starting", "pressing"]
@@ -36,12 +37,13 @@ def press(chip, place, *, limit=100_000):
 def starting(chip, *, userbegins, position=None):
     """Protocol: reset the chip and begin a game.
 
-    `position` (9 values as in alg.py), if given, is entered during reset as E.1 does:
-    one key per edge, the first taken by the reset edge itself, piN high at the edge
-    that places each chip stone. Then the user or the chip (at its counter) opens.
+    `position` (nine places, as firmware_ref/places.py holds them), if given, is entered
+    during reset as E.1 does: one key per edge, the first taken by the reset edge itself,
+    piN high at the edge that places each chip stone. Then the user or the chip (at its
+    counter) opens.
     """
-    stones = [(k, v == COMPUTER) for k, v in enumerate(check_board(position or [0] * 9))
-              if v != EMPTY]
+    position = check_board(position or [EMPTY] * PLACES)
+    stones = [(k, v == COMPUTER) for k, v in enumerate(position) if v != EMPTY]
     keys = [key_down(k) for k, _ in stones] + [NO_KEY]
     pins = [0] + [int(mine) for _, mine in stones]
     for n, (keyboardN, piN) in enumerate(zip(keys, pins)):
@@ -58,8 +60,8 @@ def pressing(chip, place, *, limit=100_000):
     think time in clock cycles (docs/decisions.md). Raises ValueError when the chip
     did not take the key.
     """
-    if place not in range(9):
-        raise ValueError(f"there is no key {place!r}: the keys are 0 to 8")
+    if place not in range(PLACES):
+        raise ValueError(f"there is no key {place!r}: the keys are 0 to {PLACES - 1}")
     if chip.state is not State.WAITING:
         raise ValueError(f"the chip is in state {chip.state.name.lower()}, "
                          f"not waiting for a key")

@@ -12,11 +12,10 @@ import random
 import sys
 
 from ..cartridge import board_places
-from .alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, full, wins
+from ..places import BY_NAME, COMPUTER, EMPTY, HUMAN, PLACES, coordinate, grid
+from .alg import full, wins
 from .cycle import CycleModel
 from .pins import press, start
-
-SHOWN = {**MARKS, EMPTY: " "}       # the grid leaves empty places blank
 
 
 class Quit(Exception):
@@ -74,7 +73,7 @@ class Game:
             mine[place] = HUMAN
             thought = press(self.chip, place)
             board = board_places(self.chip.board)
-            answer = [k for k in range(9) if board[k] != mine[k]]
+            answer = [k for k in range(PLACES) if board[k] != mine[k]]
             if answer:
                 self.say(f"I play {coordinate(answer[0])}. Time for move {level}: "
                          f"{len(thought)} clock cycles = "
@@ -95,22 +94,17 @@ class Game:
         while True:
             entry = self.read("Please enter your move (column A-C, row 1-3, e.g. B2): ")
             entry = entry.strip().upper()
-            if (len(entry) != 2 or entry[0] not in "ABC" or entry[1] not in "123"):
+            if entry not in BY_NAME:
                 self.say(f"{entry!r} is not a place: a column A-C, then a row 1-3.")
                 continue
-            place = "ABC".index(entry[0]) + 3 * (int(entry[1]) - 1)
+            place = BY_NAME[entry]
             if board[place] != EMPTY:
                 self.say(f"{entry} is taken.")
                 continue
             return place
 
     def show(self, board):
-        rule = "   +---+---+---+"
-        lines = ["     A   B   C", rule]
-        for row in range(3):
-            cells = " | ".join(SHOWN.get(board[3 * row + col], "?") for col in range(3))
-            lines += [f" {row + 1} | {cells} |", rule]
-        self.say("\n".join(lines))
+        self.say(grid(board))
 
 
 def play(*, clock=6.0, seed=None, stdin=None, stdout=None):

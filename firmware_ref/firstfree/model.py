@@ -3,7 +3,8 @@
 per clock from place 0 (rules: hdl/firstfree/cartridge.py's text, read, not imported)."""
 
 from .. import turns
-from ..cartridge import EMPTY, Probe
+from ..cartridge import Probe
+from ..places import EMPTY
 from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "Scan", "Model", "games"]

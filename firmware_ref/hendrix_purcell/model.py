@@ -5,7 +5,8 @@ in a row with the third place empty, then the person's, then the first empty cel
 imported). Without the machine's unrecorded "special defense mode"."""
 
 from .. import turns
-from ..cartridge import EMPTY, GREEN, LINES, RED, Probe
+from ..cartridge import LINES, Probe
+from ..places import EMPTY, GREEN, RED
 from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "ORDER", "completes", "Looks", "Model", "games"]

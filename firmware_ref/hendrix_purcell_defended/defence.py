@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from .. import cli, perfect
 from ..hendrix_purcell.model import Looks
-from ..cartridge import EMPTY, GREEN, RED, full, line
+from ..cartridge import full, line
+from ..places import EMPTY, GREEN, RED
 
 __all__ = ["move", "lost_games", "alternatives", "candidates", "bound", "search", "draw"]
 

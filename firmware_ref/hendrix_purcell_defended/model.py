@@ -6,7 +6,8 @@ them)."""
 
 from .. import turns
 from ..hendrix_purcell import model as undefended
-from ..cartridge import EMPTY as _, GREEN as O, RED as X, Probe
+from ..cartridge import Probe
+from ..places import EMPTY as _, GREEN as O, RED as X
 from ..turns import Inputs
 
 __all__ = ["Inputs", "Probe", "EXCEPTIONS", "Defended", "Model", "games"]

@@ -4,7 +4,8 @@ that shows each label. The expert (manual.py) works from the page instead.
 """
 
 # A piece is a place's bit on the console: X red, O green.
-from ..cartridge import EMPTY, GREEN as O, LINES, RED as X
+from ..cartridge import LINES
+from ..places import EMPTY, GREEN as O, RED as X
 from .manual import CHART
 
 __all__ = ["EMPTY", "X", "O", "PASS", "column", "completes", "found", "expected"]

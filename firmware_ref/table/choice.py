@@ -5,7 +5,8 @@ game is over, the first empty place (the game of turns never asks there)."""
 from functools import lru_cache
 
 from .. import perfect
-from ..cartridge import EMPTY, GREEN, RED, full, line
+from ..cartridge import full, line
+from ..places import EMPTY, GREEN, RED
 
 __all__ = ["score", "choose"]
 

@@ -1,7 +1,7 @@
 """The table the core is built from: every board's move by the board's ternary number,
 counted among its empty places (rules: hdl/table/cartridge.py's text)."""
 
-from ..cartridge import EMPTY
+from ..places import EMPTY
 from .choice import choose
 
 __all__ = ["BOARDS", "board", "entry", "parameters"]

@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from . import planner
 from .. import cartridge
 # The board shows B's stones RED, A's GREEN.
-from ..cartridge import GREEN, RED, Probe, board_bits, board_places, full, line, lit
+from ..cartridge import Probe, board_bits, board_places, full, line, lit
+from ..places import GREEN, RED
 from .rules import O, X, plans, refusal
 
 __all__ = ["Inputs", "Probe", "Model", "PLANS", "think_clocks", "Player", "play",

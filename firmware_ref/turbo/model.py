@@ -5,7 +5,8 @@ imported). `Search` is the engine; its `clocks` counts the clocks of the last mo
 thinking, for the tests and the budget."""
 
 from .. import turns
-from ..cartridge import EMPTY, GREEN, LINES, RED, Probe
+from ..cartridge import LINES, Probe
+from ..places import EMPTY, GREEN, RED
 from ..turns import Inputs
 
 __all__ = ["ORDER", "Inputs", "Probe", "Look", "Search", "Model", "games", "look", "pick"]

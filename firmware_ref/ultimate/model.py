@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 from . import engine
 from .. import cartridge
-from ..cartridge import GREEN, LINES, RED, Probe, board_bits, board_places, lit
+from ..cartridge import LINES, Probe, board_bits, board_places, lit
+from ..places import GREEN, RED
 from .rules import CELLS, FULL, HAS_LINE, Position, parse, positions, show
 
 __all__ = ["Inputs", "Probe", "Model", "search_clocks", "Player", "load",

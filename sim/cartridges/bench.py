@@ -677,7 +677,7 @@ def view(waves_path, *, save_path=None):
     """A GTKWave save file for a cartridge's waves (`waves`): the clock, the inputs and
     the outputs, each board as nine places; the first 20 clocks in view. Returns its
     path (default: beside the waves, suffix .gtkw)."""
-    from firmware_ref.eth.alg import coordinate
+    from firmware_ref.places import coordinate
 
     from sim.waves import gtkw
     from sim.waves import files as wave_files

@@ -18,7 +18,8 @@ import operator
 from dataclasses import dataclass, field
 
 from firmware_ref import perfect
-from firmware_ref.cartridge import EMPTY, GREEN, RED, board_places, line
+from firmware_ref.cartridge import board_places, line
+from firmware_ref.places import EMPTY, GREEN, RED
 from firmware_ref.perfect import LOSS
 
 from sim import catalogue

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from statistics import mean
 
 from firmware_ref.cartridge import board_places
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, MARKS, coordinate, wins
+from firmware_ref.eth.alg import wins
 from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN, MARKS, coordinate
 
 __all__ = ["ChipMove", "Game", "Survey", "OPENINGS", "PAPER_LIMIT", "opening_chip",
            "all_games", "survey", "format_report"]

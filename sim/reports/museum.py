@@ -20,9 +20,9 @@ import json
 import time
 from pathlib import Path
 
-from firmware_ref.cartridge import EMPTY, GREEN, RED
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.perfect import DRAW, WIN
+from firmware_ref.places import EMPTY, MARKS
 
 from sim import BUILD, Mismatch
 from sim.backends import BACKENDS, BackendMissing
@@ -34,7 +34,6 @@ __all__ = ["JSON", "MARKDOWN", "PICTURE", "SIDE_FIELDS", "chosen", "check", "ent
 
 JSON, MARKDOWN, PICTURE = "museum.json", "museum.md", "museum.png"
 SIDE_FIELDS = ("games", "lost", "drawn", "won", "blunders", "worst_cycles", "mean_cycles")
-MARKS = {EMPTY: ".", RED: "O", GREEN: "X"}
 VALUES = {WIN: "won", DRAW: "drawn"}
 
 
