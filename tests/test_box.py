@@ -21,9 +21,10 @@ from boards.host.console import play
 from boards.host.link import Link, open_port
 from firmware_ref import cli
 from firmware_ref.cartridge import board_bits, board_places
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate, wins
+from firmware_ref.eth.alg import wins
 from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN, coordinate
 from sim.cartridges import bench as cartridges
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
 
