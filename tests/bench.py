@@ -6,8 +6,9 @@ simulation goes to ``build/vcd/<test file>.<test>.vcd`` (``-2``, ``-3``... for a
 further simulations), never into the source tree. The rest are the steps the block tests
 share: holding inputs for some clocks, a press let go after them, waiting for a condition
 with a bound (a block that never answers fails the test and says what it waited for,
-instead of hanging it), elaborating a block, a constructor's refusal, and a serial
-frame's levels.
+instead of hanging it), the bytes a slow host takes from a stream, elaborating a block,
+a constructor's refusal, and a serial frame's levels. `replayed` plays a recorded game
+on a golden model, the core's other side, a clock at a time.
 """
 
 import collections
@@ -21,8 +22,8 @@ import pytest
 from amaranth.hdl import Fragment, UnusedElaboratable
 from amaranth.sim import Simulator
 
-__all__ = ["PERIOD", "WAVES", "simulate", "waves_path", "hold", "pulse", "until",
-           "elaborated", "refuses", "frame_bits"]
+__all__ = ["PERIOD", "WAVES", "simulate", "waves_path", "hold", "pulse", "until", "heard",
+           "elaborated", "refuses", "frame_bits", "replayed"]
 
 ROOT = Path(__file__).resolve().parents[1]
 WAVES = ROOT / "build" / "vcd"
@@ -101,6 +102,20 @@ async def until(ctx, condition, *, within, what):
     raise AssertionError(f"{what}: not within {within} clocks")
 
 
+async def heard(ctx, stream, *, rng, done):
+    """The bytes a host takes from ``stream`` (an ``amaranth.lib.stream`` interface) as
+    they come, ready on a clock by a draw of ``rng``, until ``done()`` holds before a
+    clock: a slow host, so that a sender is seen to wait for it."""
+    said = b""
+    while not done():
+        ready = rng.random() < 0.6
+        ctx.set(stream.ready, ready)
+        if ready and ctx.get(stream.valid):
+            said += bytes([ctx.get(stream.payload)])
+        await ctx.tick()
+    return said
+
+
 def elaborated(dut):
     """``dut`` elaborated as a build would: for tests that look only at its ports or
     registers, and so that Amaranth does not warn that it was never used."""
@@ -124,3 +139,14 @@ def frame_bits(byte, *, stop=1):
     """The levels of one 8N1 serial frame: start bit, 8 data bits least significant
     first, stop bit (0 for a broken one)."""
     return [0] + [byte >> i & 1 for i in range(8)] + [stop]
+
+
+def replayed(model, game, *, before=None):
+    """``game`` (each clock's inputs) played on the golden ``model`` a clock at a time:
+    yields after each edge that clock's inputs and what ``before(model)`` said of the
+    model with them set, before the edge (None without ``before``)."""
+    for pins in game:
+        model.set(pins)
+        seen = before(model) if before else None
+        model.tick()
+        yield pins, seen

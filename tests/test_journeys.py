@@ -450,7 +450,7 @@ JOURNEYS = [
         'Client(["ttt", "play-board", "--game", "ktane"])')),
     J("make play-board GAME=tactic", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$",
-      slow=True),         # compiling its desk; Tactic-Toe through the box is played in test_tactic
+      slow=True),         # compiling its desk; Tactic-Toe in the box: test_tactic_client.py
     J(("make play-board GAME=eth,firstfree",
        "printf 'game\\ngame 1\\nb2\\ngame 2\\nquit\\n' | make play-board GAME=eth,firstfree"),
       "make play-board GAME=eth,firstfree", input="game\ngame 1\nb2\ngame 2\nquit\n",
@@ -488,7 +488,7 @@ JOURNEYS = [
     J("ttt play --game ktane", input="quit\n", first=r"^Press a key by its label",
       last=r"^> quit$"),
     J("make play GAME=tactic", input="192\n473\n254\nquit\n",
-      covered=("tests/test_tactic.py::lost_to_the_machine",
+      covered=("tests/test_tactic_client.py::lost_to_the_machine",
                'make("play", "GAME=tactic", input="192\\n473\\n254\\nquit\\n")')),
     J((), "make play GAME=nonesuch", input="quit\n", status=2,
       last=r"^error: unknown game 'nonesuch'; the games are: .*firstfree",
