@@ -8,12 +8,12 @@
 - docs/chip.svg draws the chip as hdl/eth/chip.py builds it: every block of `Chip` (read
   by elaborating it), every pin of its signature, every wire between them (read from
   the source), and the scan path in the order hdl/eth/scan.py gives it.
-- Every path docs/layout.md names is in the repository.
 - No date, and no commit, in what a user reads: measured figures live in the files the
   commands write (BENCHMARKS.md, build reports).
 - README.md stays one page: reference belongs in docs/.
 
-Command lines are tests/test_journeys.py's: it runs every one the docs show.
+Command lines are tests/test_journeys.py's: it runs every one the docs show; the files
+docs/architecture.md and docs/layout.md name are tests/test_layout.py's.
 """
 
 import ast
@@ -234,16 +234,6 @@ def test_a_wire_the_picture_lacks_is_seen():
                              "            controller.lasti.eq(move.i),")
     assert wires(changed)[("move", "controller")] == {"lasti"}
     assert ("pins", "board") in wires(source) and "keylow" in wires(source)[("pins", "board")]
-
-
-# -- docs/layout.md's paths --------------------------------------------------------------
-
-def test_every_path_the_layout_page_names_is_there():
-    text = (DOCS / "layout.md").read_text()
-    named = {span.rstrip("/") for span in re.findall(r"`([\w./-]+)`", text)
-             if "/" in span and not span.startswith(("build/", ".venv/"))}
-    assert len(named) > 20
-    assert sorted(path for path in named if not (ROOT / path).exists()) == []
 
 
 # -- dated figures -----------------------------------------------------------------------
