@@ -15,7 +15,7 @@ import pytest
 from amaranth.hdl import Fragment, Value
 
 from boards.builds import build, netlists
-from sim.verification import equiv, gatelevel
+from sim.verification import equiv, equiv_aig, equiv_proofs, gatelevel
 from sim.yosys_json import SB_LUT4
 from hdl.eth.chip import Chip
 
@@ -87,8 +87,8 @@ def test_a_changed_lut_is_a_counterexample_that_names_its_pin():
 
 @pytest.mark.slow       # a proof of half a minute: make test-slow and make formal
 def test_sat_finds_it_unsimulated_and_bounds_what_it_cannot_prove(monkeypatch):
-    monkeypatch.setattr(equiv, "_first_difference", lambda *args, **kwargs: None)
-    monkeypatch.setattr(equiv, "BOUND", 3)
+    monkeypatch.setattr(equiv_aig, "first_difference", lambda *args, **kwargs: None)
+    monkeypatch.setattr(equiv_proofs, "BOUND", 3)
     (result,) = equiv.check(pairs=("synth",), edit=_flip_fin_lut(0), by_name=False,
                             log=lambda text: None, work=equiv.WORK / "test-unsimulated")
     assert not result.equivalent
