@@ -8,9 +8,10 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from firmware_ref.places import MARKS
 from hdl.cartridge import BOARD, LAMPS, SWITCHES
 
-from ..host.protocol import MARKS, TEXT_MARK
+from ..host.protocol import TEXT_MARK
 
 
 __all__ = ["AnswerText", "Reading", "Status", "STATUS_FORMAT", "ERROR_LINE", "STATUS_AT",

@@ -5,9 +5,9 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from firmware_ref.places import BOTH, BY_MARK
 from hdl.cartridge import PLACE, SWITCHES
 
-from ..host.protocol import BOTH, PLACES
 from .command import Command, CommandBus
 from .uart import RECEIVED
 
@@ -50,7 +50,7 @@ def step(state, byte, *, hold, games):
     out["digit"] = 1
     letter, n = state if state not in (START, BAD) else (None, 0)
     digit = byte - ord("0") if ord("0") <= byte <= ord("9") else None
-    places = {mark: value for mark, value in PLACES.items() if value != BOTH}
+    places = {mark: value for mark, value in BY_MARK.items() if value != BOTH}
     if state == START and c and c in LETTERS and not (c == "R" and hold):
         out["next"] = (c, 1)
     elif letter == "K" and n == 1 and digit is not None and digit <= 8:
