@@ -6,9 +6,10 @@ latched board while the chip searches."""
 from boards.box.desk_sim import run, sim_desk
 from boards.host import protocol
 from firmware_ref.cartridge import board_bits, board_places
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, wins
+from firmware_ref.eth.alg import wins
 from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 
 
 class Golden:

@@ -3,7 +3,7 @@
 import pytest
 
 from boards.host import protocol
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 
 
 def test_protocol_lines():

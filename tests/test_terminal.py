@@ -4,7 +4,7 @@ game reaches is refused with its reason."""
 import pytest
 
 from boards.host.terminal import check_position
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN
+from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 
 
 def test_positions_no_game_reaches_are_refused_by_the_terminal():
