@@ -151,6 +151,33 @@ def test_a_bad_message_is_answered_and_the_page_plays_on(browser, chip):
     page.close()
 
 
+def test_a_state_that_cannot_be_drawn_is_said_and_the_next_is_drawn(browser, chip):
+    """A redraw that fails is said on the page and in its console, and the states after
+    it are drawn; a view the server never listed is not loaded at all."""
+    page = opened(browser, chip)
+    logged, asked = [], []
+    page.on("console", lambda line: logged.append(line.text) if line.type == "error"
+            else None)
+    page.on("request", lambda request: asked.append(request.url))
+    received = "(state) => window.ttt.connection.received(JSON.stringify(state))"
+    page.evaluate(received, {"kind": "state", "view": "../index", "game": 0, "said": []})
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert alert.text_content().startswith("The page could not draw the game: the "
+                                           "server named a view (../index)")
+    assert not [url for url in asked if "index.js" in url], asked
+    # A view listed, drawing a state it cannot read.
+    page.evaluate(received, {"kind": "state", "view": "nine", "game": 0, "said": []})
+    page.get_by_text(re.compile("^The page could not draw the game: .*(undefined|null)")) \
+        .wait_for()
+    assert len([line for line in logged if "could not draw" in line]) == 2, logged
+    key(page, "B2").click()
+    answered(page, 1)
+    assert leds(page)[4] == "you" and leds(page)[0] == "chip" and alert.is_hidden()
+    assert page.errors == []
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def museum():
     """A server of the chip and a museum machine, each page's desk holding both."""

@@ -9,8 +9,8 @@ from boards.web.server import STATIC
 from firmware_ref.eth import alg
 from firmware_ref.eth.cycle import Choose, State
 from hdl.eth.stack import Entry
-from sim.chip.signals import GROUPS
-from sim.chip.watch import NAMES
+from sim.chip.signals import GROUPS, INPUT_PINS
+from sim.backends.watch import NAMES
 
 # Appendix C's state diagram, as the paper draws it (a reset, from any state, aside).
 APPENDIX_C = {("justreset", "justreset"), ("justreset", "waiting"), ("waiting", "waiting"),
@@ -45,6 +45,7 @@ def test_the_chips_words_are_its_definitions():
     assert len({tuple(place) for place in places}) == len(places)
     assert sum(width for _, _, width, _ in chip["entry"]) == Entry.size
     assert chip["players"] == ["chip", "user"] and chip["stones"][alg.HUMAN] == "user"
+    assert {*chip["pins"], "keyboardN"} == set(INPUT_PINS) and chip["pins"][0] == "resetN"
 
 
 def test_the_blocks_show_every_register_a_frame_holds_once_per_block():
@@ -79,7 +80,8 @@ def test_no_file_of_the_page_holds_a_copy_of_the_words():
     for path in files:
         found = literals(path)
         copied = found & (states | names | registers | set(board["places"])
-                          | {"random"} | {f"{a}>{b}" for a, b in APPENDIX_C})
+                          | set(chip["pins"]) | {"random"}
+                          | {f"{a}>{b}" for a, b in APPENDIX_C})
         assert not copied, f"{path.name} retypes {sorted(copied)}"
     for view in ("nine.js", "dom.js"):
         assert not literals(STATIC / view) & set(board["marks"].values()) - {"."}, view

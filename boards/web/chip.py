@@ -1,5 +1,5 @@
 """The page's view of the chip's insides: a message of kind ``chip`` acts on the page's
-chip session (sim.chip.watch: the compiled chip and its golden model, clocked one edge at
+chip session (sim.backends.watch: the compiled chip and its golden model, clocked one edge at
 a time, with history) and is answered with a ``chip`` message holding the frame shown;
 the answer to ``open`` holds the panel's words too (words.py).
 
@@ -13,7 +13,7 @@ from sim.backends import BackendMissing
 from sim.chip import e2, tree
 from sim.chip.lockstep import probe_from
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
-from sim.chip.watch import LIMIT, Watch, write_waves
+from sim.backends.watch import LIMIT, Watch, write_waves
 
 from . import words
 from .messages import Invalid
@@ -21,7 +21,6 @@ from .messages import Invalid
 __all__ = ["act", "DOES"]
 
 NAME = "chip session"           # its name among the session's extra boards
-PINS = ("userbegins", "piN", "resetN")
 DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
         "e2", "waves")
 # Where a page's waves are written (its session's own folder), and under what names.
@@ -33,7 +32,7 @@ NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", 
 
 
 class ChipSession:
-    """A page's chip (sim.chip.watch) and the trees of its searches, kept as they are
+    """A page's chip (sim.backends.watch) and the trees of its searches, kept as they are
     built: a finished search's tree does not change, so only the one running is
     built again as the clock goes on."""
 
@@ -181,8 +180,8 @@ def act(session, message):
         watch.jump(0)
     elif do == "pin":
         pin = message.get("pin")
-        if pin not in PINS:
-            raise Invalid(f"chip: pin is one of {', '.join(PINS)}")
+        if pin not in words.PINS:
+            raise Invalid(f"chip: pin is one of {', '.join(words.PINS)}")
         watch.set(**{pin: _count(message, "value", 0, 0, 1)})
     answer = {**watch.view(), "clocked": clocked,
               "search": chip.summary(watch.cursor)}

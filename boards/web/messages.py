@@ -1,5 +1,5 @@
-"""The messages between the page and the server: JSON objects over one WebSocket, each
-with a ``kind`` (docs/web.md, "The messages").
+"""The messages between the page and the console: JSON objects, each with a ``kind``
+(docs/web.md, "The messages"), over whatever carries them (the server's WebSocket).
 
 The page sends ``hello`` (first, with the session it had, if any), ``act`` (an action
 on the game playing: a key, a new game, a switch, or a game's own), ``game`` (play

@@ -17,11 +17,13 @@ from pathlib import Path
 
 from sim import catalogue
 
+from . import words
+
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
            "WORST", "CHIP_CYCLE", "TIMED_CLICK", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
-PLACES = [column + row for row in "123" for column in "ABC"]
+PLACES = words.board()["places"]     # the keys by name, as the page names them
 # Debian's Chromium; its /usr/bin/chromium is a shell script that starts this one.
 CHROMIUM = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser")
 WAIT_MS = 60_000            # a bound on a page's answer, not a timing

@@ -2,7 +2,8 @@
 definitions so that the page retypes none of them: `board()` with the ``welcome`` (the
 places' names and the board's marks), `chip()` with the chip panel's first frame (the
 controller's states and choose codes, appendix C's transitions, the blocks of the paper's
-figure 2 and what each shows, a stack entry's fields and the stack's depth).
+figure 2 and what each shows, the input pins it sets, a stack entry's fields and the
+stack's depth).
 
 `tests/test_web_words.py` checks them against their definitions, and that no file of
 the page holds a copy.
@@ -20,11 +21,11 @@ from hdl.eth.board import PLACES
 from hdl.eth.controller import Choose, Controller, State
 from hdl.eth.stack import DEPTH, Entry
 from sim.chip.signals import GROUPS, WAVES
-from sim.chip.watch import NAMES
+from sim.backends.watch import NAMES
 
 from ..host.protocol import BOTH, MARKS
 
-__all__ = ["board", "chip", "transitions"]
+__all__ = ["board", "chip", "transitions", "PINS"]
 
 # A place of the board as the page words it: who holds it, by its code.
 HOLDERS = {EMPTY: "empty", COMPUTER: "machine", HUMAN: "person", BOTH: "both"}
@@ -45,6 +46,9 @@ STEERS = {"move": ("controller.choose",)}
 PICTURED = ("board.board",)
 # Registers a person reads bit by bit: a bit a key, two an LED's place.
 BITS = ("keyboard.keyboard", "led")
+# The chip's input pins (sim.chip.signals.INPUT_PINS) the panel sets one at a time,
+# reset first (a chip at power-up needs a reset edge); the keyboard's are held as keys.
+PINS = ("resetN", "userbegins", "piN")
 
 
 def board():
@@ -64,6 +68,7 @@ def chip():
         "diagram": {state.name: place for state, place in DIAGRAM.items()},
         "blocks": _blocks(),
         "bits": {path: WAVES[path] for path in BITS},
+        "pins": list(PINS),
         "entry": [[name, field.offset, field.width, Shape.cast(field.shape).signed]
                   for name, field in Entry],
         "depth": DEPTH,

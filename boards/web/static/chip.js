@@ -18,7 +18,7 @@ export function openChip(root, opener, connection) {
   opened = true;
   root.replaceChildren(element("p", { text: "Opening the chip…" }));
   connection.on("chip", (message) => {
-    panel ??= mount(root, connection, message.words);
+    panel ??= new Panel(root, connection, message.words);
     panel.render(message);
   });
   connection.send({ kind: "chip", do: "open" });
@@ -101,125 +101,120 @@ function button(text, onClick, label) {
   return b;
 }
 
-
 // The block a frame's name is below ("board.board": board).
 const blockOf = (path) => path.split(".")[0];
 
-function mount(root, connection, words) {
-  const send = (fields) => connection.send({ kind: "chip", ...fields });
-  let last = null, running = null;
-
-  // Each value the blocks show, by its frame's name; a name below another block (the
-  // multiplexer's select, shown where it steers too) or a pin is named by its block.
+// The blocks, each with the values the server's words say it shows (a name below
+// another block, the multiplexer's select shown where it steers too, or a pin, is named
+// by the block showing it), the board register's stones and the stack's entries.
+function blockSections(words) {
   const outputs = [];
   let places = [], entries = [];
-  const blocks = words.blocks.map(([block, paths]) => {
+  const output = (label, attributes = {}) =>
+    element("output", { "aria-live": "off", "aria-label": label, ...attributes });
+  const sections = words.blocks.map(([block, paths]) => {
     const list = element("dl", { class: "registers" });
     for (const path of paths) {
       const name = path.split(".").pop();
-      const out = element("output", { "aria-live": "off", "aria-label": `${block} ${name}` });
+      const out = output(`${block} ${name}`);
       outputs.push({ path, out });
       list.append(element("dt", { text: name }), element("dd", {}, out));
     }
     const section = element("section", { class: `block ${block}`, "aria-label": block },
                             element("h3", { text: block }));
     if (block === blockOf(BOARD)) {
-      const grid = element("div", { class: "trial", role: "group",
-                                    "aria-label": "the board register" });
-      places = shared.places.map((place) => {
-        const cell = element("output", { "aria-live": "off",
-                                         "aria-label": `${block} ${place}`, class: "cell" });
-        grid.append(cell);
-        return cell;
-      });
-      section.append(grid);
+      places = shared.places.map((place) => output(`${block} ${place}`, { class: "cell" }));
+      section.append(element("div", { class: "trial", role: "group",
+                                      "aria-label": "the board register" }, ...places));
     }
     if (block === blockOf(ENTRIES)) {
       const fields = words.entry.map(([name]) => name).join(", ");
-      const table = element("ol", { class: "stackregs", start: "0",
-                                    "aria-label": `the stack's registers (${fields})` });
-      entries = [...Array(words.depth)].map((_, k) => {
-        const out = element("output", { "aria-live": "off", "aria-label": `${block} ${k}` });
-        table.append(element("li", {}, out));
-        return out;
-      });
-      section.append(table);
+      entries = [...Array(words.depth)].map((_, k) => output(`${block} ${k}`));
+      section.append(element("ol", { class: "stackregs", start: "0",
+                                     "aria-label": `the stack's registers (${fields})` },
+                             ...entries.map((out) => element("li", {}, out))));
     }
     section.append(list);
     return section;
   });
-  const architecture = element("section", { class: "block architecture",
-                                            "aria-label": "the chip's blocks and wires" },
-                               element("h3", { text: "Blocks and wires (the paper's figure 2)" }));
-  let wires = [];
-  figure(architecture).then((found) => {
-    wires = found;
-    if (last) showWires(words, wires, last);
-  }, (error) => architecture.append(element("p", { class: "differences",
-    text: `The figure could not be loaded: ${error.message}` })));
-  const { svg, arrows, nodes } = diagram(words);
-  const transition = element("p", { class: "transition", "aria-live": "off" });
-  const read = element("p", { class: "read" });
-  const cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
-  const differences = element("ul", { class: "differences", role: "alert" });
-  const stripSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  stripSvg.setAttribute("class", "strip");
-  stripSvg.setAttribute("role", "img");
-  const treeSvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  treeSvg.setAttribute("class", "tree");
-  treeSvg.setAttribute("role", "img");
-  const treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
-  let tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
-  // The paper's E.2 beside the HDL's replay, two rows an edge as the paper prints
-  // them; the row of the edge shown is marked.
-  const e2 = element("section", { class: "block e2", "aria-label": "the paper's E.2",
-                                  hidden: true });
-  let e2Rows = [];
-  function drawE2(table) {
-    const head = element("tr", {}, ...table.columns.map((c) => element("th", { text: c })),
-                         element("th", { text: "the HDL chip" }));
-    e2Rows = table.rows.map((row) => {
-      // A row half a period before edge n shows the chip as it stands after edge n - 1.
-      const cycle = row.after ? row.cycle : row.cycle - 1;
-      const verdict = row.differ.length
-        ? row.differ.map((c) => `${c} ${row.hdl[table.columns.indexOf(c)]}`).join(", ")
-        : "the same";
-      const tr = element("tr", { class: row.differ.length ? "differs" : "",
-                                 "aria-label": row.after ? `E.2 row ${row.cycle}`
-                                   : `E.2 row ${row.cycle}, before its edge` },
-        ...row.paper.map((f, k) => element("td", {
-          text: f, class: row.differ.includes(table.columns[k]) ? "differs" : "" })),
-        element("td", { text: verdict }));
-      tr.addEventListener("click", () => send({ do: "jump", cycle }));
-      tr.dataset.cycle = String(row.after ? row.cycle : -1);
-      return tr;
-    });
-    const differing = table.rows.filter((r) => r.differ.length).length;
-    e2.replaceChildren(
-      element("h3", { text: "The paper's E.2, half a period before each rising edge " +
-                            "and at it" }),
-      element("p", { text: differing ? `${differing} rows differ from the paper`
-                                     : `all ${table.rows.length} rows as in the paper` }),
-      element("div", { class: "e2rows" },
-              element("table", {}, element("thead", {}, head),
-                      element("tbody", {}, ...e2Rows))));
-    e2.hidden = false;
-  }
-  const stopped = element("p", { class: "differences" });
-  // The session's waves as downloads: the VCD and its GTKWave save file.
+  return { sections, outputs, places, entries };
+}
+
+// The paper's E.2 beside the HDL's replay, two rows an edge as the paper prints them;
+// the row of the edge shown is marked, and a click on a row jumps to it.
+function e2Table(send) {
+  const section = element("section", { class: "block e2", "aria-label": "the paper's E.2",
+                                       hidden: true });
+  let rows = [];
+  return {
+    section,
+    draw(table) {
+      const head = element("tr", {}, ...table.columns.map((c) => element("th", { text: c })),
+                           element("th", { text: "the HDL chip" }));
+      rows = table.rows.map((row) => {
+        // A row half a period before edge n shows the chip as it stands after edge n - 1.
+        const cycle = row.after ? row.cycle : row.cycle - 1;
+        const verdict = row.differ.length
+          ? row.differ.map((c) => `${c} ${row.hdl[table.columns.indexOf(c)]}`).join(", ")
+          : "the same";
+        const tr = element("tr", { class: row.differ.length ? "differs" : "",
+                                   "aria-label": row.after ? `E.2 row ${row.cycle}`
+                                     : `E.2 row ${row.cycle}, before its edge` },
+          ...row.paper.map((f, k) => element("td", {
+            text: f, class: row.differ.includes(table.columns[k]) ? "differs" : "" })),
+          element("td", { text: verdict }));
+        tr.addEventListener("click", () => send({ do: "jump", cycle }));
+        tr.dataset.cycle = String(row.after ? row.cycle : -1);
+        return tr;
+      });
+      const differing = table.rows.filter((r) => r.differ.length).length;
+      section.replaceChildren(
+        element("h3", { text: "The paper's E.2, half a period before each rising edge " +
+                              "and at it" }),
+        element("p", { text: differing ? `${differing} rows differ from the paper`
+                                       : `all ${table.rows.length} rows as in the paper` }),
+        element("div", { class: "e2rows" },
+                element("table", {}, element("thead", {}, head),
+                        element("tbody", {}, ...rows))));
+      section.hidden = false;
+    },
+    forget() {
+      section.hidden = true;
+      rows = [];
+    },
+    mark(cycle) {
+      rows.forEach((tr) => {
+        const current = Number(tr.dataset.cycle) === cycle;
+        tr.toggleAttribute("aria-current", current);
+        if (current) tr.scrollIntoView({ block: "nearest" });
+      });
+    },
+  };
+}
+
+// The session's waves as downloads: the VCD and its GTKWave save file.
+function wavesOffer() {
   const downloads = element("p", { class: "downloads", hidden: true });
   let urls = [];
-  function offerWaves(waves) {
-    urls.forEach((url) => URL.revokeObjectURL(url));
-    urls = [waves.vcd, waves.gtkw].map((text) =>
-      URL.createObjectURL(new Blob([text], { type: "text/plain" })));
-    downloads.replaceChildren(`The first ${waves.cycles} cycles: `,
-      ...waves.names.flatMap((name, k) => [
-        element("a", { href: urls[k], download: name, text: name }), " "]),
-      `(also in ${waves.folder}, where the save file finds its filters)`);
-    downloads.hidden = false;
-  }
+  return {
+    downloads,
+    offer(waves) {
+      urls.forEach((url) => URL.revokeObjectURL(url));
+      urls = [waves.vcd, waves.gtkw].map((text) =>
+        URL.createObjectURL(new Blob([text], { type: "text/plain" })));
+      downloads.replaceChildren(`The first ${waves.cycles} cycles: `,
+        ...waves.names.flatMap((name, k) => [
+          element("a", { href: urls[k], download: name, text: name }), " "]),
+        `(also in ${waves.folder}, where the save file finds its filters)`);
+      downloads.hidden = false;
+    },
+  };
+}
 
+// The clock in the person's hand, and the chip's input pins: its keys, held until let
+// go, and the pins the server's words name, each a checkbox.
+function controls(words, send, cycle) {
+  let running = null;
   const jumpTo = element("input", { type: "number", min: "0", value: "0",
                                     id: "chip-jump", "aria-label": "cycle to jump to" });
   const rate = element("select", { id: "chip-rate", "aria-label": "rate" },
@@ -242,15 +237,14 @@ function mount(root, connection, words) {
   const keys = element("div", { class: "chipkeys", role: "group",
                                 "aria-label": "the chip's keyboard pins" },
     ...shared.places.map((place, k) => button(place, () => send({ do: "key", place: k }),
-                                       `hold key ${place}`)),
+                                              `hold key ${place}`)),
     button("let go", () => send({ do: "key", place: null }), "let every key go"));
-  const pin = (name) => {
+  const pins = Object.fromEntries(words.pins.map((name) => {
     const box = element("input", { type: "checkbox", id: `chip-${name}` });
     box.addEventListener("change", () => send({ do: "pin", pin: name,
                                                 value: box.checked ? 1 : 0 }));
-    return [box, element("label", { for: `chip-${name}`, text: name })];
-  };
-  const pins = { resetN: pin("resetN"), userbegins: pin("userbegins"), piN: pin("piN") };
+    return [name, [box, element("label", { for: `chip-${name}`, text: name })]];
+  }));
   const clock = element("div", { class: "clock", role: "group", "aria-label": "the clock" },
     button("Back", () => send({ do: "back" }), "back one edge"),
     button("Step", () => send({ do: "step" }), "step one edge"),
@@ -261,100 +255,143 @@ function mount(root, connection, words) {
     button("Replay E.2", () => send({ do: "e2" }), "replay the paper's E.2"),
     button("Waves", () => send({ do: "waves" }), "the session's waves"),
     element("span", {}, "cycle ", cycle));
+  return { clock, keys, pins, jumpTo };
+}
 
-  root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
-    element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
-    downloads, stopped, differences, architecture,
-    element("div", { class: "blocks" }, ...blocks,
-            element("section", { class: "block controller-diagram",
-                                 "aria-label": "the controller's states" },
-                    svg, transition, read)),
-    element("section", { class: "block waves", "aria-label": "the waves" },
-            element("h3", { text: "Waves of the last cycles" }), stripSvg),
-    element("section", { class: "block search", "aria-label": "the search tree" },
-            element("h3", { text: "The search tree of the chip's move" }),
-            element("p", {}, "nodes ", treeCount,
-                    " (a click on a node jumps to the cycle that set its stone)"),
-            treeSvg),
-    e2);
+const svgOf = (name) => {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", name);
+  svg.setAttribute("role", "img");
+  return svg;
+};
 
-  return {
-    render(view) {
-      last = view;
-      cycle.value = `${view.cycle} of ${view.head}`;
-      for (const { path, out } of outputs) {
-        out.value = shown(words, path, view.values[path]);
-        out.closest("dd").classList.toggle("changed", view.changed.includes(path));
-        out.closest("dd").classList.toggle("differs", path in view.differences);
+// The panel, drawn with the chip's `words`; `render(view)` shows a frame.
+class Panel {
+  constructor(root, connection, words) {
+    this.words = words;
+    this.send = (fields) => connection.send({ kind: "chip", ...fields });
+    this.last = null;
+    this.blocks = blockSections(words);
+    this.wires = [];
+    const architecture = element("section", { class: "block architecture",
+                                              "aria-label": "the chip's blocks and wires" },
+      element("h3", { text: "Blocks and wires (the paper's figure 2)" }));
+    figure(architecture).then((found) => {
+      this.wires = found;
+      if (this.last) showWires(words, this.wires, this.last);
+    }, (error) => architecture.append(element("p", { class: "differences",
+      text: `The figure could not be loaded: ${error.message}` })));
+    this.states = diagram(words);
+    this.transition = element("p", { class: "transition", "aria-live": "off" });
+    this.read = element("p", { class: "read" });
+    this.cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
+    this.differences = element("ul", { class: "differences", role: "alert" });
+    this.stopped = element("p", { class: "differences" });
+    this.strip = svgOf("strip");
+    this.treeSvg = svgOf("tree");
+    this.treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
+    this.tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
+    this.e2 = e2Table(this.send);
+    this.waves = wavesOffer();
+    this.controls = controls(words, this.send, this.cycle);
+    const { clock, keys, pins } = this.controls;
+    root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
+      element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
+      this.waves.downloads, this.stopped, this.differences, architecture,
+      element("div", { class: "blocks" }, ...this.blocks.sections,
+              element("section", { class: "block controller-diagram",
+                                   "aria-label": "the controller's states" },
+                      this.states.svg, this.transition, this.read)),
+      element("section", { class: "block waves", "aria-label": "the waves" },
+              element("h3", { text: "Waves of the last cycles" }), this.strip),
+      element("section", { class: "block search", "aria-label": "the search tree" },
+              element("h3", { text: "The search tree of the chip's move" }),
+              element("p", {}, "nodes ", this.treeCount,
+                      " (a click on a node jumps to the cycle that set its stone)"),
+              this.treeSvg),
+      this.e2.section);
+  }
+
+  render(view) {
+    const { words, blocks } = this;
+    this.last = view;
+    this.cycle.value = `${view.cycle} of ${view.head}`;
+    for (const { path, out } of blocks.outputs) {
+      out.value = shown(words, path, view.values[path]);
+      out.closest("dd").classList.toggle("changed", view.changed.includes(path));
+      out.closest("dd").classList.toggle("differs", path in view.differences);
+    }
+    showWires(words, this.wires, view);
+    // Each place of the board register is as many bits as tell its stones apart.
+    const board = view.values[BOARD], stones = words.stones.length;
+    blocks.places.forEach((cell, k) => {
+      cell.value = words.stones[Math.floor(board / stones ** k) % stones];
+      cell.className = `cell ${cell.value}`;
+    });
+    blocks.entries.forEach((out, k) => {
+      out.value = entryText(words, view.values[ENTRIES][k]);
+      out.parentElement.classList.toggle("above", k >= view.values[POINTER]);
+    });
+    this.renderStates(view);
+    this.differences.replaceChildren(...Object.entries(view.differences).map(([k, d]) =>
+      element("li", { text: `${k}: the HDL chip shows ${d.hdl}, ` +
+                            `the golden model ${d.golden}` })));
+    this.stopped.textContent = view.stopped || "";
+    const { pins, jumpTo } = this.controls;
+    for (const [name, [box]] of Object.entries(pins)) box.checked = !!view.pins[name];
+    jumpTo.max = String(view.head);
+    if (view.do_new) this.e2.forget();
+    if (view.e2) this.e2.draw(view.e2);
+    if (view.waves) this.waves.offer(view.waves);
+    drawStrip(words, this.strip, view.strip, view.cycle);
+    this.e2.mark(view.cycle);
+    this.renderTree(view);
+  }
+
+  // The controller's state lit, the transition of the last edge, what it read there.
+  renderStates(view) {
+    const { svg, arrows, nodes } = this.states;
+    for (const [state, node] of Object.entries(nodes)) {
+      node.classList.toggle("current", state === view.state);
+    }
+    for (const [key, arrow] of Object.entries(arrows)) {
+      arrow.classList.toggle("taken", view.transition !== null &&
+                             key === view.transition.join(">"));
+    }
+    svg.setAttribute("aria-label", `the controller is in state ${view.state}`);
+    this.transition.textContent = view.transition
+      ? `last edge: ${view.transition[0]} to ${view.transition[1]}` : "power-up";
+    this.read.textContent = view.read ? "it read " + Object.entries(view.read)
+      .map(([k, v]) => `${k.split(".")[1]}=${v}`).join(" ") : "";
+  }
+
+  renderTree(view) {
+    const tree = this.tree, svg = this.treeSvg;
+    if (view.tree !== undefined) {
+      tree.asked = 0;
+      if (view.tree === null) {
+        svg.replaceChildren();
+        Object.assign(tree, { begun: null, count: 0, boxes: [], lit: [] });
+      } else {
+        tree.boxes = drawTree(this.words, svg, view.tree,
+                              (cycle) => this.send({ do: "jump", cycle }));
+        Object.assign(tree, { begun: view.tree.begun, count: view.tree.nodes.length,
+                              lit: [] });
       }
-      showWires(words, wires, view);
-      // Each place of the board register is as many bits as tell its stones apart.
-      const board = view.values[BOARD], stones = words.stones.length;
-      places.forEach((cell, k) => {
-        cell.value = words.stones[Math.floor(board / stones ** k) % stones];
-        cell.className = `cell ${cell.value}`;
-      });
-      entries.forEach((out, k) => {
-        out.value = entryText(words, view.values[ENTRIES][k]);
-        out.parentElement.classList.toggle("above", k >= view.values[POINTER]);
-      });
-      for (const [state, node] of Object.entries(nodes)) {
-        node.classList.toggle("current", state === view.state);
-      }
-      for (const [key, arrow] of Object.entries(arrows)) {
-        arrow.classList.toggle("taken", view.transition !== null &&
-                               key === view.transition.join(">"));
-      }
-      svg.setAttribute("aria-label", `the controller is in state ${view.state}`);
-      transition.textContent = view.transition
-        ? `last edge: ${view.transition[0]} to ${view.transition[1]}` : "power-up";
-      read.textContent = view.read ? "it read " + Object.entries(view.read)
-        .map(([k, v]) => `${k.split(".")[1]}=${v}`).join(" ") : "";
-      differences.replaceChildren(...Object.entries(view.differences).map(([k, d]) =>
-        element("li", { text: `${k}: the HDL chip shows ${d.hdl}, ` +
-                              `the golden model ${d.golden}` })));
-      stopped.textContent = view.stopped || "";
-      for (const [name, [box]] of Object.entries(pins)) box.checked = !!view.pins[name];
-      jumpTo.max = String(view.head);
-      if (view.do_new) { e2.hidden = true; e2Rows = []; }
-      if (view.e2) drawE2(view.e2);
-      if (view.waves) offerWaves(view.waves);
-      drawStrip(words, stripSvg, view.strip, view.cycle);
-      e2Rows.forEach((tr) => {
-        const current = Number(tr.dataset.cycle) === view.cycle;
-        tr.toggleAttribute("aria-current", current);
-        if (current) tr.scrollIntoView({ block: "nearest" });
-      });
-      this.renderTree(view);
-    },
-    renderTree(view) {
-      if (view.tree !== undefined) {
-        tree.asked = 0;
-        if (view.tree === null) {
-          treeSvg.replaceChildren();
-          tree = { ...tree, begun: null, count: 0, boxes: [], lit: [] };
-        } else {
-          tree.boxes = drawTree(words, treeSvg, view.tree, (cycle) => send({ do: "jump", cycle }));
-          tree.begun = view.tree.begun;
-          tree.count = view.tree.nodes.length;
-          tree.lit = [];
-        }
-        treeSvg.setAttribute("aria-label", `the search tree, ${tree.count} nodes`);
-      }
-      const search = view.search;
-      treeCount.value = search ? String(search.count) : "0";
-      // The tree is asked for when its search or its size changed, at most twice a
-      // second while the clock runs.
-      const stale = search ? search.begun !== tree.begun || search.count !== tree.count
-                           : tree.begun !== null;
-      if (stale && view.tree === undefined && performance.now() - tree.asked > 500) {
-        tree.asked = performance.now();
-        send({ do: "tree" });
-      }
-      for (const k of tree.lit) tree.boxes[k]?.classList.remove("open");
-      tree.lit = search && search.begun === tree.begun ? search.path : [];
-      for (const k of tree.lit) tree.boxes[k]?.classList.add("open");
-    },
-    get last() { return last; },
-  };
+      svg.setAttribute("aria-label", `the search tree, ${tree.count} nodes`);
+    }
+    const search = view.search;
+    this.treeCount.value = search ? String(search.count) : "0";
+    // The tree is asked for when its search or its size changed, at most twice a
+    // second while the clock runs.
+    const stale = search ? search.begun !== tree.begun || search.count !== tree.count
+                         : tree.begun !== null;
+    if (stale && view.tree === undefined && performance.now() - tree.asked > 500) {
+      tree.asked = performance.now();
+      this.send({ do: "tree" });
+    }
+    for (const k of tree.lit) tree.boxes[k]?.classList.remove("open");
+    tree.lit = search && search.begun === tree.begun ? search.path : [];
+    for (const k of tree.lit) tree.boxes[k]?.classList.add("open");
+  }
 }
