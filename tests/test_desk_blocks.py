@@ -233,19 +233,20 @@ def test_new_games_from_the_reset_button_and_the_hosts_frames():
             released = holding and rng.random() < 0.02
             choice, empty, fired = rng.randrange(count), rng.getrandbits(1), rng.random() < 0.1
             command = host(ctx, dut, rng, 0.1, game=choice, empty=empty)
-            reset, select = command == Command.RESET, command == Command.GAME
-            afresh = select or reset and empty      # from the empty board
+            select = command == Command.GAME
+            begin = select or command == Command.RESET
+            afresh = begin and empty                # from the empty board
             drive(ctx, dut, pressed=pressed, released=released, fired=fired)
             assert ctx.get(dut.setup) == holding
             assert ctx.get(dut.hold) == (start or used)
             await ctx.tick()
-            # RUN: the host's RESET begins a game from its places; GAME, or a RESET
-            # without places, empties the position, then begins a game (on the
-            # cartridge chosen) a clock later. HOLD: held at a new game until the button
-            # is released; a press empties the position and starts.
+            # RUN: the host's RESET and GAME (on the cartridge chosen) begin a game from
+            # the position, or with empty, empty it and begin a clock later. HOLD: held
+            # at a new game until the button is released; a press empties the position
+            # and starts.
             stepping, used = fired and holding, start
             if not holding:
-                clear, start = afresh, reset and not empty or cleared
+                clear, start = afresh, begin and not empty or cleared
                 game = choice if select else game
             else:
                 clear, start = False, not released

@@ -15,10 +15,11 @@ class Command(enum.Enum, shape=3):
     arrives (the desk shifts it into its position at once)."""
     NONE = 0            # nothing; at a frame's end, a malformed frame
     STATUS = 1          # S
+    # The two that begin a game differ in one bit: "either" is a short decode.
     RESET = 2           # R, or R and nine places
-    KEY = 3             # K0 .. K8
-    SWITCH = 4          # W and a switch 0..3 and 0 or 1
-    GAME = 5            # G and a cartridge's number
+    GAME = 3            # G and a cartridge's number
+    KEY = 4             # K0 .. K8
+    SWITCH = 5          # W and a switch 0..3 and 0 or 1
     TEXT = 6            # T and bytes for the cartridge
     PLACE = 7           # a place of an R frame
 
@@ -40,7 +41,8 @@ class Argument(data.Struct):
         ``PLACE``: the next place (place 0 first); it moves the places before it down by
         one, so the ninth lands on place 8.
     empty : 1
-        ``RESET``: the frame had no places: the game begins from the empty board.
+        ``RESET``, ``GAME``: the game begins from the empty board (an ``R`` frame
+        without places; every ``G`` frame).
     """
     key: 9
     game: 4

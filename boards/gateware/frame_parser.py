@@ -43,7 +43,8 @@ def step(state, byte, *, hold, games):
     if c and c in "\r\n":
         out["next"] = START
         if state in FINAL:
-            out.update(command=LETTERS[state[0]], event=1, empty=int(state == ("R", 1)))
+            out.update(command=LETTERS[state[0]], event=1,
+                       empty=int(state == ("R", 1) or state[0] == "G"))
         elif state != START:            # an empty line is no frame
             out["event"] = 1
         return out

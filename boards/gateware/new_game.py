@@ -16,10 +16,9 @@ class NewGame(wiring.Component):
     - Holding the reset button holds the cartridge at a new game (``start``) from the
       empty board, and each key event meanwhile steps its place of the position;
       releasing it begins the game from that position.
-    - In RUN the host begins games: ``RESET`` from the position its places made (or,
-      with no places, from the empty board), ``GAME`` on the cartridge it chose, from
-      the empty board; from the empty board a clock after the position is cleared (both
-      registered, for short paths).
+    - In RUN the host begins games: ``RESET`` on the cartridge playing, ``GAME`` on the
+      one it chose; from the position the places made, or with ``empty`` from the empty
+      board a clock after the position is cleared (both registered, for short paths).
 
     Parameters
     ----------
@@ -62,9 +61,10 @@ class NewGame(wiring.Component):
         m = Module()
         start, clear = self.start, self.clear
         commands = self.commands
-        reset = commands.valid & (commands.command == Command.RESET)
+        begin = commands.valid & ((commands.command == Command.RESET)
+                                  | (commands.command == Command.GAME))
         chosen = commands.valid & (commands.command == Command.GAME)
-        afresh = chosen | reset & commands.argument.empty      # from the empty board
+        afresh = begin & commands.argument.empty        # from the empty board
         used = Signal()             # start was high a clock ago: position is still read
         cleared = Signal()          # the position was cleared a clock ago: start now
         m.d.sync += [used.eq(start), clear.eq(0), cleared.eq(afresh)]
@@ -72,7 +72,7 @@ class NewGame(wiring.Component):
         with m.FSM():
             with m.State("RUN"):
                 m.d.sync += [clear.eq(afresh),
-                             start.eq(reset & ~commands.argument.empty | cleared)]
+                             start.eq(begin & ~commands.argument.empty | cleared)]
                 with m.If(chosen):
                     m.d.sync += self.game.eq(commands.argument.game)
                 with m.If(self.pressed):
