@@ -146,10 +146,15 @@ def test_no_two_modules_import_each_other():
         " -> ".join(cycle) for cycle in found)
 
 
+def written(root, files):
+    """A made-up package for a check's own test: `files` ({path: text}) under `root`."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_the_check_catches_a_cycle_and_leaves_a_package_and_its_modules_alone(tmp_path):
-    package = tmp_path / "pkg"
-    (package / "sub").mkdir(parents=True)
-    files = {
+    written(tmp_path / "pkg", {
         # A package that gathers its modules' names, and a module that reads a name of
         # its package: no cycle.
         "__init__.py": "from pkg.c import NAME\n",
@@ -161,9 +166,7 @@ def test_the_check_catches_a_cycle_and_leaves_a_package_and_its_modules_alone(tm
         "sub/d.py": "def f():\n    import pkg.a\n",
         # A module that imports itself is no cycle between modules.
         "e.py": "from pkg import e\n",
-    }
-    for name, text in files.items():
-        (package / name).write_text(text)
+    })
     assert cycles(tmp_path, ["pkg"]) == [["pkg.a", "pkg.b", "pkg.sub.d", "pkg.a"]]
 
 
@@ -228,11 +231,8 @@ def test_each_layer_inside_a_package_imports_only_its_own_and_those_below(packag
 
 def test_the_layer_check_catches_an_import_upward_or_across_and_a_module_in_no_layer(
         tmp_path):
-    package = tmp_path / "pkg"
-    for folder in ("low", "left", "right", "high", "stray"):
-        (package / folder).mkdir(parents=True)
-        (package / folder / "__init__.py").write_text("")
-    files = {
+    written(tmp_path / "pkg", {
+        **{f"{name}/__init__.py": "" for name in ("low", "left", "right", "high", "stray")},
         # Below, in its own group, and the package's own modules: all allowed.
         "__init__.py": "ROOT = 1\n",
         "base.py": "from pkg import ROOT\n",
@@ -245,9 +245,7 @@ def test_the_layer_check_catches_an_import_upward_or_across_and_a_module_in_no_l
         "left/z.py": "from ..right import y\n",
         # A module whose folder has no layer.
         "stray/s.py": "",
-    }
-    for name, text in files.items():
-        (package / name).write_text(text)
+    })
     layers = [["__init__.py base.py low"], ["left", "right"], ["high"]]
     assert upward(tmp_path, "pkg", layers) == [
         ("pkg/left/z.py", "pkg.right.y", "the other group of its layer"),
