@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware_ref.cli import UserError
 
-from sim import BUILD, catalogue
+from sim import BUILD, catalogue, yosys_json
 from sim.tools import ToolMissing, toolchain_env, yowasp_first_run
 from sim.yosys_json import ICESTORM_LC, ICESTORM_RAM, SB_IO
 
