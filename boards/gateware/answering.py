@@ -81,6 +81,8 @@ class Answering(wiring.Component):
             send.valid.eq((line | mark) & waited | text & self.text.valid),
             self.text.ready.eq(text & send.ready),
         ]
+        # A place goes on as it comes, a frame's command only to be answered; a clock
+        # later, registered, with the command the parser holds until its next byte.
         m.d.sync += self.commands.valid.eq(parsed.valid & place | listen & good)
 
         def begin(at):

@@ -151,8 +151,8 @@ class FrameParser(wiring.Component):
         m.d.sync += valid.eq(Cat(self.received.valid, valid[0]))
         now = step_port.data
         parsed, argument = self.parsed, self.parsed.argument
-        # The strobes to the desk and the cartridge are registered (the receiver holds
-        # the byte, the text's payload, for clocks yet).
+        # The bus's and the text's valid are registered (the receiver holds the byte,
+        # the text's payload, for clocks yet).
         m.d.sync += [parsed.valid.eq(0), self.text.valid.eq(0)]
         m.d.comb += self.text.payload.eq(byte)
         with m.If(valid[1] & broken):
