@@ -15,7 +15,7 @@ from firmware_ref.cartridge import board_bits
 from hdl.eth.cartridge import EthCartridge
 
 from boards.gateware.desk import Desk
-from boards.host.protocol import TEXT_MARK
+from boards.gateware.answer_text import TEXT_MARK
 
 
 __all__ = ["DeskBench", "sim_desk", "run"]

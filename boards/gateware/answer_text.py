@@ -11,11 +11,9 @@ from amaranth.lib.wiring import In, Out
 from firmware_ref.places import MARKS
 from hdl.cartridge import BOARD, LAMPS, SWITCHES
 
-from ..host.protocol import TEXT_MARK
 
-
-__all__ = ["AnswerText", "Reading", "Status", "STATUS_FORMAT", "ERROR_LINE", "STATUS_AT",
-           "ERROR_AT", "MARK_AT", "DEPTH", "lines", "characters"]
+__all__ = ["AnswerText", "Reading", "Status", "STATUS_FORMAT", "ERROR_LINE", "TEXT_MARK",
+           "STATUS_AT", "ERROR_AT", "MARK_AT", "DEPTH", "lines", "characters"]
 
 # The status line: text, and fields (names) that the hardware fills in.
 STATUS_FORMAT = (["place0", "place1", "place2", "|", "place3", "place4", "place5", "|",
@@ -24,6 +22,7 @@ STATUS_FORMAT = (["place0", "place1", "place2", "|", "place3", "place4", "place5
                  + [f"switch{n}" for n in range(SWITCHES)]
                  + [" c", "cycles3", "cycles2", "cycles1", "cycles0", "\r\n"])
 ERROR_LINE = "error\r\n"
+TEXT_MARK = b"#"            # begins a line of the cartridge's own text
 
 # The answer is two ROMs in block RAM. The first is the lines: per character a base
 # character and a slot, a nibble of the fields (two places, the lamps, the switches, a

@@ -13,13 +13,14 @@ from firmware_ref.eth.alg import check_board
 from firmware_ref.places import BOTH, BY_MARK, MARKS
 from hdl.cartridge import SWITCHES
 
+from ..gateware.answer_text import TEXT_MARK
+
 
 __all__ = ["Status", "ProtocolError", "Rejected", "Exchange", "key", "reset", "switch",
            "game", "text", "STATUS", "parse", "line", "TEXT_MARK", "TEXT_MAX",
            "POSITION_MARKS"]
 
 STATUS = b"S\r"
-TEXT_MARK = b"#"            # begins a line of the cartridge's own text
 TEXT_MAX = 9                # bytes in a text frame
 LINE_LENGTH = 32            # a status line without its CR LF
 # The marks of an R frame's places: a position entered holds no place with both stones.
