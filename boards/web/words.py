@@ -16,14 +16,12 @@ import textwrap
 
 from amaranth.hdl import Shape
 
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate
-from hdl.eth.board import PLACES
+from firmware_ref import places
+from firmware_ref.places import BOTH, COMPUTER, EMPTY, HUMAN, MARKS
 from hdl.eth.controller import Choose, Controller, State
 from hdl.eth.stack import DEPTH, Entry
 from sim.chip.signals import GROUPS, WAVES
 from sim.backends.watch import NAMES
-
-from ..host.protocol import BOTH, MARKS
 
 __all__ = ["board", "chip", "transitions", "PINS"]
 
@@ -54,7 +52,7 @@ PINS = ("resetN", "userbegins", "piN")
 def board():
     """The words of a board of nine places, for the page's views: each place's name,
     who holds a place by its code, and each code's mark in a position's text."""
-    return {"places": [coordinate(k) for k in range(PLACES)],
+    return {"places": list(places.NAMES),
             "holders": {name: code for code, name in HOLDERS.items()},
             "marks": {code: MARKS[code] for code in HOLDERS}}
 

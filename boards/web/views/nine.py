@@ -6,7 +6,7 @@ The words are the terminal client's (boards/host/terminal.py): places A1 to C3, 
 machine's moves named once, a game of turns' move read from its line.
 """
 
-from firmware_ref.eth.alg import EMPTY, HUMAN, coordinate
+from firmware_ref.places import BY_MARK, EMPTY, HUMAN, coordinate
 from sim import catalogue
 
 from ...box.box import CLOCK_HZ
@@ -63,7 +63,7 @@ class View(Base):
             if len(text) != 9 or any(c not in ".OX" for c in text):
                 raise Invalid("new: a position is 9 of . O X, e.g. XO.|...|...")
             try:
-                board = check_position([protocol.PLACES[c] for c in text])
+                board = check_position([BY_MARK[c] for c in text])
             except ValueError as error:
                 raise Invalid(f"new: that position won't do: {error}") from None
         status = self.command(protocol.reset(board))
