@@ -462,8 +462,8 @@ def test_e2_stepped_row_by_row_and_read_from_the_page(browser, insides):
 def test_the_waves_downloaded_are_the_golden_models(browser, insides, tmp_path):
     """E.2 replayed on the page, its waves downloaded: ttt compare finds them equal
     to the golden model's waves of E.2."""
-    from sim.chip import e2
-    from sim.waves import compare, golden
+    from sim.chip import e2, golden_waves
+    from sim.waves import compare
     page = opened(browser, insides)
     timing.chip_panel(page)
     page.get_by_role("button", name="replay the paper's E.2").click()
@@ -476,7 +476,7 @@ def test_the_waves_downloaded_are_the_golden_models(browser, insides, tmp_path):
         page.get_by_role("link", name="chip.gtkw").click()
     got.value.save_as(tmp_path / "chip.gtkw")
     assert "[dumpfile]" in (tmp_path / "chip.gtkw").read_text()
-    golden.write_session(tmp_path / "golden.vcd", e2.SESSION)
+    golden_waves.write_session(tmp_path / "golden.vcd", e2.SESSION)
     report = compare.compare(tmp_path / "golden.vcd", tmp_path / "chip.vcd")
     assert report.equal and report.cycles == 50 and not report.unpaired, report.summary()
     assert page.errors == []
