@@ -25,9 +25,6 @@ TEXT_MAX = 9                # bytes in a text frame
 LINE_LENGTH = 32            # a status line without its CR LF
 # The marks of an R frame's places: a position entered holds no place with both stones.
 POSITION_MARKS = "".join(mark for mark, held in BY_MARK.items() if held != BOTH)
-# BY_MARK under its old name, for boards/web/views/nine.py until it imports BY_MARK from
-# firmware_ref.places; then this line goes.
-PLACES = BY_MARK
 
 
 class ProtocolError(ValueError):
