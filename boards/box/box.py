@@ -26,7 +26,6 @@ from sim import catalogue
 from sim.backends import compiled
 
 from boards.gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
-from boards.builds.build import DEFAULT_GAMES
 
 
 __all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]
@@ -75,7 +74,7 @@ class BoxTop(Elaboratable):
 
 
 @functools.cache
-def design(games=DEFAULT_GAMES):
+def design(games=(catalogue.CHIP.name,)):
     """The desk with `games` as sim.backends.compiled builds it (elaborated once per process)."""
     top = BoxTop(games)
     return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
@@ -100,7 +99,7 @@ class CompiledDesk:
     """The compiled desk and the host's UART, driven from Python: `send` bytes, `run`
     clocks and get back the bytes the desk sent meanwhile."""
 
-    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+    def __init__(self, games=(catalogue.CHIP.name,), *, log=None):
         self._lib = compiled.load(compiled.library(design(tuple(games)), log=log),
                                   _signatures())
         self._handle = self._lib.box_create(CLOCK_HZ / BAUD)
@@ -140,7 +139,7 @@ class Box:
     # timeout would be read as two.
     TIMEOUT = 60
 
-    def __init__(self, games=DEFAULT_GAMES, *, log=None):
+    def __init__(self, games=(catalogue.CHIP.name,), *, log=None):
         self.desk = CompiledDesk(games, log=log)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)        # pyserial does this too; no echo before it opens
