@@ -4,7 +4,6 @@ which ``ttt prog``, ``ttt load`` and ``ttt cost`` share."""
 from pathlib import Path
 
 from firmware_ref.cli import UserError
-from sim import catalogue
 
 from . import options
 
@@ -33,9 +32,8 @@ def build_options(parser):
     board_option(parser)
     parser.add_argument("--build-dir", help="default build/<board>, or "
                         "build/<board>-<game>+<game> for other games")
-    parser.add_argument("--game", type=options.games, default=(catalogue.CHIP.name,),
-                        help=f"the cartridge, or several, comma-separated, in one "
-                             f"bitstream (default {catalogue.CHIP.name})")
+    options.game_option(parser, "the cartridge, or several, comma-separated, in one "
+                                "bitstream")
 
 
 def board(name):

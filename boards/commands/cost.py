@@ -1,7 +1,6 @@
 """``ttt cost``: logic cells and fmax per block of a board build."""
 
 from firmware_ref.cli import positive_int
-from sim import catalogue
 
 from . import options
 from .bitstream import board, board_option
@@ -23,9 +22,7 @@ blocks."""
 
 def arguments(parser):
     board_option(parser)
-    parser.add_argument("--game", type=options.games, default=(catalogue.CHIP.name,),
-                        help=f"the cartridge, or several, comma-separated (default "
-                             f"{catalogue.CHIP.name})")
+    options.game_option(parser, "the cartridge, or several, comma-separated")
     parser.add_argument("--seeds", type=positive_int, nargs="+", default=[1, 2, 3, 4, 5],
                         metavar="N", help="nextpnr seeds (default 1 2 3 4 5)")
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from sim import BUILD, catalogue
 
-__all__ = ["PAPER_MHZ", "megahertz", "clock", "games", "tcp_port", "out", "relative"]
+__all__ = ["PAPER_MHZ", "megahertz", "clock", "games", "game_option", "tcp_port", "out",
+           "relative"]
 
 PAPER_MHZ = 6.0             # the paper's clock, for think times in microseconds
 MUSEUM = "museum"           # GAME=museum: every machine of the museum
@@ -49,6 +50,12 @@ def games(text):
             f"{', '.join(map(repr, repeated))} named more than once in {text!r}: name "
             f"each game once")
     return named
+
+
+def game_option(parser, what):
+    """``--game``: `what` the games are to the verb, by default the 1990 chip."""
+    parser.add_argument("--game", type=games, default=(catalogue.CHIP.name,),
+                        help=f"{what} (default {catalogue.CHIP.name})")
 
 
 def tcp_port(text):

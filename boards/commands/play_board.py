@@ -24,9 +24,7 @@ it (make play-board PORT=/dev/ttyUSB1 for a board)."""
 def arguments(parser):
     parser.add_argument("--port", help="the serial port, e.g. /dev/ttyUSB1 (default: the "
                         "board in a box, the desk and its cartridges simulated)")
-    parser.add_argument("--game", type=options.games, default=(catalogue.CHIP.name,),
-                        help=f"without --port: the box's cartridges (default "
-                             f"{catalogue.CHIP.name})")
+    options.game_option(parser, "without --port: the box's cartridges")
 
 
 def run(args):

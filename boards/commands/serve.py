@@ -1,7 +1,6 @@
 """``ttt serve``: the console in a web browser."""
 
 from firmware_ref.cli import positive_int
-from sim import catalogue
 
 from . import options
 
@@ -23,9 +22,7 @@ any other is warned about, since the server has no password. make serve runs it
 
 
 def arguments(parser):
-    parser.add_argument("--game", type=options.games, default=(catalogue.CHIP.name,),
-                        help=f"the cartridges of each page's board (default "
-                             f"{catalogue.CHIP.name})")
+    options.game_option(parser, "the cartridges of each page's board")
     parser.add_argument("--port", help="the serial port of a real board, e.g. /dev/ttyUSB1 "
                         "(default: a board in a box for each page)")
     parser.add_argument("--host", default="127.0.0.1",

@@ -37,10 +37,12 @@ def arguments(parser):
 
 
 def run(args):
+    from sim.backends import netlist
     from sim.chip import session
     if args.game is None:
-        which = "golden" if args.golden else "netlist" if args.netlist else "hdl"
-        return session.waves(which=which, simulator=args.sim)
+        if args.netlist:
+            return netlist.waves(args.sim)
+        return session.waves(which="golden" if args.golden else "hdl")
     if args.netlist or len(args.game) != 1:
         raise Refused("--game takes one game, and its waves are the core's or the golden "
                       "model's (--golden)")
@@ -51,13 +53,14 @@ def game_waves(name, number, golden):
     """Game `number` of cartridge `name` on its core and its golden model: both waves
     written, one opened."""
     from sim import BUILD, Mismatch
-    from sim.cartridges import bench as cartridges
+    from sim.cartridges.waves import waves
     from sim.chip import session
+    from sim.waves.game import TOP
     core = BUILD / f"{name}-game{number}.vcd"
     model = core.with_name(f"{name}-game{number}_golden.vcd")
     status = 0
     try:
-        cartridges.waves(name, number, core, model)
+        waves(name, number, core, model)
     except ValueError as error:             # no golden model, no such game
         raise UserError(str(error)) from None
     except Mismatch as difference:
@@ -65,8 +68,8 @@ def game_waves(name, number, golden):
         status = 1
     shown, golden_shown = options.relative(core), options.relative(model)
     print(f"Game {number} of {name}: the core's waves in {shown}, the golden "
-          f"model's in {golden_shown}, both under '{cartridges.TOP}';\n"
+          f"model's in {golden_shown}, both under '{TOP}';\n"
           f"'ttt compare {golden_shown} {shown}' compares them edge by edge.")
     opened = model if golden else core
     return session.show(opened, opened.with_suffix(".gtkw"), what=f"game {number} of {name}",
-                        scope=cartridges.TOP) or status
+                        scope=TOP) or status
