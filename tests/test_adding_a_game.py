@@ -1,12 +1,15 @@
 """docs/cartridge.md, "Adding a game", done by a test: a game written here, a core and
-its golden model and nothing else, is found by its folder's name, plays every game in
-lockstep with its golden model, is listed where the games are listed and is played by
-the default client. Folders that are not whole games are refused as the section says.
+its golden model and one entry in the catalogue (sim/catalogue.py) and nothing else, is
+listed where the games are listed, plays every game in lockstep with its golden model
+on every simulator that runs a cartridge here, each of which catches a core of another
+game, and is played by the default client. A name without an entry, or an entry without
+a golden model, is refused in one line.
 
 The game is written into this test's own temporary directory, whose hdl/ and
-firmware_ref/ are added to those packages' search paths for the test alone: nothing is
-written into the checkout, so tests running beside this one (pytest-xdist's workers,
-another checkout) never see the game, and nothing is left behind if the test dies.
+firmware_ref/ are added to those packages' search paths for the test alone, and its
+entry is added to the catalogue for the test alone: nothing is written into the
+checkout, so tests running beside this one (pytest-xdist's workers, another checkout)
+never see the game, and nothing is left behind if the test dies.
 """
 
 import importlib
@@ -22,7 +25,10 @@ import hdl
 from boards.host import clients, terminal
 from boards.ttt import main as ttt
 from firmware_ref.cli import UserError
-from sim.cartridges import bench as cartridges
+from hdl.firstfree.cartridge import FirstFree
+from sim import Mismatch, backends, catalogue
+from sim.backends.core import pins
+from sim.cartridges.lockstep import lockstep
 
 NAME = "lastfree_throwaway"
 
@@ -90,68 +96,91 @@ def folders(tmp_path, monkeypatch):
     importlib.invalidate_caches()
 
 
+def entry(monkeypatch):
+    """The game's one entry in the catalogue, for this test alone."""
+    monkeypatch.setitem(catalogue.GAMES, NAME, catalogue.Game(NAME))
+    return catalogue.game(NAME)
+
+
 @pytest.fixture
-def game(folders):
-    """The whole game: its core in hdl/, its golden model in firmware_ref/."""
+def game(folders, monkeypatch):
+    """The whole game: its core in hdl/, its golden model in firmware_ref/, its entry."""
     write(folders / "hdl" / NAME / "__init__.py", '"""Last free."""\n')
     write(folders / "hdl" / NAME / "cartridge.py", CORE)
     write(folders / "firmware_ref" / NAME / "__init__.py", GOLDEN)
     importlib.invalidate_caches()
-    return NAME
+    return entry(monkeypatch)
 
 
-def test_a_game_folder_and_its_golden_model_are_a_game(game, capsys):
-    # Found by its folder's name: the registry builds the core and finds the model.
-    assert game in cartridges.names()
-    assert cartridges.cartridge(game).code == "Z"
-    assert cartridges.golden(game).__name__ == f"firmware_ref.{game}"
+def test_two_folders_and_an_entry_are_a_game(game, capsys):
+    # Listed by the catalogue, which builds the core and finds the model.
+    assert NAME in catalogue.names()
+    assert game.code == "Z" and game.cartridge().code == "Z"
+    assert game.golden().__name__ == f"firmware_ref.{NAME}"
 
     # Every game a person can play, in lockstep at the pins, as make verify plays it.
-    assert ttt(["verify", "--game", game, "--backend", "amaranth"]) == 0
+    assert ttt(["verify", "--game", NAME, "--backend", "amaranth"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("all ")
-
-    # A core that plays another game is caught: the lockstep means something.
-    from hdl.firstfree.cartridge import FirstFree
-    with pytest.raises(cartridges.Mismatch):
-        cartridges.lockstep(game, itertools.islice(cartridges.golden(game).games(), 3),
-                            core=FirstFree)
 
     # Listed where the games are listed, and named by GAME as any other.
     with pytest.raises(SystemExit):
         ttt(["play", "-h"])
-    assert game in capsys.readouterr().out.replace("\n", " ")
+    assert NAME in capsys.readouterr().out.replace("\n", " ")
 
-    # No row in the table of clients: the board of nine places plays it, on its golden
-    # model as make play does, and hears the machine say each move.
-    assert game not in clients.OWN and clients.client(game) is terminal
+    # Its face is the default: the board of nine places plays it, on its golden model
+    # as make play does, and hears the machine say each move.
+    assert game.face is catalogue.NINE and clients.client(NAME) is terminal
     said, typed = [], iter(["b2", "quit"])
-    assert clients.client(game).play_golden(lambda prompt: next(typed), said.append,
-                                            game=game) is None
+    assert clients.client(NAME).play_golden(lambda prompt: next(typed), said.append,
+                                            game=NAME) is None
     assert any(re.fullmatch(r"The machine plays C3; its move took \d+ clock cycles\.", line)
-               for line in said)
+                for line in said)
 
 
-def test_a_folder_that_is_not_a_whole_game_is_refused(folders):
-    # A folder of hdl/ without cartridge.py is no game: not listed, and refused by name.
+# Every simulator of the table that runs a cartridge (the bit-parallel chips are the
+# chip's own gates); a Verilator or Icarus build is make test-slow's, as for every game.
+CARTRIDGE_SIMULATORS = [
+    pytest.param(name, marks=[pytest.mark.slow] if name in ("verilator-cxx", "verilator",
+                                                             "icarus") else [])
+    for name in backends.SIMULATORS if name != "bitlanes"]
+
+
+@pytest.mark.parametrize("backend", CARTRIDGE_SIMULATORS)
+def test_the_game_plays_on_every_simulator_and_a_core_of_another_game_is_caught(game,
+                                                                                backend):
+    try:
+        simulator = backends.make(backend, game, pins=pins(game, cartridge=True))
+    except backends.BackendMissing as missing:
+        pytest.skip(str(missing))           # the tool is not installed here
+    games = list(itertools.islice(game.golden().games(), 6))
+    assert lockstep(NAME, games, backend=simulator) == (6, sum(map(len, games)))
+    # A core that plays another game (the first empty place, not the last) is caught.
+    with pytest.raises(Mismatch, match=r"^game \d+, clock \d+: \w+ is "):
+        lockstep(NAME, games, backend=backend, core=FirstFree)
+
+
+def test_a_name_without_an_entry_or_an_entry_without_a_golden_model_is_refused(
+        folders, monkeypatch):
+    # Both folders, but no entry: no game, refused by name in one line.
     write(folders / "hdl" / NAME / "__init__.py", '"""Not yet a game."""\n')
-    importlib.invalidate_caches()
-    assert NAME not in cartridges.names()
-    with pytest.raises(ValueError, match=f"unknown game '{NAME}'"):
-        cartridges.cartridge(NAME)
-
-    # A core without a golden model is listed, but nothing checks it: make verify
-    # refuses it in one line that names the folder to write.
     write(folders / "hdl" / NAME / "cartridge.py", CORE)
     importlib.invalidate_caches()
-    assert NAME in cartridges.names() and cartridges.golden(NAME) is None
-    with pytest.raises(ValueError, match="has no golden model"):
-        cartridges.lockstep(NAME)
+    assert NAME not in catalogue.names()
+    with pytest.raises(UserError, match=f"unknown game '{NAME}'"):
+        catalogue.game(NAME)
+
+    # An entry and a core without a golden model: listed, but nothing checks it, and
+    # make verify refuses it in one line that names the folder to write.
+    game = entry(monkeypatch)
+    assert NAME in catalogue.names() and game.golden() is None
+    with pytest.raises(UserError, match="has no golden model"):
+        lockstep(NAME)
     from sim.verification import verify
     with pytest.raises(UserError, match=f"firmware_ref/{NAME}/"):
         verify.cartridge(NAME, "amaranth")
 
 
-def test_the_game_is_gone_with_its_folders():
+def test_the_game_is_gone_with_its_folders_and_its_entry():
     # After the tests above (in any order, in any worker), the checkout holds no such
     # game: it was never written there.
-    assert NAME not in cartridges.names()
+    assert NAME not in catalogue.names()

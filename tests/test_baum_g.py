@@ -16,7 +16,8 @@ from firmware_ref.baum_g_forced import model as forced
 from firmware_ref.cartridge import line
 from firmware_ref.places import EMPTY, GREEN, RED
 from hdl import g as g_core, turns as turns_core
-from sim.cartridges import bench as cartridges
+from sim import Mismatch
+from sim.cartridges.lockstep import lockstep
 
 FIG_10 = {(0, 0, 0): 0, (1, 0, 0): 1, (-1, 0, 0): -1, (-1, -1, 0): -8, (1, 1, 0): 8,
           (-1, 1, 0): 0, (1, -1, 1): 0, (-1, 1, -1): 0, (1, 1, 1): 28, (-1, -1, -1): -28}
@@ -109,7 +110,7 @@ def test_fig_12_g_takes_a_corner_and_fig_13s_fork_beats_it():
         model.set(pins)
         model.tick()
     assert line(model.places, GREEN) and model.state == "OVER"
-    assert cartridges.lockstep("baum_g", [game]).games == 1
+    assert lockstep("baum_g", [game]).games == 1
 
 
 def test_fig_14_forced_moves_play_the_draw_from_fig_12():
@@ -121,24 +122,24 @@ def test_fig_14_forced_moves_play_the_draw_from_fig_12():
     game, moves, last = play(forced.Model(), [0, 8, 7, 2, 3])
     assert moves == [4, 1, 6, 5]                               # O5, O2, O7, O6
     assert last == FIG_14F[::-1]            # a half turn reverses the reading order
-    assert cartridges.lockstep("baum_g_forced", [game]).games == 1
+    assert lockstep("baum_g_forced", [game]).games == 1
 
 
 # -- every game, every bench, and broken cores ---------------------------------------
 
 def test_baum_g_agrees_with_its_golden_model_in_every_game():
-    assert cartridges.lockstep("baum_g") == (517, 22188)
+    assert lockstep("baum_g") == (517, 22188)
 
 
 def test_forced_agrees_with_its_golden_model_on_every_eighth_game():
     sample = list(itertools.islice(forced.games(), 0, None, 8))
-    played = cartridges.lockstep("baum_g_forced", sample)
+    played = lockstep("baum_g_forced", sample)
     assert played.games == len(sample) == 120
 
 
 @pytest.mark.slow       # a compiled build and 958 games: make test-slow, and make verify
 def test_forced_agrees_with_its_golden_model_in_every_game():
-    assert cartridges.lockstep("baum_g_forced", backend="compiled") == (958, 78602)
+    assert lockstep("baum_g_forced", backend="compiled") == (958, 78602)
 
 
 # The compiled and Verilator builds of each machine: make test-slow.
@@ -147,20 +148,20 @@ def test_forced_agrees_with_its_golden_model_in_every_game():
 @pytest.mark.parametrize("name, package", [("baum_g", plain), ("baum_g_forced", forced)])
 def test_a_few_games_on_the_other_benches(name, package, backend):
     games = list(itertools.islice(package.games(), 0, None, 150))
-    played = cartridges.lockstep(name, games, backend=backend)
+    played = lockstep(name, games, backend=backend)
     assert played == (len(games), sum(map(len, games))) and played.games >= 4
 
 
 def test_a_core_whose_f_lacks_the_product_term_is_caught(monkeypatch):
     monkeypatch.setattr(g_core, "f", lambda red, green: (red - green) ** 3)
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: (board|tx)"):
-        cartridges.lockstep("baum_g")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: (board|tx)"):
+        lockstep("baum_g")
 
 
 def test_a_forced_core_blind_to_the_rising_diagonal_is_caught(monkeypatch):
     monkeypatch.setattr(turns_core, "LINES", turns_core.LINES[:-1])
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: \w+ is "):
-        cartridges.lockstep("baum_g_forced")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: \w+ is "):
+        lockstep("baum_g_forced")
 
 
 # -- the verdicts ---------------------------------------------------------------------

@@ -25,7 +25,7 @@ from firmware_ref.eth.alg import wins
 from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
 from firmware_ref.places import COMPUTER, EMPTY, HUMAN, coordinate
-from sim.cartridges import bench as cartridges
+from sim import catalogue
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
 
 # The user's preference: the first free place in this order.
@@ -264,7 +264,7 @@ def two_games():
 def test_a_board_of_two_games_lists_them_and_plays_the_one_chosen(two_games):
     # python -m boards play-board --game eth,firstfree: the client asks the board for its
     # games, lists them, plays the second with its moves said, and refuses game 2.
-    eth, firstfree = (cartridges.cartridge(name).title for name in ("eth", "firstfree"))
+    eth, firstfree = (catalogue.game(name).title for name in ("eth", "firstfree"))
     done = user_typed(["python", "-m", "boards", "play-board", "--game", "eth,firstfree"],
                       input="game\ngame 1\nb2\ngame 2\nhelp\nquit\n", timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
@@ -286,7 +286,7 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
     # ETH cartridge's pins in lockstep with its golden model (firmware_ref/eth/cartridge.py);
     # the busy clocks after each key, which the console counts, are the chip's think time.
     from firmware_ref.eth import cartridge
-    from sim.cartridges import bench as cartridges
+    from sim.cartridges.lockstep import lockstep
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 
     def keys(board):
@@ -294,7 +294,7 @@ def test_the_box_games_agree_with_the_golden_model_at_the_cartridge_pins():
 
     games = [game for entered in (None, position) for game in
              cartridge.played(board=board_bits(entered or [EMPTY] * 9), keys=keys)]
-    assert cartridges.lockstep("eth", games, backend="compiled") == \
+    assert lockstep("eth", games, backend="compiled") == \
         (2, sum(map(len, games)))
     for entered, game in zip((None, position), games):
         model = CycleModel()

@@ -10,9 +10,16 @@ from amaranth.hdl import Fragment
 from boards.gateware.top import target
 from boards.builds.build import plan
 from hdl.cartridge import Cartridge, Signature
-from sim.backends import BACKENDS, PLAIN_VERILATOR, BackendMissing
-from sim.cartridges import bench as cartridges
+from sim import Mismatch, catalogue
+from sim.backends import PLAIN_VERILATOR, BackendMissing
+from sim.cartridges.golden import Golden
+from sim.cartridges.lockstep import lockstep
+from sim.cartridges import waves as cartridge_waves
+from sim.waves import game as game_waves
 from user import make
+
+# The simulators that run a cartridge here, the bit-parallel chips being the chip's own.
+ON_CARTRIDGES = ("compiled", "verilator", "amaranth", PLAIN_VERILATOR)
 
 
 def test_the_benches_blink_as_every_board_does():
@@ -21,28 +28,30 @@ def test_the_benches_blink_as_every_board_does():
     from hdl.cartridge import blink_clocks
     for board in BOARDS.values():
         hz = board.make_platform().default_clk_frequency
-        assert hz == cartridges.BOARD_HZ and blink_clocks(hz) == cartridges.BLINK
-    assert cartridges.BLINK == 1 << 22      # a 22-bit counter's top bit: 0.35 s
+        assert hz == catalogue.BOARD_HZ
+    blink = blink_clocks(catalogue.BOARD_HZ)
+    assert blink == 1 << 22                 # a 22-bit counter's top bit: 0.35 s
+    assert catalogue.game("ultimate").given() == {"blink": blink}
 
 
 def test_every_game_folder_is_a_cartridge():
-    assert cartridges.names() == ["baum_g", "baum_g_forced", "bawer_hawkins", "eth",
+    assert catalogue.names() == ["baum_g", "baum_g_forced", "bawer_hawkins", "eth",
                                   "firstfree", "hendrix_purcell",
                                   "hendrix_purcell_defended", "ktane", "table", "tactic",
                                   "turbo", "ultimate"]
-    for name in cartridges.names():
-        core = cartridges.cartridge(name)(**cartridges.given(name))
+    for name in catalogue.names():
+        core = catalogue.game(name).cartridge()(**catalogue.game(name).given())
         assert isinstance(core, Cartridge) and core.signature.members == Signature().members
         assert len(core.code) == 1 and core.code.isupper() and core.lamp_names
         Fragment.get(core, None)        # it elaborates without a platform
-    codes = [cartridges.cartridge(name).code for name in cartridges.names()]
+    codes = [catalogue.game(name).code for name in catalogue.names()]
     assert len(set(codes)) == len(codes)
     with pytest.raises(ValueError, match="unknown game 'nope'"):
-        cartridges.cartridge("nope")
+        catalogue.game("nope")
 
 
 def test_first_free_agrees_with_its_golden_model_in_every_game():
-    played, clocks = cartridges.lockstep("firstfree")
+    played, clocks = lockstep("firstfree")
     assert played == 822 and clocks > 20_000
 
 
@@ -50,8 +59,8 @@ def test_a_golden_model_that_misses_a_line_is_caught(monkeypatch):
     # Without the rising diagonal the model plays on where the core has ended the game.
     from firmware_ref import cartridge
     monkeypatch.setattr(cartridge, "LINES", cartridge.LINES[:-1])
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: (lamps|over|busy)"):
-        cartridges.lockstep("firstfree")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: (lamps|over|busy)"):
+        lockstep("firstfree")
 
 
 @pytest.mark.parametrize("board, games", [("icebreaker", ("firstfree",)),
@@ -67,8 +76,8 @@ def test_the_console_builds_other_cartridges_and_several_at_once(board, games):
 def test_verify_of_a_game_without_a_golden_model_is_one_line(monkeypatch):
     from firmware_ref.cli import UserError
     from sim.verification import verify
-    monkeypatch.setattr(cartridges, "golden", lambda name: None)
-    with pytest.raises(UserError, match="firstfree has no golden model"):
+    monkeypatch.setattr(catalogue.Game, "golden", lambda game: None)
+    with pytest.raises(UserError, match="'firstfree' has no golden model"):
         verify.cartridge("firstfree")
 
 
@@ -101,14 +110,14 @@ ON_VERILATOR = ("verilator", PLAIN_VERILATOR)
 @pytest.mark.parametrize("name, backend", [
     pytest.param(name, backend, marks=[pytest.mark.slow] if backend in ON_VERILATOR else [])
     for name in ("eth", "firstfree")
-    for backend in BACKENDS + (PLAIN_VERILATOR,)])
+    for backend in ON_CARTRIDGES])
 def test_every_cartridge_agrees_with_its_golden_model_on_every_backend(name, backend):
     games = handful(name)
-    played, clocks = cartridges.lockstep(name, games, backend=backend)
+    played, clocks = lockstep(name, games, backend=backend)
     assert played == len(games) >= 8 and clocks == sum(map(len, games))
 
 
-class WrongLamp(cartridges.cartridge("eth")):
+class WrongLamp(catalogue.game("eth").cartridge()):
     """The ETH chip with lamp 3 (its own, always dark) lit when the game is over."""
 
     def elaborate(self, platform):
@@ -120,12 +129,11 @@ class WrongLamp(cartridges.cartridge("eth")):
 # On Verilator a build of its own, half a minute: make test-slow.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
                                                   if backend in ON_VERILATOR else [])
-                                     for backend in BACKENDS
-                                     + (PLAIN_VERILATOR,)])
+                                     for backend in ON_CARTRIDGES])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
-    with pytest.raises(cartridges.Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
+    with pytest.raises(Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "
                                                   r"the core, [26] in the golden model"):
-        cartridges.lockstep("eth", handful("eth")[:1], backend=backend, core=WrongLamp)
+        lockstep("eth", handful("eth")[:1], backend=backend, core=WrongLamp)
 
 
 def forgets_the_position(monkeypatch):
@@ -146,9 +154,9 @@ def forgets_the_position(monkeypatch):
 
 def test_a_golden_model_that_does_not_show_the_position_entered_is_caught(monkeypatch):
     game = forgets_the_position(monkeypatch)
-    with pytest.raises(cartridges.Mismatch, match=r"game 0, clock 0: board is 288 in the "
+    with pytest.raises(Mismatch, match=r"game 0, clock 0: board is 288 in the "
                                                   r"core, 0 in the golden model"):
-        cartridges.lockstep("eth", [game], backend="compiled")
+        lockstep("eth", [game], backend="compiled")
 
 
 def test_a_missing_tool_is_one_line(monkeypatch):
@@ -156,21 +164,21 @@ def test_a_missing_tool_is_one_line(monkeypatch):
     monkeypatch.setenv("CXX", "no-such-c++")
     with pytest.raises(UserError, match=r"^the compiled backend cannot run: no C\+\+ "
                                         r"compiler: 'no-such-c\+\+' is not on the PATH"):
-        cartridges.lockstep("firstfree", [], backend="compiled")
+        lockstep("firstfree", [], backend="compiled")
     monkeypatch.setenv("PATH", "")
     with pytest.raises(BackendMissing, match=r"^the verilator backend cannot run: "
                                              r"Verilator needs perl"):
-        cartridges.lockstep("firstfree", [], backend="verilator")
+        lockstep("firstfree", [], backend="verilator")
     with pytest.raises(ValueError, match="unknown backend 'spice'"):
-        cartridges.lockstep("firstfree", [], backend="spice")
+        lockstep("firstfree", [], backend="spice")
 
 
 @pytest.mark.parametrize("name", ["eth", "firstfree"])
 def test_the_waves_of_a_game_compare_equal_with_the_golden_models(name, tmp_path):
     core, golden = tmp_path / "core.vcd", tmp_path / "golden.vcd"
     game = handful(name)[-1]
-    assert cartridges.waves(name, game, core, golden) == (1, len(game))
-    report = cartridges.compare(golden, core)
+    assert cartridge_waves.waves(name, game, core, golden) == (1, len(game))
+    report = game_waves.compare(golden, core)
     assert report.equal and report.cycles == len(game), report.summary()
     assert sorted(report.pairs) == sorted(["key", "start", "position", "switches",
                                            "rx__valid", "rx__payload", "tx__ready",
@@ -179,15 +187,15 @@ def test_the_waves_of_a_game_compare_equal_with_the_golden_models(name, tmp_path
     for waves in (core, golden):
         view = waves.with_suffix(".gtkw").read_text()
         assert f'[dumpfile] "{waves.resolve()}"' in view and "cartridge.board[17:0]" in view
-    assert cartridges.compare(core, golden).equal       # and the other way round
+    assert game_waves.compare(core, golden).equal       # and the other way round
 
 
 def test_a_changed_value_in_the_waves_is_reported(tmp_path, monkeypatch):
     core, golden = tmp_path / "core.vcd", tmp_path / "golden.vcd"
     game = forgets_the_position(monkeypatch)
-    with pytest.raises(cartridges.Mismatch, match="board"):
-        cartridges.waves("eth", game, core, golden)
-    report = cartridges.compare(golden, core)       # both written all the same
+    with pytest.raises(Mismatch, match="board"):
+        cartridge_waves.waves("eth", game, core, golden)
+    report = game_waves.compare(golden, core)       # both written all the same
     assert not report.equal
     first = report.differences[0]
     assert first.signal == "board" and first.expected.startswith("0 ")
@@ -197,9 +205,9 @@ def test_a_changed_value_in_the_waves_is_reported(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("name", ["eth", "firstfree"])
 def test_games_that_begin_alike_share_the_golden_models_clocks_and_nothing_else(name):
-    package = cartridges.golden(name)
+    package = catalogue.game(name).golden()
     games = list(itertools.islice(package.games(), 6)) + handful(name)[-3:]
-    golden = cartridges.Golden(package)
+    golden = Golden(package)
     for game in games:
         model, fresh = package.Model(), []
         for pins in game:
@@ -266,17 +274,17 @@ def blundering_first_free(monkeypatch, core_blunders):
 
     package = types.SimpleNamespace(Model=Model, Inputs=model.Inputs, Probe=model.Probe,
                                     games=lambda: turns.games(Model()))
-    monkeypatch.setattr(cartridges, "golden", lambda name: package)
+    monkeypatch.setattr(catalogue.Game, "golden", lambda game: package)
     return Core
 
 
 def test_the_blunder_lamp_lights_after_each_blunder_in_every_game(monkeypatch):
     core = blundering_first_free(monkeypatch, lambda blunders: blunders)
     assert core.lamp_names[3] == "blunder"
-    assert cartridges.lockstep("firstfree", core=core) == (822, 20_781)
+    assert lockstep("firstfree", core=core) == (822, 20_781)
 
 
 def test_a_core_that_misses_a_blunder_is_caught(monkeypatch):
     core = blundering_first_free(monkeypatch, lambda blunders: sorted(blunders)[1:])
-    with pytest.raises(cartridges.Mismatch, match=r"lamps is \d+ in the core"):
-        cartridges.lockstep("firstfree", core=core)
+    with pytest.raises(Mismatch, match=r"lamps is \d+ in the core"):
+        lockstep("firstfree", core=core)

@@ -3,7 +3,8 @@
 import pytest
 from vcd import VCDWriter
 
-from sim.waves import compare, golden as golden_waves
+from sim.chip import golden_waves
+from sim.waves import compare
 from sim.chip import e2, lockstep
 from boards.ttt import main as ttt
 from sim.waves.files import read

@@ -1,4 +1,5 @@
-"""The compiled chip (CXXRTL, sim.backends.compiled) and the batch lockstep (sim.verification.verify).
+"""The compiled chip (CXXRTL, sim.backends.compiled) and the batch lockstep
+(sim.cartridges.lockstep, as sim.verification.verify runs it).
 
 The pin-level lockstep tests that Amaranth's simulator runs also run on the compiled
 chip: see tests/test_lockstep.py. Here: the build and its cache, the pin and batch
@@ -13,8 +14,9 @@ import pytest
 
 from firmware_ref.eth import cycle
 from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS, UNKNOWN, columns, record_session
-from sim import Mismatch
+from sim import Mismatch, catalogue
 from sim.backends import compiled
+from sim.cartridges.recording import recorded
 from sim.verification import verify
 from sim.chip.signals import PROBE_PATHS
 from sim.chip.stimulus import random_session
@@ -90,7 +92,7 @@ def test_a_missing_compiler_is_named(tmp_path, monkeypatch):
 def test_batch_lanes_are_independent_chips_that_agree_with_the_golden_model():
     sessions = _sessions(12)
     power_up = [n % 8 for n in range(12)]
-    chips = compiled.Chips(12, random=power_up)
+    chips = compiled.chip(12, random=power_up)
     lengths = np.array([1500 - 100 * (n % 3) for n in range(12)])
     actual = chips.run(_inputs(sessions), lengths)
     assert actual.shape == (12, 1500, len(PROBE_PATHS))
@@ -101,7 +103,7 @@ def test_batch_lanes_are_independent_chips_that_agree_with_the_golden_model():
         assert (actual[n, :lengths[n]][known] == expected[known]).all(), f"lane {n}"
         assert not actual[n, lengths[n]:].any()     # nothing past a lane's length
     # The batch is what stepping one chip at its pins gives.
-    one = compiled.Chips(1, random=power_up[5])
+    one = compiled.chip(1, random=power_up[5])
     for c, pins in enumerate(sessions[5][:300]):
         one.set(0, **{name: getattr(pins, name) for name in INPUT_COLUMNS})
         one.step()
@@ -110,7 +112,7 @@ def test_batch_lanes_are_independent_chips_that_agree_with_the_golden_model():
 
 
 def test_the_pin_interface_reads_widths_and_refuses_what_is_not_there():
-    chips = compiled.Chips(2)
+    chips = compiled.chip(2)
     assert chips.width("led") == 18 and chips.width("controller.state") == 3
     chips.set(1, resetN=0)
     chips.step(2)
@@ -125,7 +127,7 @@ def test_the_pin_interface_reads_widths_and_refuses_what_is_not_there():
     with pytest.raises(ValueError, match="lengths must be 2 values from 0 to 5"):
         chips.run(np.zeros((2, 5, 4)), [5, 6])
     with pytest.raises(ValueError, match="at least one lane"):
-        compiled.Chips(0)
+        compiled.chip(0)
 
 
 # make verify itself, every game in batch, is its journey's (tests/test_journeys.py).
@@ -133,15 +135,11 @@ def test_the_pin_interface_reads_widths_and_refuses_what_is_not_there():
 def test_verify_names_the_first_difference(monkeypatch):
     # A golden model that forgets copyboard while it waits: the batch must say where.
     monkeypatch.setattr(cycle, "_PROMPT", cycle._Controls(prompt=True))
-    lanes = verify.plan()[:3]
-    rows = verify.golden(lanes, jobs=1)
-    lengths = np.array([len(r) for r in rows])
-    inputs = np.zeros((3, lengths.max(), 4), np.uint32)
-    for n, packed in enumerate(rows):
-        inputs[n, :lengths[n]] = columns(packed)[0]
-    actual = compiled.Chips(3, random=[lane.power_up for lane in lanes]).run(inputs, lengths)
+    recording = recorded(catalogue.CHIP, cache=False).part([0, 1, 2])
+    chips = compiled.Compiled(catalogue.CHIP)
+    actual = chips.run(recording.lanes(), recording.lengths, recording.power_up)
     with pytest.raises(Mismatch) as caught:
-        verify.compare(lanes, rows, actual)
+        recording.compare(actual, chips.outputs)
     text = str(caught.value)
     assert text.startswith("cycle 2 of lane 0 (the user begins): copyboard is 1 in the "
                            "chip, 0 in the golden model")

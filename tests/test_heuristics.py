@@ -10,7 +10,8 @@ import pytest
 from firmware_ref import perfect
 from firmware_ref.cartridge import line
 from firmware_ref.places import EMPTY, GREEN, RED
-from sim.cartridges import bench as cartridges
+from sim import Mismatch, catalogue
+from sim.cartridges.lockstep import lockstep
 
 NAMES = ("bawer_hawkins", "hendrix_purcell", "hendrix_purcell_defended")
 GAMES = {"bawer_hawkins": 811, "hendrix_purcell": 599, "hendrix_purcell_defended": 591}
@@ -30,7 +31,7 @@ def played(package, game):
 
 
 def every_game(name):
-    package = cartridges.golden(name)
+    package = catalogue.game(name).golden()
     return [played(package, game) for game in package.games()]
 
 
@@ -41,8 +42,8 @@ def every_game(name):
 @pytest.mark.parametrize("every", [10, pytest.param(1, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", NAMES)
 def test_every_game_agrees_with_the_golden_model(name, every):
-    games = list(itertools.islice(cartridges.golden(name).games(), 0, None, every))
-    assert cartridges.lockstep(name, games) == (len(games), sum(map(len, games)))
+    games = list(itertools.islice(catalogue.game(name).golden().games(), 0, None, every))
+    assert lockstep(name, games) == (len(games), sum(map(len, games)))
     assert len(games) == -(-GAMES[name] // every)
 
 
@@ -52,8 +53,8 @@ def test_every_game_agrees_with_the_golden_model(name, every):
 @pytest.mark.parametrize("backend", ["compiled", "verilator"])
 @pytest.mark.parametrize("name", NAMES)
 def test_a_few_games_agree_on_the_other_benches(name, backend):
-    games = list(itertools.islice(cartridges.golden(name).games(), 0, None, 150))
-    assert cartridges.lockstep(name, games, backend=backend) == (len(games),
+    games = list(itertools.islice(catalogue.game(name).golden().games(), 0, None, 150))
+    assert lockstep(name, games, backend=backend) == (len(games),
                                                                  sum(map(len, games)))
 
 
@@ -61,15 +62,15 @@ def test_a_box_that_is_never_turned_is_caught(monkeypatch):
     # The wiring read on the board as it stands: the person's corner 3 gets no centre.
     from hdl.bawer_hawkins import engine
     monkeypatch.setattr(engine, "turned", lambda cell, turns: cell)
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: board"):
-        cartridges.lockstep("bawer_hawkins")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: board"):
+        lockstep("bawer_hawkins")
 
 
 def test_an_order_beginning_in_the_corner_is_caught(monkeypatch):
     from hdl.hendrix_purcell import engine
     monkeypatch.setattr(engine, "ORDER", (0, 4) + engine.ORDER[2:])
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: board"):
-        cartridges.lockstep("hendrix_purcell")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: board"):
+        lockstep("hendrix_purcell")
 
 
 # One exception in make test; each of the others in make test-slow.
@@ -79,8 +80,8 @@ def test_a_defence_missing_an_exception_is_caught(monkeypatch, forgotten):
     from hdl.hendrix_purcell_defended import engine
     kept = engine.EXCEPTIONS[:forgotten] + engine.EXCEPTIONS[forgotten + 1:]
     monkeypatch.setattr(engine, "EXCEPTIONS", kept)
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: board"):
-        cartridges.lockstep("hendrix_purcell_defended")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: board"):
+        lockstep("hendrix_purcell_defended")
 
 
 def test_the_looks_take_one_clock_each():

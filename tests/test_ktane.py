@@ -23,7 +23,8 @@ from boards.box.box import Box
 from firmware_ref.ktane import lfsr, manual, model, module, states
 from firmware_ref.ktane.manual import Defuser, expect, start_row
 from firmware_ref.ktane.model import Edgework, Model, Player
-from sim.cartridges import bench as cartridges
+from sim import Mismatch
+from sim.cartridges.lockstep import lockstep
 
 
 # -- the expert: the manual page ----------------------------------------------------
@@ -234,7 +235,7 @@ def test_the_golden_games_cover_strikes_passes_and_double_passes():
 def test_the_core_agrees_with_its_golden_model():
     # On Amaranth's simulator; `make verify GAME=ktane` plays the same games compiled
     # (CXXRTL), `--backend verilator` on cocotb: their builds take minutes from cold.
-    assert cartridges.lockstep("ktane", GAMES) == (len(GAMES), sum(map(len, GAMES)))
+    assert lockstep("ktane", GAMES) == (len(GAMES), sum(map(len, GAMES)))
 
 
 @pytest.mark.parametrize("block, name, value", [
@@ -245,8 +246,8 @@ def test_the_core_agrees_with_its_golden_model():
 def test_a_wrong_core_is_caught(monkeypatch, block, name, value):
     import importlib
     monkeypatch.setattr(importlib.import_module(f"hdl.ktane.{block}"), name, value)
-    with pytest.raises(cartridges.Mismatch):
-        cartridges.lockstep("ktane", GAMES)
+    with pytest.raises(Mismatch):
+        lockstep("ktane", GAMES)
 
 
 def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
@@ -254,8 +255,8 @@ def test_a_wrong_chart_in_the_core_is_caught(monkeypatch):
     table = [list(row) for row in chart.TABLE]
     table[0][2], table[1][2] = table[1][2], table[0][2]
     monkeypatch.setattr(chart, "TABLE", tuple(map(tuple, table)))
-    with pytest.raises(cartridges.Mismatch):
-        cartridges.lockstep("ktane", GAMES)
+    with pytest.raises(Mismatch):
+        lockstep("ktane", GAMES)
 
 
 # -- the terminal ----------------------------------------------------------------------

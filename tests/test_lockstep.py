@@ -13,7 +13,7 @@ from firmware_ref.eth import cycle
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
 from firmware_ref.eth.pins import start, starting
 from sim.backends import compiled
-from sim.chip import e2, games, lockstep
+from sim.chip import e2, games, lanes, lockstep
 from sim.chip.stimulus import random_session
 
 SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
@@ -35,7 +35,7 @@ def test_e2_on_the_hdl_matches_the_paper_and_the_model(simulate):
 
 @pytest.fixture(scope="module")
 def presses():
-    return lockstep.game_presses()
+    return lanes.presses()[0]
 
 
 def _every_game():

@@ -14,8 +14,8 @@ from firmware_ref import perfect
 from firmware_ref.cartridge import line
 from firmware_ref.places import EMPTY, GREEN, RED
 from hdl.firstfree.cartridge import FirstFree, Scan
-from sim import tools
-from sim.cartridges import bench as cartridges, corecost, scores
+from sim import catalogue, tools
+from sim.cartridges import corecost, scores
 
 
 def first_free_by_hand():
@@ -106,7 +106,7 @@ def test_a_blunder_is_counted_once_per_position():
 
 def test_the_table_has_every_machine_and_side_field():
     # Every machine of the issue's table is a game that plugs into the console.
-    assert set(scores.MACHINES.values()) <= set(cartridges.names())
+    assert set(scores.MACHINES.values()) <= set(catalogue.names())
     score = scores.score("firstfree")
     del score["first"]                  # as a machine that cannot begin
     got = museum.entry(score, {"logic_cells": 143, "fmax_mhz": 125.4})
@@ -117,13 +117,14 @@ def test_the_table_has_every_machine_and_side_field():
 
 def few_games(monkeypatch, count=12):
     """Lockstep over the first `count` games only, to keep the runner's tests short."""
-    lockstep = cartridges.lockstep
+    lockstep = museum.lockstep
 
     def few(name, games=None, **options):
-        games = games or list(itertools.islice(cartridges.golden(name).games(), count))
+        games = games or list(itertools.islice(catalogue.game(name).golden().games(),
+                                               count))
         return lockstep(name, games, **options)
-    monkeypatch.setattr(cartridges, "lockstep", few)
-    monkeypatch.setattr(museum, "BACKENDS", ("amaranth",))
+    monkeypatch.setattr(museum, "lockstep", few)
+    monkeypatch.setattr(museum, "BACKEND", "amaranth")
 
 
 def test_ttt_museum_writes_the_table_the_notes_and_the_picture(tmp_path, monkeypatch,
@@ -133,7 +134,7 @@ def test_ttt_museum_writes_the_table_the_notes_and_the_picture(tmp_path, monkeyp
                 str(tmp_path)]) == 0
     table = json.loads((tmp_path / museum.JSON).read_text())
     assert table["firstfree"]["second"]["lost"] == 429
-    twelve = list(itertools.islice(cartridges.golden("firstfree").games(), 12))
+    twelve = list(itertools.islice(catalogue.game("firstfree").golden().games(), 12))
     assert table["firstfree"]["lockstep"] == {"games": 12, "clocks": sum(map(len, twelve)),
                                               "backend": "amaranth"}
     assert table["firstfree"]["logic_cells"] is None
@@ -174,8 +175,8 @@ class LastFree(FirstFree):
 
 
 def test_a_mutant_core_stops_the_museum_in_one_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(museum, "BACKENDS", ("amaranth",))
-    monkeypatch.setattr(cartridges, "cartridge", lambda name: LastFree)
+    monkeypatch.setattr(museum, "BACKEND", "amaranth")
+    monkeypatch.setattr(catalogue.Game, "cartridge", lambda game: LastFree)
     assert ttt(["museum", "--machines", "firstfree", "--no-cost", "--out",
                 str(tmp_path)]) == 2
     err = capsys.readouterr().err

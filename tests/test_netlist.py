@@ -14,7 +14,8 @@ import pytest
 
 from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
-from sim.waves import compare, golden as golden_waves
+from sim.chip import golden_waves
+from sim.waves import compare
 from sim.chip import e2
 from sim.backends import netlist
 from user import said, watched

@@ -6,7 +6,7 @@ from user import make
 
 
 def test_an_unknown_or_repeated_game_is_named_with_the_games_there_are():
-    from sim.cartridges.bench import names
+    from sim.catalogue import names
     done = make("bitstream", "GAME=chess")
     assert done.returncode == 2 and "Building" not in done.stdout     # no work began
     refused = done.stderr.splitlines()[-2]          # above make's own line

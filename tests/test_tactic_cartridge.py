@@ -6,7 +6,8 @@ import pytest
 
 from bench import replayed
 from firmware_ref.tactic import model
-from sim.cartridges import bench as cartridges
+from sim import Mismatch
+from sim.cartridges.lockstep import lockstep
 
 PEOPLE = list(model.two_person_games())
 
@@ -23,14 +24,14 @@ def test_the_golden_games_cover_refused_keys_bounces_and_every_result():
 
 
 def test_the_core_agrees_with_its_golden_model_in_two_person_games():
-    assert cartridges.lockstep("tactic", PEOPLE) == (len(PEOPLE), sum(map(len, PEOPLE)))
+    assert lockstep("tactic", PEOPLE) == (len(PEOPLE), sum(map(len, PEOPLE)))
 
 
 @pytest.mark.slow       # the planner's compiled build and half a million clocks: make test-slow
 def test_the_core_plans_as_the_golden_model_in_a_game_against_the_machine():
     # The seed's A plan 2, 3, 7 in round 1; the planner's choice and its clocks.
     game = next(model.machine_games(1))
-    assert cartridges.lockstep("tactic", [game], backend="compiled") == (1, len(game))
+    assert lockstep("tactic", [game], backend="compiled") == (1, len(game))
     m = model.Model()
     thinks = []
     for pins in game:
@@ -45,8 +46,8 @@ def test_the_core_plans_as_the_golden_model_in_a_game_against_the_machine():
 def test_a_core_that_lets_the_centre_into_round_1_is_caught(monkeypatch):
     import hdl.tactic.rules as core_rules
     monkeypatch.setattr(core_rules, "CENTRE", 9)        # no place is the centre
-    with pytest.raises(cartridges.Mismatch):
-        cartridges.lockstep("tactic", PEOPLE)
+    with pytest.raises(Mismatch):
+        lockstep("tactic", PEOPLE)
 
 
 def test_the_planner_clocks_per_round():

@@ -9,7 +9,8 @@ from firmware_ref.cartridge import line
 from firmware_ref.places import EMPTY, GREEN, RED
 from firmware_ref.turbo import model as turbo
 from hdl.turbo import analysis, engine, order
-from sim.cartridges import bench as cartridges
+from sim import Mismatch
+from sim.cartridges.lockstep import lockstep
 
 BUDGET = 256            # the console's think clocks of a reply at most
 
@@ -114,7 +115,7 @@ def test_a_win_or_a_fork_on_the_board_is_played_in_five_clocks():
 # -- the core -------------------------------------------------------------------------
 
 def test_the_core_agrees_with_its_golden_model_in_every_game():
-    played, clocks = cartridges.lockstep("turbo", backend="compiled")
+    played, clocks = lockstep("turbo", backend="compiled")
     assert played == 533 and clocks > 100_000
 
 
@@ -123,17 +124,17 @@ def test_the_core_agrees_with_its_golden_model_in_every_game():
                                                               marks=pytest.mark.slow)])
 def test_the_core_agrees_in_a_sample_on_the_other_benches(backend):
     games = list(turbo.games())[::60]
-    assert cartridges.lockstep("turbo", games, backend=backend) == (9, sum(map(len, games)))
+    assert lockstep("turbo", games, backend=backend) == (9, sum(map(len, games)))
 
 
 @pytest.mark.slow      # a build of its own; make test breaks the core's lines instead
 def test_a_core_that_orders_corners_before_the_centre_is_caught(monkeypatch):
     monkeypatch.setattr(order, "ORDER", (0, 2, 6, 8, 4, 1, 3, 5, 7))
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: "):
-        cartridges.lockstep("turbo", backend="compiled")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: "):
+        lockstep("turbo", backend="compiled")
 
 
 def test_a_core_blind_to_the_rising_diagonal_is_caught(monkeypatch):
     monkeypatch.setattr(analysis, "LINES", analysis.LINES[:-1])
-    with pytest.raises(cartridges.Mismatch, match=r"game \d+, clock \d+: "):
-        cartridges.lockstep("turbo", backend="compiled")
+    with pytest.raises(Mismatch, match=r"game \d+, clock \d+: "):
+        lockstep("turbo", backend="compiled")

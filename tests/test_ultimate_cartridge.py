@@ -7,7 +7,9 @@ import pytest
 
 from bench import replayed
 from firmware_ref.ultimate import model
-from sim.cartridges import bench as cartridges
+from sim import Mismatch, catalogue
+from sim.cartridges.golden import Golden
+from sim.cartridges.lockstep import lockstep
 
 REFUSED = list(model.refused_games())
 PLAYED = list(model.played_games(count=3, plies=44))
@@ -27,7 +29,7 @@ def test_the_golden_games_cover_refusals_keys_and_every_ending():
 
 
 def test_the_core_agrees_with_its_golden_model_on_refusals_and_restarts():
-    assert cartridges.lockstep("ultimate", REFUSED) == (len(REFUSED), sum(map(len, REFUSED)))
+    assert lockstep("ultimate", REFUSED) == (len(REFUSED), sum(map(len, REFUSED)))
 
 
 @pytest.mark.slow       # the engine's compiled build and a million clocks: make test-slow
@@ -35,31 +37,31 @@ def test_the_core_searches_200_positions_and_plays_games_as_the_golden_model():
     # Move, value and nodes are in the line the cartridge says, and the clocks it
     # thinks are 4 a node: both compared at every clock. One compiled core for both.
     games = list(model.position_games(count=200)) + PLAYED
-    assert cartridges.lockstep("ultimate", games, backend="compiled") == \
+    assert lockstep("ultimate", games, backend="compiled") == \
         (len(games), sum(map(len, games)))
 
 
 def test_a_core_with_another_evaluation_is_caught(monkeypatch):
     import hdl.ultimate.engine as core_engine
     monkeypatch.setattr(core_engine, "BIG", 8)
-    with pytest.raises(cartridges.Mismatch):
-        cartridges.lockstep("ultimate", list(model.position_games(count=2, per_game=2)))
+    with pytest.raises(Mismatch):
+        lockstep("ultimate", list(model.position_games(count=2, per_game=2)))
 
 
 def test_a_short_blink_blinks_alike_in_the_core_and_the_golden_model(monkeypatch):
     # The boards' blink is longer than any game the benches play; a short one blinks
     # within each, and every bench gives the core and the golden model the same.
     games = list(model.position_games(count=2, per_game=2))
-    assert cartridges.Golden(model, blink=64).play(games[0]) != \
-        cartridges.Golden(model).play(games[0])
-    monkeypatch.setattr(cartridges, "BLINK", 64)
-    assert cartridges.lockstep("ultimate", games) == (len(games), sum(map(len, games)))
+    assert Golden(model, blink=64).play(games[0]) != \
+        Golden(model).play(games[0])
+    monkeypatch.setattr(catalogue.Game, "given", lambda game: {"blink": 64})
+    assert lockstep("ultimate", games) == (len(games), sum(map(len, games)))
 
-    class Slower(cartridges.cartridge("ultimate")):
+    class Slower(catalogue.game("ultimate").cartridge()):
         def __init__(self, *, blink):
             super().__init__(blink=2 * blink)
-    with pytest.raises(cartridges.Mismatch, match=r"clock \d+: board is"):
-        cartridges.lockstep("ultimate", games, core=Slower)
+    with pytest.raises(Mismatch, match=r"clock \d+: board is"):
+        lockstep("ultimate", games, core=Slower)
 
 
 def test_the_search_clocks():

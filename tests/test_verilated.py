@@ -9,42 +9,43 @@ import numpy as np
 import pytest
 
 from firmware_ref.cli import UserError
-from firmware_ref.eth.batch import columns
 
-from sim import Mismatch
+from sim import Mismatch, catalogue
 from sim.backends import bitlanes, compiled, verilated
+from sim.cartridges import recording as recordings
+from sim.cartridges.lockstep import play
 from sim.reports import benchmark
 from sim.verification import verify
+
+CHIP = catalogue.CHIP
 
 
 @pytest.fixture(scope="module")
 def recorded():
-    """Every game's lanes, the golden model's recording of them, and their inputs."""
-    lanes = verify.plan()
-    rows = verify.golden(lanes)
-    lengths = np.array([len(r) for r in rows], np.int64)
-    inputs = np.zeros((len(lanes), int(lengths.max()), 4), np.uint32)
-    for n, packed in enumerate(rows):
-        inputs[n, :lengths[n]] = columns(packed)[0]
-    return lanes, rows, inputs, lengths
+    """The golden model's recording of every game's lanes, as make verify plays them."""
+    return recordings.recorded(CHIP)
+
+
+def _run(chips, recording):
+    """`recording`'s lanes on `chips`, read back."""
+    return chips.run(recording.lanes(), recording.lengths, recording.power_up)
 
 
 @pytest.mark.slow      # make test checks this backend on a broken gate and against compiled
 def test_every_game_on_plain_verilator_agrees_with_the_golden_model(recorded):
-    lanes, rows, inputs, lengths = recorded
-    chips = verilated.Chips(len(lanes), random=[lane.power_up for lane in lanes])
-    verify.compare(lanes, rows, chips.run(inputs, lengths))     # raises on a difference
+    assert play(recorded, verilated.Verilated(CHIP)) == recorded.clocks
 
 
 def test_its_lanes_read_what_the_compiled_chips_read_at_every_power_up():
     # Random sessions, the benchmark's workload, each lane's counter at another value:
     # every probe after every edge is the compiled chip's, which the golden model checks.
     inputs = benchmark._inputs(benchmark._sessions(16))
-    power_up = np.arange(16) % 8
-    got = verilated.Chips(16, random=power_up).run(inputs)
-    assert (got == compiled.Chips(16, random=power_up).run(inputs)).all()
+    power_up, lengths = np.arange(16) % 8, np.full(16, inputs.shape[1])
+    chips = verilated.Verilated(CHIP)
+    got = chips.run(inputs, lengths, power_up)
+    assert (got == compiled.chip(16, random=power_up).run(inputs)).all()
     # and the power-up value is really forced: the counter's lanes differ
-    assert not (got == verilated.Chips(16).run(inputs)).all()
+    assert not (got == chips.run(inputs, lengths)).all()
 
 
 def _stuck_diagonal(verilog):
@@ -55,14 +56,13 @@ def _stuck_diagonal(verilog):
 
 
 # Plain Verilator's mutant is a build of its own: make test-slow.
-@pytest.mark.parametrize("chips", [pytest.param(verilated.Chips, marks=pytest.mark.slow),
-                                   bitlanes.Chips], ids=["plain Verilator", "bit-parallel"])
-def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded, chips):
-    lanes, rows, inputs, lengths = recorded
-    broken = chips(len(lanes), random=[lane.power_up for lane in lanes],
-                   edit=_stuck_diagonal)
+@pytest.mark.parametrize("simulator", [
+    pytest.param(verilated.Verilated, marks=pytest.mark.slow), bitlanes.Bitlanes],
+    ids=["plain Verilator", "bit-parallel"])
+def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded, simulator):
+    broken = simulator(CHIP, edit=_stuck_diagonal)
     with pytest.raises(Mismatch, match=r"^cycle \d+ of lane \d+ .*: \w+ is "):
-        verify.compare(lanes, rows, broken.run(inputs, lengths))
+        recorded.compare(_run(broken, recorded), broken.outputs)
 
 
 def test_make_verify_picks_the_bit_parallel_chips():
@@ -70,52 +70,51 @@ def test_make_verify_picks_the_bit_parallel_chips():
 
 
 def test_every_game_on_the_bit_parallel_chips_agrees_with_the_golden_model(recorded):
-    lanes, rows, inputs, lengths = recorded
-    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
-    verify.compare(lanes, rows, chips.run(inputs, lengths))
+    chips = bitlanes.Bitlanes(CHIP)
+    recorded.compare(_run(chips, recorded), chips.outputs)     # raises on a difference
 
 
 @pytest.fixture(scope="module")
 def golden_cache(tmp_path_factory):
-    """A cache of the golden model's bit planes of this module's own, empty at first."""
+    """A cache of golden recordings of this module's own, empty at first."""
     with pytest.MonkeyPatch.context() as patch:
-        folder = tmp_path_factory.mktemp("golden-chip")
-        patch.setattr(verify, "GOLDEN_CACHE", folder)
+        folder = tmp_path_factory.mktemp("golden")
+        patch.setattr(recordings, "CACHE", folder)
         yield folder
 
 
 def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
-        recorded, golden_cache):
-    lanes, rows, _, lengths = recorded
-    chips = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes])
-    assert verify.check_in_planes(lanes, chips) == lengths.sum()
-    assert len(list(golden_cache.glob("*/planes.npz"))) == 1
-    planes = verify.golden_planes(lanes, chips.widths)          # read back, the same
-    assert (planes.lengths == lengths).all() and chips.check(planes) == []
+        golden_cache):
+    recording = recordings.recorded(CHIP)
+    chips = bitlanes.Bitlanes(CHIP)
+    lengths = recording.lengths
+    assert play(recording, chips) == lengths.sum()
+    assert len(list(golden_cache.glob("*/*/*/recording.npz"))) == 1
+    assert len(list(golden_cache.glob("*/*/*/planes/*/planes.npz"))) == 1
+    planes = bitlanes.Planes.viewing(recording, chips.widths)      # read back, the same
+    assert (planes.lengths == lengths).all() and chips.check_planes(planes) == []
     # The lanes sorted longest first, and each group runs as long as its longest lane.
-    assert sorted(planes.order.tolist()) == list(range(len(lanes)))
+    assert sorted(planes.order.tolist()) == list(range(len(lengths)))
     assert (np.diff(lengths[planes.order]) <= 0).all()
     assert planes.cycles.tolist() == [lengths[planes.order[k:k + 64]].max()
-                                      for k in range(0, len(lanes), 64)]
+                                      for k in range(0, len(lengths), 64)]
 
 
-def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(recorded,
-                                                                       golden_cache):
-    lanes, _, _, _ = recorded
-    broken = bitlanes.Chips(len(lanes), random=[lane.power_up for lane in lanes],
-                            edit=_stuck_diagonal)
-    differ = broken.check(verify.golden_planes(lanes, broken.widths))
+def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(golden_cache):
+    recording = recordings.recorded(CHIP)
+    broken = bitlanes.Bitlanes(CHIP, edit=_stuck_diagonal)
+    differ = broken.check(recording)
     assert 0 < len(differ) <= 64
     with pytest.raises(Mismatch, match=r"^cycle \d+ of lane (\d+) .*: \w+ is ") as caught:
-        verify.check_in_planes(lanes, broken)
+        play(recording, broken)
     assert int(re.match(r"cycle \d+ of lane (\d+)", str(caught.value))[1]) in differ
 
 
 def test_the_bit_parallel_chips_read_what_plain_verilator_reads_at_every_power_up():
     inputs = benchmark._inputs(benchmark._sessions(70))     # two words, one not full
     power_up, lengths = np.arange(70) % 8, np.arange(70) * 20 + 100
-    assert (bitlanes.Chips(70, random=power_up).run(inputs, lengths) ==
-            verilated.Chips(70, random=power_up).run(inputs, lengths)).all()
+    assert (bitlanes.Bitlanes(CHIP).run(inputs, lengths, power_up) ==
+            verilated.Verilated(CHIP).run(inputs, lengths, power_up)).all()
 
 
 def test_every_row_of_the_speed_table_is_a_ratio_of_plain_verilators():

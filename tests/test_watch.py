@@ -1,4 +1,4 @@
-"""The chip watched one edge at a time (sim/chip/watch.py): the compiled chip and its
+"""The chip watched one edge at a time (sim/backends/watch.py): the compiled chip and its
 golden model agree on every register of every frame of E.2 and of a search, the history
 replays, and a key pressed in the past branches the session there."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from firmware_ref.eth.cycle import State
 from sim.chip.e2 import SESSION
-from sim.chip.watch import Watch
+from sim.backends.watch import Watch
 
 
 def test_every_frame_of_e2_agrees_with_the_golden_model():
@@ -80,10 +80,11 @@ def test_e2_replayed_from_its_start_follows_its_history():
 
 
 def _compared(watch, tmp_path, name="chip"):
-    from sim.chip.watch import write_waves
-    from sim.waves import compare, golden
+    from sim.backends.watch import write_waves
+    from sim.chip import golden_waves
+    from sim.waves import compare
     write_waves(watch, tmp_path / f"{name}.vcd", tmp_path / f"{name}.gtkw")
-    golden.write_session(tmp_path / "golden.vcd", watch.applied)
+    golden_waves.write_session(tmp_path / "golden.vcd", watch.applied)
     return compare.compare(tmp_path / "golden.vcd", tmp_path / f"{name}.vcd")
 
 

@@ -14,8 +14,9 @@ import pytest
 from boards.ttt import main as ttt
 from firmware_ref.cartridge import board_places
 from hdl.eth.export import TOP
-from sim.waves import compare, golden as golden_waves, gtkw, files as waves
-from sim.chip import e2, lockstep
+from sim.waves import compare, gtkw, files as waves
+from sim.chip import e2, golden_waves, lockstep
+from sim.chip import view as chip_view
 from sim.backends import netlist
 from sim.chip.signals import WAVES
 
@@ -33,7 +34,7 @@ def files(tmp_path_factory):
                       vcd=where / "e2.vcd", gtkw=where / "e2.gtkw")
     made["amaranth"] = where / "e2.vcd", where / "e2.gtkw"
     golden_waves.write_session(where / "golden.vcd", e2.SESSION)
-    made["golden"] = where / "golden.vcd", gtkw.write(where / "golden.vcd", scope=TOP)
+    made["golden"] = where / "golden.vcd", chip_view.write(where / "golden.vcd", scope=TOP)
     for simulator, name in (("verilator", "netlist.vcd"), ("icarus", "netlist.fst")):
         try:
             netlist.available(simulator)

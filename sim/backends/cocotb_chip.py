@@ -24,7 +24,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 
 from firmware_ref.eth.cycle import CycleModel
 from sim import Mismatch
-from sim.chip import e2, games, lockstep
+from sim.chip import e2, games, lanes, lockstep
 from sim.chip.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 from sim.chip.stimulus import random_session
 
@@ -126,7 +126,7 @@ async def whole_games(dut):
     """Every game from the chosen openings, each press in lockstep."""
     bench = await power_up(dut)
     openings = _openings()
-    presses = lockstep.game_presses(openings)
+    presses, _ = lanes.presses(openings)
     for opening in openings:
         restored = await lockstep.run(
             bench, lockstep.walking_games(bench, opening, presses[opening]))

@@ -1,15 +1,18 @@
-"""The chip compiled: Yosys's CXXRTL backend, the system's C++ compiler, ctypes.
+"""The compiled simulator: Yosys's CXXRTL backend, the system's C++ compiler, ctypes.
 
-The exported netlist (hdl.eth.export, RTLIL) goes through ``write_cxxrtl`` of YoWASP Yosys
-(from PyPI, with CXXRTL's runtime headers) and, with `sim/backends/compiled_chip.cc`, through the
-C++ compiler (``$CXX`` or ``c++``) into a shared library. That happens on first use and
-is cached under ``build/compiled/<key>/``, the key a hash of everything that goes in.
-`library` builds any other `Design` (a netlist and the C++ that wraps it) the same way:
-the board in a box (boards/box/box.py) compiles the whole desk so.
+A netlist (the chip's from hdl.eth.export, or a cartridge's exported top,
+sim.backends.core) goes through ``write_cxxrtl`` of YoWASP Yosys (from PyPI, with CXXRTL's
+runtime headers) and, with `sim/backends/compiled_chip.cc`, through the C++ compiler
+(``$CXX`` or ``c++``) into a shared library. That happens on first use and is cached
+under ``build/compiled/<key>/``, the key a hash of everything that goes in. `library`
+builds any `Design` (a netlist and the C++ that wraps it) the same way: the board in a
+box (boards/box/box.py) compiles the whole desk so.
 
-`Chips` holds any number of independent chips (lanes), each from power-up:
+`Compiled` is the simulator of the protocol (sim.backends) for any game. Below it,
+`Lanes` holds any number of independent copies of a design (lanes), each from power-up,
+driven pin by pin or in batch; `chip` makes them of the 1990 chip:
 
-    chips = Chips(lanes=2)
+    chips = chip(lanes=2)
     chips.set(0, resetN=0); chips.step(); chips.get(0, "controller.state")
     probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
 
@@ -32,25 +35,22 @@ from hdl.eth import export
 
 from sim import BUILD
 from sim.backends import BackendMissing
+from sim.backends import core as sim_core
 from sim.chip.lockstep import PinBench
-from sim.chip.signals import INPUT_PINS, PROBE_PATHS
+from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM
 from sim.tools import cached, executable, run_tool, tool_version
+from sim.waves.game import TOP
 
-__all__ = ["MERGE", "BackendMissing", "Design", "library", "load", "wrapper_signatures",
-           "Chips", "CompiledBench", "simulate"]
+__all__ = ["BackendMissing", "Design", "compiler", "library", "load",
+           "wrapper_signatures", "Compiled", "Lanes", "chip", "CompiledBench", "simulate"]
 
 CACHE = BUILD / "compiled"
 FAILED = CACHE / "failed"           # the logs of failed builds
 WRAPPER = Path(__file__).with_name("compiled_chip.cc")
 # -O2: the chip builds in about 5 s (CHIP_BUILD_S); it is small, so -O3 buys little.
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
-# Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL writes each
-# copy out in full: the cigarette box's engine came out as 2,321 cells and 1.2 MB of C++
-# that took the compiler 8 minutes. opt_merge keeps one of each set of identical cells
-# (74 there, 14 s); flip-flops and memories are left out of it, so that every register
-# keeps its own state and can be forced by its name.
-MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n"
-YOSYS_SCRIPT = f"{MERGE}; write_cxxrtl -header design.cc"
+# Identical cells merged first (sim.backends.core.MERGE): CXXRTL writes each copy out.
+YOSYS_SCRIPT = f"{sim_core.MERGE}; write_cxxrtl -header design.cc"
 
 
 def _yosys():
@@ -68,13 +68,14 @@ def _yosys():
     return path, runtime
 
 
-def _compiler():
-    compiler = os.environ.get("CXX", "c++")
-    if shutil.which(compiler) is None:
-        raise BackendMissing(f"no C++ compiler: {compiler!r} is not on the PATH "
+def compiler():
+    """The C++ compiler: its command and its version line, or BackendMissing."""
+    command = os.environ.get("CXX", "c++")
+    if shutil.which(command) is None:
+        raise BackendMissing(f"no C++ compiler: {command!r} is not on the PATH "
                              f"(install g++ or clang++, or set $CXX)")
-    found = subprocess.run([compiler, "--version"], capture_output=True, text=True)
-    return compiler, found.stdout.splitlines()[0] if found.stdout else compiler
+    found = subprocess.run([command, "--version"], capture_output=True, text=True)
+    return command, found.stdout.splitlines()[0] if found.stdout else command
 
 
 @functools.cache
@@ -106,7 +107,7 @@ def library(design=None, *, cache=CACHE, log=None):
     being built."""
     design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
     yosys, runtime = _yosys()
-    compiler, compiler_version = _compiler()
+    compiler_command, compiler_version = compiler()
     netlist = f"{design.top}.il"
 
     def compile_design(work):
@@ -114,7 +115,7 @@ def library(design=None, *, cache=CACHE, log=None):
         run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
                   + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED, log=log)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
-        run_tool([compiler, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
+        run_tool([compiler_command, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
                   '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
                   "-o", f"{design.top}.so"], work, "the C++ compiler", FAILED)
         # The design's C++ and netlist are kept beside the library, to read.
@@ -160,23 +161,25 @@ def wrapper_signatures():
     }
 
 
-class Chips:
-    """`lanes` independent chips from power-up, their random counters at `random` (a
-    value, or one per lane). Signals are named by their path below the chip, as in
-    sim.chip.signals: ``"keyboardN"``, ``"controller.state"``; `set` also forces registers."""
+class Lanes:
+    """`lanes` independent copies of a compiled `design` (the chip's by default), each
+    from power-up, with `power_up` ({register: a value, or one per lane}) forced into
+    its registers. Signals are named by their path below the top, dotted as in
+    sim.chip.signals: ``"keyboardN"``, ``"controller.state"``; `set` also forces
+    registers."""
 
-    def __init__(self, lanes=1, *, random=0, log=None):
+    def __init__(self, lanes=1, *, design=None, power_up=None, log=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lib = load(library(log=log), wrapper_signatures())
+        self._lib = load(library(design, log=log), wrapper_signatures())
         self.lanes = lanes
         self._handle = self._lib.ttt_create(lanes)
         self._index = {}
-        # The random counter's power-up value (0 in the 1990 chip's netlist), one per
-        # lane or the same for all: forced into the register, so one build serves all.
-        for lane, value in enumerate(np.broadcast_to(random, (lanes,))):
-            if value:
-                self.set(lane, **{"move.random": int(value)})
+        # One build serves every power-up: a register's value is forced in, lane by lane.
+        for register, values in (power_up or {}).items():
+            for lane, value in enumerate(np.broadcast_to(values, (lanes,))):
+                if value:
+                    self.set(lane, **{register: int(value)})
 
     def __del__(self):
         if getattr(self, "_handle", None):
@@ -188,7 +191,7 @@ class Chips:
         if name not in self._index:
             found = self._lib.ttt_signal(self._handle, name.replace(".", " ").encode())
             if found < 0:
-                raise KeyError(f"the compiled chip has no signal {name!r}" if found == -1
+                raise KeyError(f"the compiled design has no signal {name!r}" if found == -1
                                else f"{name!r} is wider than 32 bits")
             self._index[name] = found
         return self._index[name]
@@ -230,6 +233,55 @@ class Chips:
         return result
 
 
+def chip(lanes=1, *, random=0, log=None):
+    """`lanes` compiled chips from power-up, their random counters at `random` (a
+    value, or one per lane)."""
+    return Lanes(lanes, power_up={RANDOM: random}, log=log)
+
+
+class Compiled:
+    """The compiled simulator of the protocol (sim.backends), for any game: the chip as
+    hdl.eth.export exports it, a cartridge as sim.backends.core exports it (`core`, if
+    given, in place of the game's own). Every run is fresh lanes from power-up."""
+    name = "compiled"
+    forces_power_up = True
+    lanes = None
+
+    def __init__(self, game, *, pins=None, core=None, log=None):
+        self.pins = pins or sim_core.pins(game)
+        self.outputs = self.pins.outputs
+        if self.pins.chip and core is not None:
+            raise BackendMissing(f"the {self.name} backend builds the chip as "
+                                 f"hdl.eth.export exports it, not another core")
+        self.design = None if self.pins.chip else Design(
+            TOP, sim_core.netlist((core or game.cartridge())(**game.given()), "rtlil"), WRAPPER,
+            f"the {game.name} cartridge")
+        try:
+            probe = Lanes(1, design=self.design, log=log)
+        except BackendMissing as missing:
+            raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
+        self._driven = [self.pins.signals[name] for name in self.pins.inputs]
+        self._read = [self._settled(probe, self.pins.signals[name]) for name in self.outputs]
+
+    @staticmethod
+    def _settled(lanes, signal):
+        """Where `signal` shows its value after an edge: CXXRTL settles what a top's
+        output ports show only at the next step, so a cartridge's outputs are read
+        inside the top (``game ready``), where the wrapper evaluates them on demand; a
+        port with no name inside (a constant) is read at the top."""
+        for name in (f"game {signal}", signal):
+            try:
+                lanes.index(name)
+                return name
+            except KeyError:
+                continue
+        raise BackendMissing(f"the compiled design has no 32-bit signal {signal!r}")
+
+    def run(self, inputs, lengths, power_up=None):
+        lanes = Lanes(len(inputs), design=self.design, power_up=None if power_up is None
+                      or self.pins.power_up is None else {self.pins.power_up: power_up})
+        return lanes.run(inputs, lengths, inputs_named=self._driven, outputs=self._read)
+
 class CompiledBench(PinBench):
     """One compiled chip and the golden model beside it, compared after every edge."""
 
@@ -265,7 +317,7 @@ def simulate(testbench, *, random=0):
     random counters power up at `random`, as `sim.chip.lockstep.simulate` does on Amaranth's
     simulator; return what it returns. Nothing here waits on a simulator's clock, so the
     coroutine runs to its end in one go."""
-    bench = CompiledBench(Chips(1, random=random), CycleModel(random=random))
+    bench = CompiledBench(chip(1, random=random), CycleModel(random=random))
     coroutine = testbench(bench)
     try:
         coroutine.send(None)

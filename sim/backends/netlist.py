@@ -1,4 +1,6 @@
-"""Run the cocotb tests (sim/backends/cocotb_chip.py) on the exported netlist.
+"""Netlists under cocotb on Verilator or Icarus: the exported chip's own tests
+(sim/backends/cocotb_chip.py), and any game as the protocol's simulators (sim.backends)
+``verilator`` and ``icarus`` (`Verilator`, `Icarus`: sim/backends/cocotb_lanes.py).
 
     ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
 
@@ -25,10 +27,11 @@ from firmware_ref.cli import UserError
 from hdl.eth import export
 
 from sim import BUILD, ROOT
-from sim.waves import gtkw
+from sim.chip import view
+from sim.waves.game import TOP
 
 __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
-           "waves_path"]
+           "waves_path", "waves", "Verilator", "Icarus"]
 
 SIMULATORS = ("verilator", "icarus")
 TESTS = ("e2_session", "whole_games", "random_keys")
@@ -107,10 +110,10 @@ class Built:
     directory: Path
 
 
-def build(simulator, directory=None, *, verilog=None, announce=None):
-    """Export the netlist (or take `verilog`, a path) and build it for `simulator`, its
-    tests to run in `directory`; returns a Built. `announce(log)` hears where the
-    build's log will be, before it begins.
+def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=None):
+    """Export the netlist (or take `verilog`, a path, whose top module is `top`) and
+    build it for `simulator`, its tests to run in `directory`; returns a Built.
+    `announce(log)` hears where the build's log will be, before it begins.
 
     A netlist is built once for the same simulator and cocotb (a Verilator build is half
     a minute), in a directory of CACHE named by their hash; building it again there is
@@ -121,7 +124,7 @@ def build(simulator, directory=None, *, verilog=None, announce=None):
     source = Path(verilog).read_text() if verilog else export.netlist("verilog")
     runner = _runner(simulator)
     key = hashlib.sha256("\0".join([
-        simulator, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
+        simulator, top, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
         version("cocotb")]).encode()).hexdigest()[:16]
     cached = CACHE / f"{simulator}-{key}"
     cached.mkdir(parents=True, exist_ok=True)
@@ -129,10 +132,10 @@ def build(simulator, directory=None, *, verilog=None, announce=None):
         announce(cached / "build.log")
     with open(cached / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        netlist = cached / "ttt_chip.v"
+        netlist = cached / f"{top}.v"
         if not netlist.exists():            # written once: its date is the build's input
             netlist.write_text(source)
-        runner.build(sources=[netlist], hdl_toplevel=export.TOP, build_dir=cached,
+        runner.build(sources=[netlist], hdl_toplevel=top, build_dir=cached,
                      waves=True, timescale=("1ns", "1ps"),
                      build_args=VERILATOR_ARGS if simulator == "verilator" else [],
                      log_file=cached / "build.log")
@@ -202,7 +205,27 @@ def _results(xml, test, log):
 
 def write_gtkw(waves):
     """A GTKWave save file beside `waves` that shows them grouped and decoded."""
-    return gtkw.write(Path(waves), scope=export.TOP)
+    return view.write(Path(waves), scope=export.TOP)
+
+
+def waves(simulator):
+    """The netlist's E.2 waves on `simulator`, written by its cocotb test only if they
+    are missing or cannot be read (they take a Verilator build), with their view,
+    opened as the chip's other E.2 waves are (sim.chip.session)."""
+    from sim.chip import session
+    from sim.waves.files import WavesError
+    vcd = waves_path(simulator)
+    try:
+        shown = write_gtkw(vcd)
+    except WavesError:
+        status = run_tests(simulator, ["e2_session"])
+        if status:
+            return status
+        try:
+            shown = write_gtkw(vcd)
+        except WavesError as error:
+            raise UserError(str(error)) from None
+    return session.show(vcd, shown, what="the E.2 session", scope=session.SCOPE)
 
 
 def openings(text):
@@ -258,3 +281,81 @@ def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
             print(f"  waves: {waves.relative_to(ROOT)}, view: "
                   f"{write_gtkw(waves).relative_to(ROOT)}")
     return 1 if failed else 0
+
+
+# -- any game as the protocol's simulator ---------------------------------------------
+
+class Cocotb:
+    """The protocol's simulator (sim.backends) on `simulator` under cocotb, for any
+    game: the chip's exported netlist, or a cartridge's (`core`, if given, in place of
+    the game's own), built once by its text (`build`). The lanes run in one simulation,
+    the top's reset raised between them (sim/backends/cocotb_lanes.py); the chip's
+    netlist has none, so it runs one lane, from the netlist's power-up."""
+    simulator = None
+    forces_power_up = False
+
+    def __init__(self, game, *, pins=None, core=None, log=None):
+        from sim.backends import BackendMissing
+        from sim.backends import core as sim_core
+        self.name, self.game = self.simulator, game
+        self.pins = pins or sim_core.pins(game)
+        self.outputs = self.pins.outputs
+        self.lanes = None if self.pins.reset else 1
+        directory = BUILD / "cocotb-lanes" / game.name / self.simulator
+        try:
+            available(self.simulator)
+            if self.pins.chip:
+                if core is not None:
+                    raise BackendMissing("the chip runs as hdl.eth.export exports it")
+                self.top, verilog = export.TOP, None
+            else:
+                folder = sim_core.folder(BUILD / "cocotb-lanes", game, core)
+                self.top = TOP
+                verilog = sim_core.verilog((core or game.cartridge())(**game.given()),
+                                           folder)
+                directory = folder / self.simulator
+            self.built = build(self.simulator, directory, verilog=verilog, top=self.top,
+                               announce=log and (lambda path: log(
+                                   f"{self.name}: building the netlist (log: {path})")))
+        except (SimulatorMissing, BackendMissing) as missing:
+            raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
+
+    def run(self, inputs, lengths, power_up=None):
+        import numpy as np
+        inputs = np.ascontiguousarray(inputs, np.uint32)
+        if len(inputs) > 1 and self.lanes == 1:
+            raise ValueError(f"{self.game.name}'s netlist runs one lane on {self.name}")
+        directory = self.built.directory
+        given, got = directory / "lanes-in.npz", directory / "lanes-out.npz"
+        np.savez(given, inputs=inputs, lengths=np.asarray(lengths, np.int64))
+        got.unlink(missing_ok=True)
+        signals = self.pins.signals
+        env = {"TTT_LANES_IN": str(given), "TTT_LANES_OUT": str(got),
+               "TTT_LANES_INPUTS": ",".join(signals[n] for n in self.pins.inputs),
+               "TTT_LANES_OUTPUTS": ",".join(signals[n] for n in self.outputs),
+               "TTT_LANES_LOW": ",".join(self.pins.low),
+               "TTT_LANES_RESET": self.pins.reset or "",
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                           os.environ.get("PYTHONPATH")]))}
+        log = directory / "lanes.log"
+        try:
+            # Named, not imported: the test runs inside the simulator.
+            self.built.runner.test(
+                test_module="sim.backends.cocotb_lanes", hdl_toplevel=self.top,
+                testcase="lanes", test_dir=directory, build_dir=self.built.cached,
+                extra_env=env, results_xml=str(directory / "lanes.xml"), log_file=log)
+        except SystemExit:
+            pass            # under pytest the runner exits when a test failed: read why
+        if not got.exists():
+            raise RuntimeError(f"the cocotb run of {self.game.name} on {self.name} did not "
+                               f"end; see {log}")
+        with np.load(got) as found:
+            return found["outputs"]
+
+
+class Verilator(Cocotb):
+    simulator = "verilator"
+
+
+class Icarus(Cocotb):
+    simulator = "icarus"

@@ -1,10 +1,12 @@
-"""The chip on plain Verilator: the exported Verilog, a C++ loop, ctypes; no cocotb.
+"""Any game on plain Verilator: the exported Verilog, a C++ loop, ctypes; no cocotb.
 
 This is the peer an FPGA engineer would pick, and the one the compiled backend
-(sim.backends.compiled) is measured against in ``make benchmark``. It runs the same
-workload as `compiled.Chips.run`: lanes of pin inputs, each lane a chip from power-up
-with its random counter forced to a value, and every probe signal (the pins and E.2's
-internal nodes, sim.chip.signals.PROBE_PATHS) read after every rising edge.
+(sim.backends.compiled) is measured against in ``make benchmark``. `Verilated` is the
+simulator of the protocol (sim.backends): lanes of pin inputs, each lane a core from
+power-up, for the chip with its random counter forced to a value and every probe
+signal (the pins and E.2's internal nodes, sim.chip.signals.PROBE_PATHS) read after
+every rising edge, for a cartridge its exported top (sim.backends.core) read at its
+ports.
 
 - The exported Verilog (hdl.eth.export) goes in whole. A wrapper module instantiates
   it and brings each internal probe out as a port through a hierarchical reference, so
@@ -28,11 +30,13 @@ import numpy as np
 from hdl.eth import export
 
 from sim import BUILD
-from sim.backends import BackendMissing
+from sim.backends import PLAIN_VERILATOR, BackendMissing
+from sim.backends import core as sim_core
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
 from sim.tools import cached, run_tool, tool_version
+from sim.waves.game import TOP as CARTRIDGE_TOP
 
-__all__ = ["Chips", "library", "available"]
+__all__ = ["Verilated", "Lanes", "build", "library", "chip_verilog", "available"]
 
 CACHE = BUILD / "verilated"
 FAILED = CACHE / "failed"
@@ -143,15 +147,17 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
 
 
 @functools.cache
-def _verilog():
-    return export.netlist("verilog")    # hdl/ does not change while Python runs
+def chip_verilog():
+    """The chip's exported Verilog (hdl.eth.export), made once: hdl/ does not change
+    while Python runs."""
+    return export.netlist("verilog")
 
 
 def library(*, edit=None, log=None):
     """The path of the chip's model and harness, built first if the cache has none.
     `edit` changes the chip's Verilog before it is built (a mutant, to show that the
     check catches it)."""
-    chip = edit(_verilog()) if edit else _verilog()
+    chip = edit(chip_verilog()) if edit else chip_verilog()
     return build({"top.v": wrapper(), "chip.v": chip}, TOP, INPUT_PINS,
                  [_port(path) for path in PROBE_PATHS.values()], power_up=POWER_UP,
                  config=CONFIG, what="the chip", log=log)
@@ -196,22 +202,38 @@ class Lanes:
         return result
 
 
-class Chips:
-    """`lanes` chips on Verilator, each from power-up with its random counter at
-    `random` (a value, or one per lane), run in batch as `compiled.Chips.run` runs;
-    `edit` as `library` takes it."""
+class Verilated:
+    """The protocol's simulator (sim.backends) on plain Verilator, for any game: the
+    chip's exported Verilog (`edit` changes it first, a mutant), or a cartridge's
+    (`core`, if given, in place of the game's own); every lane a fresh model."""
+    name = PLAIN_VERILATOR
+    forces_power_up = True
+    lanes = None
 
-    def __init__(self, lanes=1, *, random=0, edit=None, log=None):
-        if lanes < 1:
-            raise ValueError(f"at least one lane, not {lanes}")
-        self._lanes = Lanes(library(edit=edit, log=log), len(INPUT_PINS), len(PROBE_PATHS))
-        self.lanes = lanes
-        self._random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
+    def __init__(self, game, *, pins=None, core=None, edit=None, log=None):
+        self.pins = pins = pins or sim_core.pins(game)
+        self.outputs = pins.outputs
+        try:
+            if pins.chip:
+                if core is not None:
+                    raise BackendMissing("the chip runs as hdl.eth.export exports it; a "
+                                         "mutant is an edit of its Verilog")
+                path = library(edit=edit, log=log)
+            else:
+                path = self._cartridge(game, core or game.cartridge(), pins, log)
+        except BackendMissing as missing:
+            raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
+        self._lanes = Lanes(path, len(pins.inputs), len(pins.outputs))
 
-    def run(self, inputs, lengths=None):
-        """`inputs` is (lanes, cycles, INPUT_PINS); lane l runs lengths[l] cycles (all,
-        by default). Returns (lanes, cycles, PROBE_PATHS) uint32 just after each rising
-        edge, zero past a lane's length: what `compiled.Chips.run` returns."""
-        if len(inputs) != self.lanes:
-            raise ValueError(f"inputs for {len(inputs)} lanes, not {self.lanes}")
-        return self._lanes.run(inputs, lengths, self._random)
+    @staticmethod
+    def _cartridge(game, core, pins, log):
+        available()
+        directory = sim_core.folder(BUILD / "verilated-cartridge", game, core)
+        verilog = sim_core.verilog(core(**game.given()), directory).read_text()
+        return build({f"{CARTRIDGE_TOP}.v": verilog}, CARTRIDGE_TOP,
+                     [pins.signals[f] for f in pins.inputs],
+                     [pins.signals[f] for f in pins.outputs],
+                     what=f"the {game.name} cartridge", log=log)
+
+    def run(self, inputs, lengths, power_up=None):
+        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up)

@@ -1,6 +1,6 @@
 """What one cartridge core costs alone on an iCE40 HX1K: logic cells and fmax.
 
-The core is exported as the benches export it (sim.cartridges.bench `netlist`, top module
+The core is exported as the benches export it (sim.backends.core `netlist`, top module
 ``cartridge``, clock ``cp``), synthesised by Yosys (``synth_ice40``) and placed and routed
 by nextpnr on the HX1K in its TQ144 package once per seed, its ports put on pads
 wherever nextpnr likes (``--pcf-allow-unconstrained``): no console, no board. The figures
@@ -16,9 +16,10 @@ from pathlib import Path
 
 from firmware_ref.cli import replacing
 
-from sim import BUILD
-from sim.cartridges import bench as cartridges
+from sim import BUILD, catalogue
+from sim.backends import core as exported
 from sim.tools import SEEDS, median, run_tool, toolchain_env
+from sim.waves.game import CLOCK, TOP
 from sim.yosys_json import ICESTORM_LC
 
 __all__ = ["DEVICE", "CACHE", "RESULT", "parse_log", "measure"]
@@ -26,12 +27,11 @@ __all__ = ["DEVICE", "CACHE", "RESULT", "parse_log", "measure"]
 DEVICE = ("--hx1k", "--package", "tq144")
 CACHE = BUILD / "museum" / "cost"
 RESULT = "cost.json"
-CLOCK = cartridges.CLOCK
 # The exported top's views name their fields' wires ``position[0]``, which ABC's
 # reintegration in synth_ice40 takes for bit selects (a Yosys assertion fails); such
 # names are purged before synthesis (in a board build they sit below the desk, renamed).
-SYNTH = (f"read_rtlil core.il; hierarchy -top {cartridges.TOP}; proc; flatten; "
-         f"opt_clean -purge; synth_ice40 -top {cartridges.TOP} -json core.json")
+SYNTH = (f"read_rtlil core.il; hierarchy -top {TOP}; proc; flatten; "
+         f"opt_clean -purge; synth_ice40 -top {TOP} -json core.json")
 RECIPE = 1              # raise when the way of measuring changes: old results are stale
 
 _LCS = re.compile(ICESTORM_LC + r":\s+(\d+)/\s*\d+")
@@ -58,8 +58,9 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
     `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
     ToolMissing (one line) without Yosys or nextpnr, ToolFailed if a tool fails."""
-    core = cartridges.cartridge(name)(**cartridges.given(name))  # at the boards' clock
-    netlist = cartridges.netlist(core, "rtlil")
+    game = catalogue.game(name)
+    core = game.cartridge()(**game.given())     # at the boards' clock
+    netlist = exported.netlist(core, "rtlil")
     seeds = tuple(seeds)
     where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
     if (where / RESULT).exists():

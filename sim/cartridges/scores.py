@@ -23,7 +23,7 @@ from firmware_ref.places import EMPTY, GREEN, RED
 from firmware_ref.perfect import LOSS
 
 from sim import catalogue
-from sim.cartridges import bench as cartridges
+from sim.cartridges.golden import Golden
 
 __all__ = ["MACHINES", "SIDES", "Move", "Side", "judge", "by_the_rules", "walk", "score"]
 
@@ -109,7 +109,7 @@ def walk(package, games):
     """The scores of `games` (lists of a golden model's inputs per clock) played on
     golden model `package` at the console's pins (see the module's text), those
     `by_the_rules`: {side: Side}, the sides the machine played."""
-    golden = cartridges.Golden(package)
+    golden = Golden(package)
     index = {name: golden.outputs.index(name) for name in ("board", "busy")}
     board_of, busy_of = (operator.itemgetter(index[n]) for n in ("board", "busy"))
     score = {}

@@ -26,13 +26,12 @@ from hdl.eth.chip import Chip
 
 from sim import Mismatch
 from sim.chip import games
-from sim.waves import gtkw as gtkw_views
+from sim.chip import view
 from sim.waves import files as waves
 from sim.chip.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 
 __all__ = ["PERIOD", "PinBench", "Bench",
-           "probe_from", "resolve", "run", "simulate", "netlist_name", "game_presses",
-           "walking_games",
+           "probe_from", "resolve", "run", "simulate", "netlist_name", "walking_games",
            "concrete", "scan_values", "from_scan"]
 
 PERIOD = PERIOD_NS * 1e-9       # seconds, as Amaranth's simulator counts
@@ -200,17 +199,8 @@ async def run(bench, protocol):
         await bench.tick()
 
 
-def game_presses(openings=games.OPENINGS):
-    """Every key press of every game from `openings`, by opening, in the golden walk's
-    order: (registers of the waiting chip the key goes to, key)."""
-    presses = collections.defaultdict(list)
-    for _ in games.all_games(openings, on_press=lambda o, r, k: presses[o].append((r, k))):
-        pass
-    return presses
-
-
 def walking_games(chip, opening, presses):
-    """Protocol: play the games of one opening (`presses`, from `game_presses`) on
+    """Protocol: play the games of one opening (`presses`, from sim.chip.lanes.presses) on
     `chip`, a golden model or a bench (as `starting` and `pressing` take them, and
     ``registers()``). Returns how often it went back.
 
@@ -297,7 +287,7 @@ def _rename_waves(raw, vcd, gtkw):
                 comment="the Amaranth chip (hdl/eth/chip.py) in Amaranth's simulator, "
                         "named as the exported netlist; written by sim/chip/lockstep.py")
     if gtkw is not None:
-        gtkw_views.write(vcd, scope=export.TOP, save_path=gtkw)
+        view.write(vcd, scope=export.TOP, save_path=gtkw)
 
 
 # -- registers between the golden model and the scan path ------------------------------

@@ -1,6 +1,6 @@
 """The paper's E.2 session as a user meets it: ``ttt e2`` replays and reports it,
-``ttt waves`` opens its waves (the HDL's, the golden model's or the netlist's) in
-GTKWave, or says how to where GTKWave cannot show them."""
+``ttt waves`` opens its waves (the HDL's or the golden model's; the netlist's through
+sim.backends.netlist) in GTKWave, or says how to where GTKWave cannot show them."""
 
 import os
 import shutil
@@ -8,14 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware_ref import cli
-
 from sim import BUILD, Mismatch
 from sim.chip import e2
 
-__all__ = ["report", "waves", "show"]
-
-WAVES = ("hdl", "golden", "netlist")
+__all__ = ["SCOPE", "report", "waves", "show"]
 
 
 def report(*, golden=False, clock=6.0, build=BUILD):
@@ -72,10 +68,10 @@ def _hdl_waves(build):
 def _golden_waves(build):
     """Write the golden model's E.2 waves and their view; returns the waves' path."""
     from hdl.eth.export import TOP
-    from sim.waves import golden as golden_waves, gtkw
+    from sim.chip import golden_waves, view
     vcd = build / "e2_golden.vcd"
     golden_waves.write_session(vcd, e2.SESSION)
-    gtkw.write(vcd, scope=TOP)
+    view.write(vcd, scope=TOP)
     return vcd
 
 
@@ -114,33 +110,21 @@ def _how_to_open(vcd, view, why, what, scope):
     return 0
 
 
-def waves(*, which="hdl", simulator="verilator", build=BUILD):
-    """Write the E.2 waves `which` (one of WAVES; the netlist's on `simulator`, and
-    only if they are missing or cannot be read: they take a Verilator build) and their
-    view, and open it."""
-    from sim.waves.files import WavesError
-    if which == "netlist":
-        from sim.backends import netlist
-        vcd = netlist.waves_path(simulator)
-        try:
-            view = netlist.write_gtkw(vcd)
-        except WavesError:
-            status = netlist.run_tests(simulator, ["e2_session"])
-            if status:
-                return status
-            try:
-                view = netlist.write_gtkw(vcd)
-            except WavesError as error:
-                raise cli.UserError(str(error)) from None
-    elif which == "golden":
+# Where the E.2 waves name the chip, as `show` says it.
+SCOPE = "ttt_chip (its blocks, ttt_chip.controller and the others)"
+
+
+def waves(*, which="hdl", build=BUILD):
+    """Write the E.2 waves `which` ("hdl", the Amaranth chip's, or "golden") and their
+    view, and open it (the netlist's: sim.backends.netlist.waves)."""
+    if which == "golden":
         vcd = _golden_waves(build)
         view = vcd.with_suffix(".gtkw")
     else:
         if _on_hdl(build) is None:
             return 1
         vcd, view = _hdl_waves(build)
-    return show(vcd, view, what="the E.2 session", scope="ttt_chip (its blocks, "
-                "ttt_chip.controller and the others)")
+    return show(vcd, view, what="the E.2 session", scope=SCOPE)
 
 
 def show(vcd, view, *, what, scope):

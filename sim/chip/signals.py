@@ -2,11 +2,12 @@
 
 A name is a path below the chip: attributes of `hdl.eth.chip.Chip`, instances and wires of
 the exported netlist (`hdl.eth.export`, top module ``ttt_chip``), and scopes and variables of
-the golden waves (`sim.waves.golden`). The benches read the chip through these names,
+the golden waves (`sim.chip.golden_waves`). The benches read the chip through these names,
 and `sim.waves.compare` pairs waves by them.
 """
 
-__all__ = ["PERIOD_NS", "INPUT_PINS", "PROBE_PATHS", "WAVES", "GROUPS"]
+__all__ = ["PERIOD_NS", "INPUT_PINS", "TIED_LOW", "PROBE_PATHS", "RANDOM", "WAVES",
+           "GROUPS"]
 
 # The clock of every simulation, E.1's: cp low for 100 ns, then high for 100 ns, so that
 # the rising edges fall at 200 ns, 400 ns, ... as in the E.2 trace and all waves align.
@@ -14,6 +15,8 @@ PERIOD_NS = 200
 
 # The inputs a person drives (scan and scanin stay low outside scan tests).
 INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")
+# The scan path's inputs, held low: the games do not play it.
+TIED_LOW = ("scan", "scanin")
 
 # What a bench compares after every edge, by firmware_ref.eth.cycle.Probe field.
 PROBE_PATHS = {"state": "controller.state", "wins": "board.wins",
@@ -21,6 +24,10 @@ PROBE_PATHS = {"state": "controller.state", "wins": "board.wins",
                "usei": "controller.usei", "nexti": "controller.nexti", "sp": "sp", "i": "i",
                "fin": "fin", "win": "win", "prompt": "prompt", "led": "led",
                "copyboard": "copyboard"}
+
+# The random counter: the one register a simulator may start at another value than the
+# netlist's, one build serving every lane's power-up (the chip's opening follows it).
+RANDOM = "move.random"
 
 # What the golden waves hold, with widths: the pins, the probe and every register.
 WAVES = {

@@ -44,9 +44,9 @@ from firmware_ref.eth.batch import INPUT_COLUMNS, columns, record_session
 from firmware_ref.cli import UserError, replacing
 from firmware_ref.eth.cycle import CycleModel
 
-from sim import BUILD, ROOT, Mismatch
+from sim import BUILD, ROOT, Mismatch, backends, catalogue
 from sim.backends import BackendMissing
-from sim.chip import games
+from sim.chip import games, lanes
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS
 from sim.chip.stimulus import random_session
 from sim.verification import gatelevel, verify
@@ -111,7 +111,7 @@ def _record_one(session):
 
 
 def _golden_parallel(sessions):
-    with verify.pool(os.cpu_count() or 1) as workers:
+    with lanes.pool(os.cpu_count() or 1) as workers:
         return sum(workers.map(_record_one, sessions, chunksize=4))
 
 
@@ -227,17 +227,17 @@ def speeds(*, repeats, count, wide, log):
     try:
         bitlanes.library(log=log)
         wide_inputs = _inputs(many)
-        runs, _ = _timed(lambda chips: chips.run(wide_inputs), repeats,
-                         lambda: bitlanes.Chips(wide))
+        full = np.full(wide, SESSION_CYCLES)
+        runs, _ = _timed(lambda chips: chips.run(wide_inputs, full), repeats,
+                         lambda: bitlanes.Bitlanes(catalogue.CHIP))
         rows.append(_row(BITLANES, f"{wide} lanes, batch", wide * SESSION_CYCLES, runs,
                          "the exported chip's gates; every probe read after every edge"))
         # make verify's way: each probe compared in bit planes with the golden model's
         # recording, packed once beforehand (it is cached there), not read out.
-        chips = bitlanes.Chips(wide)
+        chips = bitlanes.Bitlanes(catalogue.CHIP)
         planes = bitlanes.Planes.of(np.zeros(wide, np.uint32), wide_inputs,
-                                    _expected(many), np.full(wide, SESSION_CYCLES),
-                                    chips.widths)
-        runs, differ = _timed(lambda: chips.check(planes), repeats)
+                                    _expected(many), full, chips.widths)
+        runs, differ = _timed(lambda: chips.check_planes(planes), repeats)
         if differ:
             raise Mismatch(f"the bit-parallel chips differ from the golden model in "
                            f"lanes {differ[0]} to {differ[-1]} (make verify names where)")
@@ -257,13 +257,13 @@ def speeds(*, repeats, count, wide, log):
         return rows
     # Fresh chips for every run, made before the clock starts.
     runs, _ = _timed(lambda chips: _compiled_pins(chips, sessions), repeats,
-                     lambda: compiled.Chips(1))
+                     lambda: compiled.chip(1))
     rows.append(_row("compiled (CXXRTL)", same + ", pins through ctypes", cycles, runs))
     one_lane = _inputs(sessions).reshape(1, cycles, len(INPUT_COLUMNS))
-    runs, _ = _timed(lambda chips: chips.run(one_lane), repeats, lambda: compiled.Chips(1))
+    runs, _ = _timed(lambda chips: chips.run(one_lane), repeats, lambda: compiled.chip(1))
     rows.append(_row("compiled (CXXRTL)", same + ", batch", cycles, runs))
-    lanes = _inputs(many)
-    runs, _ = _timed(lambda chips: chips.run(lanes), repeats, lambda: compiled.Chips(wide))
+    inputs = _inputs(many)
+    runs, _ = _timed(lambda chips: chips.run(inputs), repeats, lambda: compiled.chip(wide))
     rows.append(_row("compiled (CXXRTL)", f"{wide} lanes, batch", wide * SESSION_CYCLES, runs))
     return rows
 
@@ -285,8 +285,9 @@ def _plain_verilator(sessions, many, repeats, log):
     rows = []
     for mode, inputs in zip(modes, (_inputs(sessions).reshape(1, -1, len(INPUT_COLUMNS)),
                                     _inputs(many))):
-        runs, _ = _timed(lambda chips: chips.run(inputs), repeats,
-                         lambda: verilated.Chips(len(inputs)))
+        full = np.full(len(inputs), inputs.shape[1])
+        runs, _ = _timed(lambda chips: chips.run(inputs, full), repeats,
+                         lambda: verilated.Verilated(catalogue.CHIP))
         rows.append(_row(PLAIN_VERILATOR, mode, inputs.shape[0] * inputs.shape[1], runs,
                          "every probe read after every edge, as the compiled batch"))
     return rows
@@ -317,33 +318,36 @@ def cartridge_speeds(*, repeats, quick, log):
     every output read after every edge: plain Verilator and the compiled core on the
     same lanes, and the golden model on the first GOLDEN_GAMES; each with its ratio to
     plain Verilator. Every lane's outputs are checked against the golden model's."""
-    from sim.cartridges import bench
     from sim.backends import PLAIN_VERILATOR as plain
+    from sim.cartridges.golden import Golden
+    from sim.cartridges.recording import recorded
     names = {plain: PLAIN_VERILATOR, "compiled": "compiled (CXXRTL)"}
     if quick:
         return [_missing(name, "", "not run with --quick") for name in
                 ("golden model", *names.values())]
     log(f"{CARTRIDGE}: the golden model's recording (cached by its sources)")
-    lengths, driven, expected = bench.recorded(CARTRIDGE)
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    lanes = np.zeros((len(lengths), int(lengths.max()), driven.shape[1]), np.uint32)
-    for n in range(len(lengths)):
-        lanes[n, :lengths[n]] = driven[starts[n]:starts[n + 1]]
-    cycles = int(lengths.sum())
-    package = bench.golden(CARTRIDGE)
+    game = catalogue.game(CARTRIDGE)
+    recording = recorded(game, cartridge=True)
+    lengths, starts, expected = recording.lengths, recording.starts, recording.expected
+    inputs = recording.lanes()
+    cycles = recording.clocks
+    package = game.golden()
     first = list(itertools.islice(package.games(), GOLDEN_GAMES))
-    runs, _ = _timed(lambda: [bench.Golden(package, **bench.given(CARTRIDGE)).play(game)
-                              for game in first], repeats)
+    runs, _ = _timed(lambda: [Golden(package, **game.given()).play(played)
+                              for played in first], repeats)
     rows = [_row("golden model", f"the first {GOLDEN_GAMES} games, one after the other",
                  sum(map(len, first)), runs)]
-    for backend, run in bench.batches(CARTRIDGE).items():
+    for backend in names:
         mode = f"{len(lengths)} games as lanes, batch"
-        if isinstance(run, BackendMissing):
-            rows.append(_missing(names[backend], mode, str(run)))
+        try:
+            simulator = backends.make(backend, game)
+        except BackendMissing as missing:
+            rows.append(_missing(names[backend], mode, str(missing)))
             continue
         log(f"{CARTRIDGE}: {names[backend]}")
         # The compiled core takes about half a minute here: timed once.
-        runs, got = _timed(lambda: run(lanes, lengths), repeats if backend == plain else 1)
+        runs, got = _timed(lambda: simulator.run(inputs, lengths),
+                           repeats if backend == plain else 1)
         for n in range(len(lengths)):
             if (got[n, :lengths[n]] != expected[starts[n]:starts[n + 1]]).any():
                 raise Mismatch(f"{CARTRIDGE} on {names[backend]}: game {n} differs from "
@@ -366,17 +370,22 @@ def each_game(*, quick, log):
     run's first (it builds and records what the caches lack) and again, all cached."""
     if quick:
         return [{"game": "every game", "missing": "not run with --quick"}]
-    from sim.cartridges import bench as cartridges
+    from sim.cartridges.lockstep import lockstep
     rows = []
-    def check(name, backend):
-        if name == "eth":           # make verify's default: the chip, every game
+    def check(game, backend):
+        if game.chip:               # make verify's default: the chip, every game
             return verify.verify(backend).cycles
-        return cartridges.lockstep(name, backend=backend).clocks
-    for name in cartridges.names():
-        backend = verify.fastest()[0] if name == "eth" else verify.cartridge_backend()
+        return lockstep(game, backend=backend, cache=True).clocks
+    for game in catalogue.games():
+        name = game.name
+        try:
+            backend = verify.fastest(game)[0]
+        except BackendMissing as missing:
+            rows.append({"game": name, "missing": str(missing)})
+            continue
         log(f"make verify GAME={name}")
         try:
-            runs, cycles = _timed(lambda: check(name, backend), 2)
+            runs, cycles = _timed(lambda: check(game, backend), 2)
         except BackendMissing as missing:
             rows.append({"game": name, "missing": str(missing)})
             continue
@@ -396,8 +405,8 @@ def all_games(*, repeats, slow, icarus, boards, log):
     `boards`' netlists."""
     from sim.backends import compiled, netlist
     rows = []
-    lanes = verify.plan()
-    runs, recorded = _timed(lambda: verify.golden(lanes), repeats)
+    planned, _ = lanes.plan()
+    runs, recorded = _timed(lambda: lanes.rows(planned), repeats)
     rows.append({"simulator": "golden model alone (recording, "
                  f"{os.cpu_count()} processes)", "runs": len(runs),
                  "seconds": statistics.median(runs),

@@ -3,9 +3,9 @@
 ``ttt museum`` takes each machine of sim.cartridges.scores's `MACHINES` whose game folder is there
 (or those named by ``--machines``, which may also name any game folder) and
 
-1. plays every game of its golden model on its core in lockstep (sim.cartridges.bench), on
-   the fastest backend installed (sim.backends.BACKENDS): a difference is one line and
-   exit status 2, and nothing is written;
+1. plays every game of its golden model on its core in lockstep (sim.cartridges.lockstep),
+   on the fastest simulator installed (sim.backends.fastest): a difference is one line
+   and exit status 2, and nothing is written;
 2. scores it from its golden model's games (sim.cartridges.scores `score`): outcomes per side,
    blunders against perfect play, the console's think time per machine move;
 3. measures its core alone on an iCE40 HX1K (sim.cartridges.corecost, cached), unless
@@ -24,9 +24,10 @@ from firmware_ref.cli import UserError, replacing
 from firmware_ref.perfect import DRAW, WIN
 from firmware_ref.places import EMPTY, MARKS
 
-from sim import BUILD, Mismatch
-from sim.backends import BACKENDS, BackendMissing
-from sim.cartridges import bench as cartridges, corecost, scores
+from sim import BUILD, Mismatch, backends, catalogue
+from sim.backends import AUTO, BackendMissing
+from sim.cartridges import corecost, scores
+from sim.cartridges.lockstep import lockstep
 from sim.tools import SEEDS
 
 __all__ = ["JSON", "MARKDOWN", "PICTURE", "SIDE_FIELDS", "chosen", "check", "entry",
@@ -35,13 +36,14 @@ __all__ = ["JSON", "MARKDOWN", "PICTURE", "SIDE_FIELDS", "chosen", "check", "ent
 JSON, MARKDOWN, PICTURE = "museum.json", "museum.md", "museum.png"
 SIDE_FIELDS = ("games", "lost", "drawn", "won", "blunders", "worst_cycles", "mean_cycles")
 VALUES = {WIN: "won", DRAW: "drawn"}
+BACKEND = AUTO          # the simulator of the lockstep: the fastest installed
 
 
 def chosen(names=None):
     """[(key, game folder)]: the museum's machines that are built, or `names` (keys of
     `MACHINES` or game folders, a museum machine's folder under its key, each once);
     UserError for a name that is neither."""
-    built = cartridges.names()
+    built = catalogue.names()
     if names is None:
         return [(key, game) for key, game in scores.MACHINES.items() if game in built]
     keys = {game: key for key, game in scores.MACHINES.items()}
@@ -60,18 +62,16 @@ def check(key, game, log=print):
     """Lockstep of `game`'s core with its golden model over every game: (Played, backend,
     seconds). A difference is a UserError naming the machine."""
     began = time.monotonic()
-    for n, backend in enumerate(BACKENDS):      # the fastest first; the next if it is missing
-        try:
-            played = cartridges.lockstep(game, backend=backend)
-        except BackendMissing as missing:
-            if n + 1 < len(BACKENDS):
-                log(f"  {key}: {missing}; trying {BACKENDS[n + 1]}")
-            continue
-        except Mismatch as difference:
-            raise UserError(f"{key}: the core differs from its golden model: "
-                            f"{difference}") from None
-        return played, backend, time.monotonic() - began
-    raise UserError(f"{key}: no backend can run its lockstep")
+    try:
+        simulator = backends.make(BACKEND, catalogue.game(game))
+        played = lockstep(game, backend=simulator, cache=True)
+    except BackendMissing as missing:
+        raise UserError(f"{key}: no backend can run its lockstep: {missing}") from None
+    except Mismatch as difference:
+        first = str(difference).splitlines()[0]
+        raise UserError(f"{key}: the core differs from its golden model: {first}") \
+            from None
+    return played, simulator.name, time.monotonic() - began
 
 
 def _side(side):
@@ -189,7 +189,7 @@ def run(names=None, *, seeds=SEEDS, cost=True, out=BUILD, log=print):
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"cannot write to {out}: {error.strerror}") from None
-    built = cartridges.names()
+    built = catalogue.names()
     missing = [key for key, game in scores.MACHINES.items()
                if names is None and game not in built]
     if missing:

@@ -16,8 +16,8 @@ Which boards there are, and how a build and its netlists are made, only boards/b
 knows: a `Board` made there (boards/builds/netlists.py) hands them over, and the caller
 (``ttt``) passes it in. `Gates` builds the model (cached under ``build/gatelevel/`` by
 everything that goes in) and runs lanes of pin inputs in batch, as
-`sim.backends.compiled.Chips.run` does; `sim.verification.verify` plans the lanes,
-records the golden model and compares (``ttt verify --netlist``).
+every simulator of sim.backends does; `sim.verification.verify` records the golden
+model's lanes and compares (``ttt verify --netlist``).
 """
 
 import dataclasses
@@ -342,13 +342,18 @@ def _model(verilog, *, log=None):
 
 @dataclasses.dataclass
 class Gates:
-    """The chip of `board`'s `netlist` ("synth" or "routed") on Verilator. `edit` changes
-    the Verilog before it is built (a mutant); `log(text)` hears what is being built."""
+    """The chip of `board`'s `netlist` ("synth" or "routed") on Verilator, a simulator of
+    the protocol (sim.backends) for the chip alone. `edit` changes the Verilog before it
+    is built (a mutant); `log(text)` hears what is being built. An FPGA configures every
+    flip-flop to 0, so a lane cannot power up with another random counter: a recording
+    for it holds reset until the counter comes round (sim.chip.lanes)."""
     netlist: str
     board: Board
     edit: object = None
     log: object = None
-    pins = PINS                         # what `run` returns, as sim.verification.verify compares it
+    outputs = PINS                      # the chip's pins: its nodes have no names left
+    forces_power_up = False
+    lanes = None
 
     @property
     def name(self):
@@ -362,9 +367,10 @@ class Gates:
         self.verilog = self.edit(verilog) if self.edit else verilog
         self.binary = _model(self.verilog, log=self.log)
 
-    def run(self, inputs, lengths):
+    def run(self, inputs, lengths, power_up=None):
         """`inputs` (lanes, cycles, INPUT_COLUMNS), lane l for lengths[l] cycles, each
-        lane from power-up; returns (lanes, cycles, PINS) uint32, zero past a length."""
+        lane from power-up (every flip-flop 0, whatever `power_up`); returns (lanes,
+        cycles, PINS) uint32, zero past a length."""
         inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
         lanes, cycles, width = inputs.shape
         if width != len(INPUT_COLUMNS):

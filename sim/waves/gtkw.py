@@ -4,14 +4,8 @@ A view is data (`View`): the waves it opens, its rows (`Trace`s and `Group`s of 
 the translate filters that name codes, the zoom and the window. `save` is the one writer
 of every save file the project writes, and of the filters beside it.
 
-`chip_view` is the view of the E.2 waves: the Amaranth chip's, the golden model's and the
-netlist's, which all name the chip's signals alike (``ttt_chip.controller.state``). Every
-such view shows the same traces, grouped by the blocks of the paper's figure 2
-(sim.chip.signals.GROUPS, the clock ``cp`` first); a signal the file does not hold is left
-out. Codes are decoded by name with translate filters: the controller state and the
-choose mux (from hdl.eth.controller's enums; Amaranth writes these as names already) and
-each of the nine places of ``led`` (two bits each, shown as nine traces A1 ... C3 reading
-``empty``, ``chip`` or ``user``, as `firmware_ref.eth.alg` numbers and names the places).
+The views themselves are their games': the chip's E.2 waves (sim.chip.view) and a
+game's at the console's pins (sim.waves.game).
 
 A view opens a window of `WINDOW` pixels on the first `SHOWN` seconds, so that every
 state's name fits in its cycle; the rest of the session is a scroll away.
@@ -25,14 +19,8 @@ from pathlib import Path
 from vcd.gtkw import GTKWSave
 
 from firmware_ref import cli
-from firmware_ref.eth.alg import COMPUTER, EMPTY, HUMAN, coordinate
-from hdl.eth.board import PLACES
-from hdl.eth.controller import Choose, State
 
-from sim.chip.signals import GROUPS
-from sim.waves.files import read
-
-__all__ = ["Trace", "Group", "View", "save", "chip_view", "write", "zoom", "SHOWN", "WINDOW"]
+__all__ = ["Trace", "Group", "View", "save", "zoom", "SHOWN", "WINDOW"]
 
 SHOWN = Fraction(2, 10**6)          # seconds in view when the file opens: ten cycles
 WINDOW = (1280, 800)                # the window's size in pixels
@@ -41,17 +29,6 @@ WAVES_WIDTH = 1050                  # what is left of WINDOW for the waves (meas
 # GTKWave shows 2**-zoom / 200 file time units per pixel (measured with files in ns,
 # ps and fs, in windows of several sizes).
 PIXELS_PER_ZOOM_UNIT = 200
-
-# A place's two bits; both at once is what no game reaches (docs/boards.md).
-PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", COMPUTER | HUMAN: "both"}
-# The chip's translate filters by name (written as <name>.filter), and the signals whose
-# codes they name.
-FILTERS = {"state": {m.value: m.name for m in State},
-           "choose": {m.value: m.name for m in Choose},
-           "place": PLACE}
-ENUMS = {"controller.state": "state", "controller.choose": "choose"}
-DATAFMT = {"board.board": "bin", "keyboardN": "bin", "keyboard.keyboard": "bin"}
-
 
 @dataclass(frozen=True)
 class Trace:
@@ -129,50 +106,3 @@ def zoom(unit):
     """GTKWave's zoom that shows `SHOWN` seconds in `WAVES_WIDTH` pixels, for a file
     whose time unit is `unit` seconds."""
     return -math.log2(PIXELS_PER_ZOOM_UNIT * SHOWN / WAVES_WIDTH / unit)
-
-
-def _places(name, width):
-    """`led` as nine 2-bit traces, one a place. GTKWave numbers a vector's bits from
-    the left: bit b of [width-1:0] is (width-1-b)."""
-    return Group("led", tuple(
-        Trace(f"#{{led[{2 * place + 1}:{2 * place}]}} ({width - 2 - 2 * place}){name} "
-              f"({width - 1 - 2 * place}){name}",
-              f"led {coordinate(place)}", "hex", "place")
-        for place in range(PLACES)))
-
-
-def chip_view(waves, scope):
-    """The view of the chip under `scope` (``ttt_chip`` in every file here) in `waves`
-    (a sim.waves.files.Waves)."""
-    found = {}
-    for var in waves.vars:
-        if var.path[:1] == (scope,) and len(var.path) > 1:
-            # GTKWave names a vector with its range, [w-1:0] in every file here (pywellen
-            # gives no range: it is [w-1:0] when the file declares none).
-            bits = f"[{var.width - 1}:0]" if var.width > 1 and not var.is_string else ""
-            found.setdefault(".".join(var.path[1:]), (var, var.name + bits))
-    rows = []
-    for group, members in GROUPS.items():
-        traces = []
-        for path in (m if group == "pins" else f"{group}.{m}" for m in members):
-            if path not in found:
-                continue
-            var, name = found[path]
-            if path == "led" and var.width == 2 * PLACES:
-                traces.append(_places(name, var.width))
-            else:
-                traces.append(Trace(name, path, DATAFMT.get(path, "hex"),
-                                    None if var.is_string else ENUMS.get(path)))
-        if traces:
-            rows.append(Group(group, tuple(traces)))
-    return View(waves.path, tuple(rows), zoom(waves.unit), treeopen=scope,
-                filters=FILTERS)
-
-
-def write(waves_path, *, scope, save_path=None):
-    """Write the view of `waves_path` (VCD or FST) showing the chip under `scope`; returns
-    its path (default: beside the waves, with the suffix .gtkw). The filters go beside
-    it."""
-    waves_path = Path(waves_path)
-    return save(chip_view(read(waves_path), scope),
-                save_path or waves_path.with_suffix(".gtkw"))

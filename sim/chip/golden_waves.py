@@ -48,7 +48,7 @@ class GoldenWaves:
         self.model = model or CycleModel()
         self._writer = VCDWriter(file, timescale="1 ns", date="",
                                  comment="golden model (firmware_ref/eth/cycle.py), "
-                                         "written by sim/waves/golden.py")
+                                         "written by sim/chip/golden_waves.py")
         self._vars = {}
         for path, width in WAVES.items():
             scope, _, name = f"{TOP}.{path}".rpartition(".")

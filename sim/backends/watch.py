@@ -26,7 +26,7 @@ import numpy as np
 
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, UnresetChip
 
-from sim.backends.compiled import Chips
+from sim.backends import compiled
 from sim.chip.signals import GROUPS, INPUT_PINS
 
 __all__ = ["Watch", "NAMES", "CONTROLLER_READS", "LIMIT", "write_waves"]
@@ -95,7 +95,7 @@ class Watch:
         self.branches = 0       # how often the history was cut: what was built on it goes
 
     def _start(self, chips=None):
-        self._chips = chips or Chips(1, random=self.random)
+        self._chips = chips or compiled.chip(1, random=self.random)
         self._model = CycleModel(random=self.random)
         self._stack = [0] * 8
         self._stopped = None    # why the golden model cannot go on, if it cannot
@@ -338,7 +338,7 @@ def write_waves(watch, vcd, gtkw=None):
     """The session so far (every frame clocked) as a VCD at `vcd`, timed as E.1 and
     named as the exported netlist (``ttt_chip.controller.state``), as the golden
     model's and the Amaranth chip's waves are, so that ``ttt compare`` pairs them; with
-    `gtkw` its GTKWave view (sim.waves.gtkw). Each edge n rises at 200n ns; its pins
+    `gtkw` its GTKWave view (sim.chip.view). Each edge n rises at 200n ns; its pins
     and what they show come half a period before it. Both files are written whole or
     not at all."""
     from vcd import VCDWriter
@@ -346,8 +346,8 @@ def write_waves(watch, vcd, gtkw=None):
     from firmware_ref import cli
     from hdl.eth.export import TOP
 
+    from sim.chip import view as views
     from sim.chip.signals import PERIOD_NS, WAVES
-    from sim.waves import gtkw as views
 
     half = PERIOD_NS // 2
     widths = dict(WAVES)
@@ -356,7 +356,7 @@ def write_waves(watch, vcd, gtkw=None):
     with cli.replacing(vcd) as file:
         writer = VCDWriter(file, timescale="1 ns", date="",
                            comment="the compiled chip (hdl/eth/chip.py) clocked on make "
-                                   "serve's page; written by sim/chip/watch.py")
+                                   "serve's page; written by sim/backends/watch.py")
         variables, last = {}, {}
         for names in _WAVE_NAMES.values():
             for name in names:
