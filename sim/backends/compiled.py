@@ -253,9 +253,11 @@ class Compiled:
         if self.pins.chip and core is not None:
             raise BackendMissing(f"the {self.name} backend builds the chip as "
                                  f"hdl.eth.export exports it, not another core")
-        self.design = None if self.pins.chip else Design(
-            TOP, sim_core.netlist((core or game.cartridge())(**game.given()), "rtlil"), WRAPPER,
-            f"the {game.name} cartridge")
+        self.design = None
+        if not self.pins.chip:
+            cartridge = (core or game.cartridge())(**game.given())
+            self.design = Design(TOP, sim_core.netlist(cartridge, "rtlil"), WRAPPER,
+                                 f"the {game.name} cartridge")
         try:
             probe = Lanes(1, design=self.design, log=log)
         except BackendMissing as missing:

@@ -3,11 +3,11 @@
 (sim.cartridges.recording) after every rising edge.
 
 `play` gives a recording's lanes to a simulator, a run at a time (the first short, at
-most a few hundred megabytes), and compares what comes back; a simulator that checks faster than it reads back
-(``check``, the bit-parallel chips) checks, and the part that differs is then run again
-and compared lane by lane, so that every difference is named alike: the lane (a game of
-a cartridge), the cycle, the signal and both values. `lockstep` does it for a game by
-name, on a simulator by name.
+most a few hundred megabytes), and compares what comes back; a simulator that checks
+faster than it reads back (``check``, the bit-parallel chips) checks, and the part that
+differs is then run again and compared lane by lane, so that every difference is named
+alike: the lane (a game of a cartridge), the cycle, the signal and both values.
+`lockstep` does it for a game by name, on a simulator by name.
 """
 
 from typing import NamedTuple
@@ -81,9 +81,9 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None,
     """Play game `name`'s `games` (default: every game of its golden model's `games()`)
     on its core beside its golden model at the console's pins (the chip behind its
     adapter too), every output compared after every rising edge, on simulator `backend`
-    (a name of
-    sim.backends.SIMULATORS, or AUTO; or a simulator made for the game). `core`: another cartridge class to check against
-    the same golden model (a mutant, say). `progress(games, clocks)` hears of each run
+    (a name of sim.backends.SIMULATORS, or AUTO; or a simulator made for the game at
+    the console's pins). `core`: another cartridge class to check against the same
+    golden model (a mutant, say). `progress(games, clocks)` hears of each run
     of games. `cache`: the golden recording of every game is kept (a golden model
     changed in this process is not seen then). Returns Played(games, clocks); raises
     Mismatch at the first difference, BackendMissing (a UserError, one line) if the

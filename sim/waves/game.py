@@ -21,11 +21,11 @@ from hdl.cartridge import Signature
 from sim.waves import compare as comparer
 from sim.waves import files, gtkw
 
-__all__ = ["TOP", "CLOCK", "PERIOD", "fields", "port", "widths", "write_golden", "rename", "view",
-           "compare"]
+__all__ = ["TOP", "CLOCK", "PERIOD", "fields", "port", "widths", "write_golden", "rename",
+           "view", "compare"]
 
 TOP = "cartridge"           # the netlist's top module, and the waves' scope
-CLOCK = "cp"                # the chip's netlist's name, which sim/backends/compiled_chip.cc clocks
+CLOCK = "cp"                # the chip's name, which sim/backends/compiled_chip.cc clocks
 PERIOD = Fraction(1, 10**6)     # seconds; rising edges at 1 us, 2 us, ...
 UNIT = Fraction(1, 10**9)       # the golden waves' time unit
 # The rows of the view, in the signature's order of meaning.
