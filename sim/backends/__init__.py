@@ -11,7 +11,8 @@ driven clock by clock at its inputs and read just after every rising edge:
   (sim.backends.core.pins: by default the game's own, the chip's own pins and probes
   for the chip; the console's pins of its cartridge for any game); ``core``: another
   core class to run in place of the game's own, such as a mutant; ``log(text)`` hears
-  what is built first (a build takes seconds to a minute, then it is cached).
+  what is built first (a build takes seconds to a minute, then it is cached). A
+  simulator built from the chip's Verilog takes ``edit`` too, a change to it (a mutant).
 - ``inputs``: (lanes, cycles, inputs) uint32, the inputs of lane l before each clock, in
   the order of the pins' inputs (the golden model's names);
   ``lengths``: (lanes,), the clocks each lane runs; ``power_up``: (lanes,), each lane's
@@ -38,9 +39,9 @@ line that says why.
 
 `SIMULATORS` holds them by the names ``ttt verify --backend`` takes, the fastest first:
 ``bitlanes`` (64 chips to a machine word), ``verilator-cxx`` (Verilator with a plain C++
-harness), ``compiled`` (CXXRTL), ``verilator`` and ``icarus`` (cocotb), ``amaranth``
-(Amaranth's simulator). `fastest` picks the fastest that runs a game here, and nothing
-else does. A board build's gates (sim.verification.gatelevel.Gates) keep the protocol
+harness), ``compiled`` (CXXRTL), ``verilator`` (cocotb), ``amaranth`` (Amaranth's
+simulator) and ``icarus`` (cocotb on Icarus, the slowest). `fastest` picks the fastest
+that runs a game here, and nothing else does. A board build's gates (sim.verification.gatelevel.Gates) keep the protocol
 too; they are made from a build, not by name.
 """
 

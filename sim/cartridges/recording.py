@@ -50,9 +50,9 @@ WALK = [Path(module.__file__) for module in (chip_lanes, chip_games, lockstep)]
 @dataclasses.dataclass(frozen=True, eq=False)
 class Recording:
     """A game's lanes at its `pins` (sim.backends.core.Pins) and what its golden model
-    shows in them there. `driven` (clocks,
-    inputs) and `expected` (clocks, outputs) uint32 hold the lanes one after the other,
-    lane l `lengths[l]` clocks from power-up at `power_up[l]`; `known` (like `expected`,
+    shows in them there. `driven` (clocks, inputs) and `expected` (clocks, outputs)
+    uint32 hold the lanes one after the other, lane l `lengths[l]` clocks from power-up
+    at `power_up[l]`; `known` (like `expected`,
     or None: everywhere) where the golden model knows the value. `numbers` are the
     lanes' numbers where they are a part of a larger recording. A difference is named
     `where` (formatted with the lane, its `about` and the cycle, counted from
