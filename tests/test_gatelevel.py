@@ -121,11 +121,11 @@ def test_without_make_verify_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_a_chip_that_cannot_be_cut_is_a_missing_bench_row(monkeypatch):
-    from sim.reports import benchmark
+    from sim.reports.benchmark import every_game
 
     def cut_fails(*_, **__):
         raise gatelevel.CutFailed("a net no cell drives")
     monkeypatch.setattr(gatelevel, "Gates", cut_fails)
-    rows = benchmark.gate_level(netlists.boards(), lambda text: None)
+    rows = every_game.gate_level(netlists.boards(), lambda text: None)
     assert rows and all(row["missing"] == "the chip cannot be cut out soundly: a net no "
                         "cell drives" for row in rows)

@@ -15,6 +15,8 @@ from sim.backends import bitlanes, compiled, verilated
 from sim.cartridges import recording as recordings
 from sim.cartridges.lockstep import play
 from sim.reports import benchmark
+from sim.reports.benchmark import speeds, workload
+from sim.reports.benchmark.timing import PEER
 from sim.verification import verify
 
 CHIP = catalogue.CHIP
@@ -39,7 +41,7 @@ def test_every_game_on_plain_verilator_agrees_with_the_golden_model(recorded):
 def test_its_lanes_read_what_the_compiled_chips_read_at_every_power_up():
     # Random sessions, the benchmark's workload, each lane's counter at another value:
     # every probe after every edge is the compiled chip's, which the golden model checks.
-    inputs = benchmark._inputs(benchmark._sessions(16))
+    inputs = workload.inputs(workload.sessions(16))
     power_up, lengths = np.arange(16) % 8, np.full(16, inputs.shape[1])
     chips = verilated.Verilated(CHIP)
     got = chips.run(inputs, lengths, power_up)
@@ -111,23 +113,23 @@ def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(golden_cac
 
 
 def test_the_bit_parallel_chips_read_what_plain_verilator_reads_at_every_power_up():
-    inputs = benchmark._inputs(benchmark._sessions(70))     # two words, one not full
+    inputs = workload.inputs(workload.sessions(70))     # two words, one not full
     power_up, lengths = np.arange(70) % 8, np.arange(70) * 20 + 100
     assert (bitlanes.Bitlanes(CHIP).run(inputs, lengths, power_up) ==
             verilated.Verilated(CHIP).run(inputs, lengths, power_up)).all()
 
 
 def test_every_row_of_the_speed_table_is_a_ratio_of_plain_verilators():
-    rows = [{"simulator": benchmark.PLAIN_VERILATOR, "mode": "4 sessions, one chip, batch",
+    rows = [{"simulator": PEER, "mode": "4 sessions, one chip, batch",
              "cycles_per_s": 100.0},
-            {"simulator": benchmark.PLAIN_VERILATOR, "mode": "256 lanes, batch",
+            {"simulator": PEER, "mode": "256 lanes, batch",
              "cycles_per_s": 400.0},
             {"simulator": "x", "mode": "4 sessions, one chip", "cycles_per_s": 50.0},
             {"simulator": "x", "mode": "256 lanes, batch", "cycles_per_s": 800.0},
             {"simulator": "x", "mode": "256 sessions, batch recording, 2 processes",
              "cycles_per_s": 200.0},
             {"simulator": "y", "mode": "4 sessions, one chip", "missing": "why"}]
-    ratios = [row.get("over_plain_verilator") for row in benchmark.over_plain_verilator(rows)]
+    ratios = [row.get("over_plain_verilator") for row in speeds.over_plain_verilator(rows)]
     assert ratios == [1.0, 1.0, 0.5, 2.0, 0.5, None]
 
 

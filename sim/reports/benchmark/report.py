@@ -1,0 +1,339 @@
+"""The benchmark's report: BENCHMARKS.md of a run's figures (`markdown`, a section a
+part) and the raw figures beside it, every run included (`write`)."""
+
+import json
+from pathlib import Path
+
+from firmware_ref.cli import replacing
+
+from sim import BUILD
+
+from .cartridge import CARTRIDGE
+
+__all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "write"]
+
+# Word operations an x86-64 core can do in a clock at the most: its four integer ALUs.
+# The bit-parallel check's limit is the machine's clock times these, over its operations.
+OPS_PER_CLOCK = 4
+RAW = BUILD / "benchmark.json"
+
+
+def _number(value, digits=0):
+    return f"{value:,.{digits}f}"
+
+
+def markdown(result):
+    """BENCHMARKS.md of `result` (`measure`'s): the machine, then a section per part."""
+    lines = _machine_section(result)
+    lines += _targets_section(result["targets"])
+    lines += _speeds_section(result["workload"], result["speed"])
+    lines += _cartridge_section(result["cartridge_speed"])
+    lines += _lockstep_section(result["all_games"])
+    lines += _each_game_section(result["each_game"])
+    lines += _think_times_section(result["think_times"])
+    lines += _boards_section(result["boards"])
+    lines += web_section(result["web"])
+    lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
+    return "\n".join(lines)
+
+
+def _machine_section(result):
+    m = result["machine"]
+    return [
+        "# Benchmarks",
+        "",
+        "Every cost of the project, measured side by side in one run on one machine. "
+        "Written by `make benchmark` (`ttt benchmark`, sim/reports/benchmark/); run it again "
+        "to measure yours. Figures are medians of the runs shown; nothing here is a pass "
+        "or fail.",
+        "",
+        f"Measured {result['date']} in {result['seconds']:.0f} s with `{result['command']}` on:",
+        "",
+        f"- CPU: {m['cpu']}, {m['cores']} cores; memory {m['memory']}",
+        f"- {m['system']}, Python {m['python']}, {m['compiler']}",
+        "- " + ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v),
+    ]
+
+
+def _targets_section(t):
+    lines = [
+        "",
+        "## Targets",
+        "",
+        "| target | wanted | measured | ratio |",
+        "| --- | --- | --- | --- |",
+    ]
+
+    def target(name, wanted, measured, ratio):
+        lines.append(f"| {name} | {wanted} | {measured} | {ratio} |")
+    wanted = t["wanted"]
+    ratio = t["compiled_over_amaranth"]
+    target("compiled chip over Amaranth simulator, same workload",
+           f"≥ {wanted['compiled_over_amaranth']}×",
+           "missing" if ratio is None else f"{ratio:,.0f}×",
+           "–" if ratio is None else f"{ratio / wanted['compiled_over_amaranth']:.1f} of target")
+    seconds = t["all_games_compiled_seconds"]
+    target("every game in lockstep, compiled chip", f"< {wanted['all_games_seconds']} s",
+           "missing" if seconds is None else f"{seconds:.1f} s",
+           "–" if seconds is None else
+           f"{wanted['all_games_seconds'] / seconds:.1f}× faster than needed")
+    golden = t["golden_batch_cycles_per_s"]
+    target("golden model in batch, cycles/s", f"≥ {_number(wanted['golden_batch_cycles_per_s'])}",
+           _number(golden), f"{golden / wanted['golden_batch_cycles_per_s']:.2f} of target")
+    checked = t.get("checked_lanes_over_plain_verilator")
+    target("every lane checked in bit planes, over plain Verilator's lanes",
+           f"≥ {wanted['checked_lanes_over_plain_verilator']}×",
+           "missing" if checked is None else f"{checked:.1f}×",
+           "–" if checked is None else
+           f"{checked / wanted['checked_lanes_over_plain_verilator']:.1f} of target")
+    click = t["click_to_led_median_ms"]
+    target("click to lights on make serve's page, median",
+           f"< {wanted['click_to_led_ms']} ms",
+           "missing: the browser's row below says why" if click is None else f"{click:.0f} ms",
+           "–" if click is None else f"{wanted['click_to_led_ms'] / click:.1f}× faster than "
+           "needed")
+    return lines
+
+
+def _speeds_section(workload, rows):
+    lines = [
+        "",
+        "## Cycles per second",
+        "",
+        f"The workload: random sessions of {workload['cycles_per_session']} cycles at the "
+        "chip's pins (sim/chip/stimulus.py: keys, chords, held keys, resets in searches, set-ups), "
+        f"{workload['sessions']} of them one after the other on one chip, or "
+        f"{workload['wide_sessions']} side by side in batch on the simulators that run them "
+        "in a couple of seconds. Every probe signal (the pins and E.2's internal nodes) "
+        "is read after every clock edge. Every simulator of sim/backends/'s table, the "
+        "fastest first, runs through its `run`, which makes fresh lanes from power-up: "
+        "the least time of runs of no clocks (making the lanes, finding the model) is "
+        "taken off, so that a row is the simulation alone. Simulators alone here; the "
+        "lockstep costs are the next table.",
+        "",
+        "The last column is each row's speed over Verilator with a plain C++ harness "
+        "(the peer an FPGA engineer would write) on the same shape of work: one chip "
+        "over its one chip, many lanes or processes over its many lanes.",
+        "",
+        "| simulator | mode | cycles | runs | median time | cycles/s | × plain Verilator |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['simulator']} | {row['mode']} | – | – | – | – | "
+                         f"missing: {row['missing']} |")
+        else:
+            note = f" ({row['note']})" if row["note"] else ""
+            ratio = row.get("over_plain_verilator")
+            lines.append(f"| {row['simulator']} | {row['mode']}{note} | "
+                         f"{_number(row['cycles'])} | {row['runs']} | "
+                         f"{row['seconds']:.4f} s | {_number(row['cycles_per_s'])} | "
+                         f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
+    return lines + _limit(rows)
+
+
+def _limit(rows):
+    """How close the bit-parallel check comes to what the machine can do."""
+    row = next((row for row in rows if row.get("ops") and row.get("clock_hz")), None)
+    if row is None:
+        return []
+    limit = row["clock_hz"] * OPS_PER_CLOCK / row["ops"] * 64
+    return [
+        "",
+        f"The limit of the bit-parallel check: one clock of 64 lanes is {_number(row['ops'])} "
+        "word operations (the gates the flip-flops and the probes read, the enables and "
+        "the comparison, as sim/backends/bitlanes.py counts them). One core at "
+        f"{row['clock_hz'] / 1e6:,.0f} MHz doing at most {OPS_PER_CLOCK} of them a clock "
+        f"(its integer ALUs) checks at most {_number(limit)} lane-cycles a second; the "
+        f"check's row above is {row['cycles_per_s'] / limit:.0%} of that (lanes not filling a "
+        "word count as empty). Past it: the other core "
+        "(a process a group), or wider words (AVX2's 256 bits are 4 times the lanes an "
+        "operation).",
+    ]
+
+
+def _cartridge_section(rows):
+    lines = [
+        "",
+        f"## Cycles per second of the largest cartridge ({CARTRIDGE})",
+        "",
+        f"Every game of `make verify GAME={CARTRIDGE}`, each a core from power-up, all "
+        "as lanes of one batch; every output of the cartridge read after every edge and "
+        "compared with the golden model's recording. The golden model's row is its own "
+        "speed, on the first games. The last column is each row over plain Verilator.",
+        "",
+        "| simulator | mode | cycles | runs | median time | cycles/s | × plain Verilator |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['simulator']} | {row['mode'] or '–'} | – | – | – | – | "
+                         f"missing: {row['missing']} |")
+        else:
+            ratio = row.get("over_plain_verilator")
+            lines.append(f"| {row['simulator']} | {row['mode']} | {_number(row['cycles'])} | "
+                         f"{row['runs']} | {row['seconds']:.4f} s | "
+                         f"{_number(row['cycles_per_s'])} | "
+                         f"{'n/a: no plain Verilator figure' if ratio is None else f'{ratio:.3g}'} |")
+    return lines
+
+
+def _each_game_section(rows):
+    lines = [
+        "",
+        "## make verify, game by game",
+        "",
+        "`make verify GAME=<game>` for every game (the museum's machines among them), "
+        "each on its default backend, run twice. The first run builds the game's model "
+        "and records its golden model unless the caches hold them already (earlier "
+        "parts of this benchmark, or the tests, fill some); the second finds "
+        "everything cached.",
+        "",
+        "| game | backend | cycles | first run | again | cycles/s again |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['game']} | – | – | – | – | missing: {row['missing']} |")
+        else:
+            lines.append(f"| {row['game']} | {row['backend']} | {_number(row['cycles'])} | "
+                         f"{row['first_s']:.1f} s | {row['again_s']:.2f} s | "
+                         f"{_number(row['cycles'] / row['again_s'])} |")
+    return lines
+
+
+def _lockstep_section(rows):
+    lines = [
+        "",
+        "## Every game in lockstep",
+        "",
+        "The exhaustive check (`make verify`, sim/verification/verify.py) on every "
+        "simulator of sim/backends/'s table, built before the clock starts: every game a "
+        "user can play, every output pin and E.2 node compared with the golden model "
+        "after every edge. The simulators play the same presses but count a few different "
+        "cycles around them: those that force a lane's power-up split the games into "
+        "lanes, each from power-up with its own reset and, where it begins in mid-game, "
+        "its position entered at reset; cocotb, which cannot bring the netlist back to "
+        "power-up, plays them all in one lane and holds reset for a few edges to bring "
+        "the counter round to each opening; a board's gates power up as an FPGA "
+        "configures them (docs/performance.md works the sums out).",
+        "",
+        "| simulator | runs | median wall time | cycles | cycles/s |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['simulator']} | – | – | – | missing: {row['missing']} |")
+        else:
+            cycles = row.get("cycles")
+            lines.append(f"| {row['simulator']} | {row['runs']} | {row['seconds']:.1f} s | "
+                         f"{'–' if cycles is None else _number(cycles)} | "
+                         f"{'–' if cycles is None else _number(cycles / row['seconds'])} |")
+    return lines
+
+
+def _think_times_section(think):
+    lines = [
+        "",
+        "## Think time per move",
+        "",
+        f"Over all {think['positions']} positions a user can reach (the golden model; the "
+        "chip agrees every cycle): the cycles from the key's edge to the chip's wait or "
+        "end (docs/decisions.md).",
+        "",
+        "| | cycles | at 6 MHz (the paper's clock) | at 12 MHz (the boards') |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, cycles in (("worst", think["worst"]), ("mean over positions",
+                                                       think["mean_per_position"]),
+                         ("mean over every move of every game",
+                          think["mean_per_move_of_all_games"]),
+                         ("median", think["median"]), ("90th percentile", think["p90"]),
+                         ("99th percentile", think["p99"])):
+        lines.append(f"| {name} | {cycles:,.1f} | {cycles / 6:,.1f} µs | {cycles / 12:,.1f} µs |")
+    lines += ["", "| cycles | positions |", "| --- | --- |"]
+    lines += [f"| {low:,} – {high:,} | {count} |" for low, high, count in think["bins"]]
+    lines += ["", f"The histogram: `{think['png']}` (written by the same run; build/ is not "
+              "committed)."]
+    return lines
+
+
+def _boards_section(rows):
+    lines = [
+        "",
+        "## Boards",
+        "",
+        "From `build/<board>/report.json`, which `make bitstream BOARD=...` writes "
+        "(YoWASP Yosys and nextpnr; the chip and its desk: panel, debouncers, UART).",
+        "",
+        "| board | logic cells | flip-flops | nextpnr fmax | worst move at the board clock "
+        "| worst move at fmax |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        if "missing" in row:
+            lines.append(f"| {row['board']} | – | – | – | – | missing: {row['missing']} |")
+        else:
+            cells = row["logic_cells"]
+            lines.append(
+                f"| {row['board']} ({row['device']}) | {cells['used']} / {cells['available']} "
+                f"| {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
+                f"{row['worst_move_ms']:.3f} ms at {row['clock_mhz']:g} MHz | "
+                f"{row['worst_move_ms_at_fmax']:.3f} ms |")
+    return lines
+
+
+def web_section(web):
+    lines = [
+        "",
+        "## The console in a browser",
+        "",
+        "`make serve`'s page in Chromium (driven by Playwright), each game against the "
+        "chip by clicking keys, opening with B3, its slowest answer (15,007 clocks): the "
+        "time from a click to the frame that shows the answer on the LEDs, through the "
+        "server and the board in a box, and of it the time at the board.",
+        "",
+    ]
+    if "missing" in web:
+        return lines + [f"missing: {web['missing']}"]
+    return lines + [
+        "| | click to lights | at the board |",
+        "| --- | --- | --- |",
+        f"| median over {web['moves']} moves of {web['games']} games | "
+        f"{web['median_ms']:.1f} ms | {web['board_median_ms']:.1f} ms |",
+        f"| worst move of them | {web['worst_ms']:.1f} ms | |",
+        f"| B3 from the empty board (15,007 clocks), median | {web['worst_move_ms']:.1f} ms | "
+        f"{web['box_alone_worst_move_ms']:.1f} ms from a terminal client, the box alone |",
+        *_chip_rows(web),
+        "",
+        f"In {web['browser']}.",
+    ]
+
+
+def _chip_rows(web):
+    """The chip's insides on the page (make serve's chip panel), when measured."""
+    if "chip_step_median_ms" not in web:
+        return []
+    return [
+        "",
+        "The chip's insides on the same page: the time from a click to the frame that "
+        "shows it (goals: under 50 ms a step, under 1 s the worst move with its tree).",
+        "",
+        "| | click to the frame shown |",
+        "| --- | --- |",
+        f"| one edge stepped, median over {web['chip_steps']} | "
+        f"{web['chip_step_median_ms']:.1f} ms (slowest {web['chip_step_worst_ms']:.1f} ms) |",
+        f"| B3's search (15,007 clocks) run at full speed and its tree drawn, median over "
+        f"{web['chip_runs']} | {web['chip_worst_run_median_ms']:.0f} ms |",
+    ]
+
+
+
+def write(result, out):
+    """The raw figures into RAW and BENCHMARKS.md into folder `out`: its path."""
+    with replacing(RAW) as file:
+        file.write(json.dumps(result, indent=2) + "\n")
+    path = Path(out) / "BENCHMARKS.md"
+    with replacing(path) as file:
+        file.write(markdown(result))
+    return path
