@@ -1,6 +1,7 @@
 """Every game in lockstep with the golden model: ``make verify``, for any game.
 
-    ttt verify [--game GAME] [--backend auto|bitlanes|verilator-cxx|compiled|verilator|amaranth|icarus] [--jobs N]
+    ttt verify [--game GAME] [--backend auto|bitlanes|verilator-cxx|compiled|verilator|
+                                        amaranth|icarus] [--jobs N]
     ttt verify --netlist synth|routed [--board icebreaker|icestick] [--jobs N]
 
 The exhaustive check of a game: its golden recording (sim.cartridges.recording) played
