@@ -284,6 +284,7 @@ class Compiled:
                       or self.pins.power_up is None else {self.pins.power_up: power_up})
         return lanes.run(inputs, lengths, inputs_named=self._driven, outputs=self._read)
 
+
 class CompiledBench(PinBench):
     """One compiled chip and the golden model beside it, compared after every edge."""
 

@@ -189,6 +189,7 @@ class Bench(PinBench):
         self.cycle += len(out)
         return out
 
+
 async def run(bench, protocol):
     """Run a protocol (firmware_ref.eth.pins.starting, ...) on `bench`; return its result."""
     while True:

@@ -30,6 +30,7 @@ WAVES_WIDTH = 1050                  # what is left of WINDOW for the waves (meas
 # ps and fs, in windows of several sizes).
 PIXELS_PER_ZOOM_UNIT = 200
 
+
 @dataclass(frozen=True)
 class Trace:
     """A row: what GTKWave reads (a signal's name with its range, or ``#{...}`` bits of
