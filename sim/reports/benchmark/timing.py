@@ -41,16 +41,14 @@ def title(name):
     return TITLES.get(name, name)
 
 
-def timed(function, repeats, setup=None, clock=None, budget=BUDGET_S):
-    """Seconds of each run of `function`, and its last result: `repeats` runs, or fewer
-    once they took `budget` seconds together (None: every one). With `setup`, each run
-    is ``function(setup())``, and only `function` is timed; with `clock`, a run's
-    seconds are what `clock()` says after it."""
+def timed(function, repeats, clock=None, budget=BUDGET_S):
+    """Seconds of each call of `function`, and its last result: `repeats` calls, or
+    fewer once they took `budget` seconds together (None: every one). With `clock`, a
+    call's seconds are what `clock()` says after it."""
     runs, result = [], None
     while len(runs) < repeats and (budget is None or sum(runs) <= budget):
-        argument = setup() if setup else None
         start = time.perf_counter()
-        result = function(argument) if setup else function()
+        result = function()
         runs.append(clock() if clock else time.perf_counter() - start)
     return runs, result
 
