@@ -22,7 +22,8 @@ driven clock by clock at its inputs and read just after every rising edge:
 
 and says what it can:
 
-- ``name``: its name in `SIMULATORS` (or, not in the table, what it is called);
+- ``name``: its name in `SIMULATORS` (or, not in the table, what it is called), and
+  ``what`` it is in words, as progress names it;
 - ``outputs``: the game's outputs it reads, all of them or fewer (a board build's
   gates keep only the chip's pins);
 - ``forces_power_up``: whether a lane begins at its ``power_up``; else at the netlist's

@@ -30,7 +30,7 @@ class Amaranth:
     """The protocol's simulator on Amaranth's simulator: the chip (`core`, if given, a
     class like hdl.eth.chip.Chip: a mutant) or a cartridge (`core` in place of the
     game's own class)."""
-    name = "amaranth"
+    name, what = "amaranth", "Amaranth's simulator"
     forces_power_up = True
     lanes = None
 

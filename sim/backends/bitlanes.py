@@ -292,7 +292,7 @@ class Planes:
         """From the lanes as the batches take them: `random` (lanes,), `inputs`
         (lanes, clocks, INPUT_PINS), `expected` (lanes, clocks, PROBE_PATHS), UNKNOWN
         where the golden model does not know, `lengths` (lanes,); `widths` the
-        library's (`Chips.widths`)."""
+        library's (`Bitlanes.widths`)."""
         lengths = np.asarray(lengths, np.int64)
         order = np.argsort(-lengths, kind="stable")         # the longest first
         n_in = len(INPUT_PINS)
@@ -360,7 +360,7 @@ class Bitlanes:
     """The chip, 64 to a word, as the protocol's simulator (sim.backends): each lane
     from power-up with its random counter at its `power_up`; `edit` changes the exported
     Verilog first (a mutant). It is built from the chip's gates: no other game."""
-    name = "bitlanes"
+    name, what = "bitlanes", "bit-parallel chips"
     forces_power_up = True
     lanes = None
 

@@ -243,7 +243,7 @@ class Compiled:
     """The compiled simulator of the protocol (sim.backends), for any game: the chip as
     hdl.eth.export exports it, a cartridge as sim.backends.core exports it (`core`, if
     given, in place of the game's own). Every run is fresh lanes from power-up."""
-    name = "compiled"
+    name, what = "compiled", "compiled (CXXRTL)"
     forces_power_up = True
     lanes = None
 

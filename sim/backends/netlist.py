@@ -298,6 +298,7 @@ class Cocotb:
         from sim.backends import BackendMissing
         from sim.backends import core as sim_core
         self.name, self.game = self.simulator, game
+        self.what = f"cocotb + {self.simulator.capitalize()}"
         self.pins = pins or sim_core.pins(game)
         self.outputs = self.pins.outputs
         self.lanes = None if self.pins.reset else 1

@@ -112,7 +112,7 @@ def _ports_header(top, inputs, outputs, power_up):
 
 
 # The chip's random counter, made public (and only it), so that a lane's power-up value
-# is forced into it as Chips(random=...) does on the compiled backend.
+# is forced into it as the compiled chips force it (sim.backends.compiled.chip).
 CONFIG = """`verilator_config
 public_flat_rw -module "*" -var "random"
 """
@@ -206,7 +206,7 @@ class Verilated:
     """The protocol's simulator (sim.backends) on plain Verilator, for any game: the
     chip's exported Verilog (`edit` changes it first, a mutant), or a cartridge's
     (`core`, if given, in place of the game's own); every lane a fresh model."""
-    name = PLAIN_VERILATOR
+    name, what = PLAIN_VERILATOR, "Verilator + C++ harness"
     forces_power_up = True
     lanes = None
 

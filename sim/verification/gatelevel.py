@@ -359,6 +359,8 @@ class Gates:
     def name(self):
         return named(self.netlist, self.board)
 
+    what = name
+
     def __post_init__(self):
         _verilator()                    # every tool is there before any work starts
         yosys()

@@ -62,10 +62,13 @@ def verify(backend="compiled", *, gates=None, jobs=None, progress=None,
                          one_lane=simulator.lanes == 1, per_lane=per_lane, jobs=jobs,
                          progress=progress)
     if progress:
-        progress(f"{simulator.name}: {len(recording.lengths)} lanes, {recording.clocks} "
+        progress(f"{simulator.what}: {len(recording.lengths)} lanes, {recording.clocks} "
                  f"cycles" + (", checked in bit planes" if hasattr(simulator, "check")
                               else ""))
-    cycles = play(recording, simulator)
+    total = len(recording.lengths)
+    cycles = play(recording, simulator, progress=progress and (
+        lambda lanes, cycles: progress(f"{simulator.name}: {lanes}/{total} lanes, "
+                                       f"{cycles} cycles")))
     return Outcome(simulator.name, games=recording.games, presses=recording.presses,
                    cycles=cycles, seconds=time.perf_counter() - start)
 
