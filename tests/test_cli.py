@@ -12,14 +12,13 @@ from firmware_ref import cli
 from user import ROOT, interrupted
 
 
-# Each is pressed when the command says it is at that point, with work still to do.
+# Each is pressed when the command says it is at that point, with work still to do. (The
+# golden model's recording is cached once made, so a test cannot count on meeting it.)
 @pytest.mark.parametrize("argv, ready", [
     (["-m", "boards", "play"], b"(Y/N)"),                         # waiting for the player
-    (["-m", "boards", "verify", "--backend", "compiled"],         # recording, in a
-     b"golden model: 1/"),                                        # process pool
     (["-m", "boards", "verify", "--backend", "amaranth"],         # simulating, in a pool,
      b"amaranth: 1/"),                                            # 8 openings to go
-], ids=["play", "verify", "verify-amaranth"])
+], ids=["play", "verify-amaranth"])
 def test_ctrl_c_is_one_line_and_status_130(argv, ready):
     status, out = interrupted(argv, ready=ready)
     assert status == cli.INTERRUPTED, out

@@ -515,7 +515,7 @@ JOURNEYS = [
     J(("make verify GAME=<game>",), "make verify GAME=firstfree",
       first=r"^every game of firstfree in lockstep with its golden model",
       last=r"^all 822 games agree: 20781 clocks"),
-    J("ttt verify --game <game> [--backend compiled|amaranth|verilator]",
+    J("ttt verify --game <game> [--backend NAME]",
       "ttt verify --game firstfree --backend verilator",
       first=r"^every game of firstfree in lockstep", last=r"^all 822 games agree: 20781 "
       r"clocks", slow=True),
