@@ -1,8 +1,10 @@
 """docs/architecture.md's table of folders is the tree: every package on disk has its
 row, every row names a folder that is there. A game's folder is the `<game>` row of
-hdl/ and firmware_ref/, found by the name the cartridge bench finds it by. Its drawing
-of the layers inside sim/ and boards/ is the order tests/test_layers.py holds them to."""
+hdl/ and firmware_ref/. Its drawing of the layers inside sim/ and boards/ is the order
+tests/test_layers.py holds them to, and its sizes hold: no module over 500 lines, no
+function over 100, but the one the page names."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -92,3 +94,50 @@ def test_a_drawing_of_another_order_is_seen():
     assert drawn(swapped)["boards"] == held["boards"]
     joined = drawn(text.replace("builds/ | box/", "builds/   box/"))
     assert joined["boards"][1] == (1, ["builds box"]) and joined["sim"] == held["sim"]
+
+
+# -- sizes ------------------------------------------------------------------------------
+
+MODULE_LINES, FUNCTION_LINES = 500, 100
+# Appendix C's state table written out whole (docs/architecture.md, Sizes).
+WHOLE = {("hdl/eth/controller.py", "Controller.elaborate")}
+SOURCES = ("*.py", "*.js", "*.cc", "*.css", "*.html")
+
+
+def too_long(root, folders):
+    """Modules over MODULE_LINES and functions over FUNCTION_LINES in `folders` of
+    `root`, as ``path`` and ``path: Class.function (lines)``."""
+    found = []
+    for pattern in SOURCES:
+        for path in sorted(p for folder in folders for p in (root / folder).rglob(pattern)):
+            name = str(path.relative_to(root))
+            text = path.read_text()
+            if len(text.splitlines()) > MODULE_LINES:
+                found.append(name)
+            if path.suffix == ".py":
+                found += [f"{name}: {function} ({lines})"
+                          for function, lines in functions(ast.parse(text))
+                          if lines > FUNCTION_LINES and (name, function) not in WHOLE]
+    return found
+
+
+def functions(tree, prefix=""):
+    """(qualified name, lines) of every function in `tree`, methods and nested ones too."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = prefix + node.name
+            if not isinstance(node, ast.ClassDef):
+                yield name, node.end_lineno - node.lineno + 1
+            yield from functions(node, name + ".")
+
+
+def test_no_module_over_500_lines_and_no_function_over_100():
+    assert too_long(ROOT, PACKAGES) == []
+
+
+def test_a_long_module_and_a_long_function_are_seen(tmp_path):
+    body = "".join(f"        x{n} = {n}\n" for n in range(FUNCTION_LINES))
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "long.py").write_text("class A:\n    def f(self):\n" + body)
+    (tmp_path / "p" / "page.js").write_text("//\n" * (MODULE_LINES + 1))
+    assert too_long(tmp_path, ["p"]) == ["p/long.py: A.f (101)", "p/page.js"]
