@@ -23,7 +23,7 @@ from amaranth.hdl import Fragment, UnusedElaboratable
 from amaranth.sim import Simulator
 
 __all__ = ["PERIOD", "WAVES", "simulate", "waves_path", "hold", "pulse", "until", "heard",
-           "elaborated", "refuses", "frame_bits", "replayed"]
+           "elaborated", "refuses", "frame_bits", "replayed", "busy_runs"]
 
 ROOT = Path(__file__).resolve().parents[1]
 WAVES = ROOT / "build" / "vcd"
@@ -150,3 +150,17 @@ def replayed(model, game, *, before=None):
         seen = before(model) if before else None
         model.tick()
         yield pins, seen
+
+
+def busy_runs(model, game):
+    """The runs of busy clocks of ``game`` on the golden ``model``, the think times the
+    console counts: (clocks, over) for each run, ``over`` as the clock after it shows it,
+    None for a run the game ends in."""
+    runs, run = [], 0
+    for _ in replayed(model, game):
+        if model.probe.busy:
+            run += 1
+        elif run:
+            runs.append((run, model.probe.over))
+            run = 0
+    return runs + [(run, None)] * bool(run)

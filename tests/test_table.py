@@ -10,7 +10,7 @@ board reaches included; the mutants show that each of these fails when it should
 import itertools
 
 import pytest
-from bench import hold, simulate
+from bench import busy_runs, hold, simulate
 
 from firmware_ref import perfect, table
 from firmware_ref.table import choice, rom
@@ -122,17 +122,8 @@ def test_the_machine_thinks_one_clock():
     # clock of thinking and the judge of the machine's; 2, the machine's opening (no
     # person's stone to judge); 1, the person's stone ended the game. The lockstep
     # above shows that the core's busy is the model's on every clock.
-    runs = set()
-    for game in table.games():
-        model, busy = table.Model(), 0
-        for pins in game:
-            model.set(pins)
-            model.tick()
-            if model.probe.busy:
-                busy += 1
-            elif busy:
-                runs.add((busy, model.probe.over))
-                busy = 0
+    runs = {(clocks, over) for game in table.games()
+            for clocks, over in busy_runs(table.Model(), game) if over is not None}
     assert runs == {(1, 1), (2, 0), (3, 0), (3, 1)}
 
 
