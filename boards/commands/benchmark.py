@@ -19,9 +19,10 @@ build/BENCHMARKS.md, build/benchmark.json (every run) and a histogram of the
 think times, build/benchmark/think_times.png. Targets are reported as ratios:
 nothing fails because the machine is slow.
 
-Each figure is the median of --repeats runs (the slow exhaustive runs once); the
-whole run took 121 s on 2 cores. --quick runs a small workload once, with no
-exhaustive runs and no browser (54 s here on two busy cores); --icarus-games also times every
+Each figure is the median of --repeats runs (the slow exhaustive runs once; a
+full run takes minutes, longer when the golden recordings and builds are not yet
+cached). --quick runs a small workload once, with no exhaustive runs and no
+browser (seconds once cached); --icarus-games also times every
 game on Icarus (slow); --out writes elsewhere. The committed BENCHMARKS.md is a
 copy of one run. make benchmark runs it."""
 

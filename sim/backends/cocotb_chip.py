@@ -9,14 +9,11 @@ applied, and just after it. Inputs change at the falling edge, as in E.1.
 Environment (set by `sim.backends.netlist`):
     TTT_OPENINGS           openings of the games test: "user", digits 0-7, or "all"
     TTT_RANDOM_SESSIONS    how many random sessions of 1500 edges
-    TTT_THROUGHPUT_FILE    where the throughput test writes its measurement (JSON)
 """
 
-import json
 import logging
 import os
 import random
-import time
 
 import cocotb
 from cocotb.clock import Clock
@@ -146,23 +143,3 @@ async def random_keys(dut):
             bench.set(inputs)
             await bench.tick()
     LOG.info("%d random sessions, %d cycles", sessions, bench.cycle)
-
-
-@cocotb.test()
-async def throughput(dut):
-    """For make bench: the random sessions on the netlist alone, no golden model. The
-    pins are driven and the probe read every cycle, as the lockstep benches do."""
-    await power_up(dut)
-    sessions = int(os.environ.get("TTT_RANDOM_SESSIONS", "4"))
-    handles = list(probes(dut).values())
-    start = time.perf_counter()
-    for seed in range(sessions):
-        for inputs in random_session(random.Random(seed), 1500):
-            drive(dut, inputs)
-            await RisingEdge(dut.cp)
-            await ReadOnly()
-            [int(handle.value) for handle in handles]
-            await FallingEdge(dut.cp)
-    seconds = time.perf_counter() - start
-    with open(os.environ["TTT_THROUGHPUT_FILE"], "w") as out:
-        json.dump({"cycles": sessions * 1500, "seconds": seconds}, out)
