@@ -166,12 +166,13 @@ class Lanes:
     from power-up, with `power_up` ({register: a value, or one per lane}) forced into
     its registers. Signals are named by their path below the top, dotted as in
     sim.chip.signals: ``"keyboardN"``, ``"controller.state"``; `set` also forces
-    registers."""
+    registers. `loaded`: the design's library as `load` gives it, where it is at hand
+    (finding it in the cache takes milliseconds a run)."""
 
-    def __init__(self, lanes=1, *, design=None, power_up=None, log=None):
+    def __init__(self, lanes=1, *, design=None, power_up=None, log=None, loaded=None):
         if lanes < 1:
             raise ValueError(f"at least one lane, not {lanes}")
-        self._lib = load(library(design, log=log), wrapper_signatures())
+        self._lib = loaded or load(library(design, log=log), wrapper_signatures())
         self.lanes = lanes
         self._handle = self._lib.ttt_create(lanes)
         self._index = {}
@@ -259,9 +260,11 @@ class Compiled:
             self.design = Design(TOP, sim_core.netlist(cartridge, "rtlil"), WRAPPER,
                                  f"the {game.name} cartridge")
         try:
-            probe = Lanes(1, design=self.design, log=log)
+            # Found and loaded once: every run makes its lanes from it.
+            self.loaded = load(library(self.design, log=log), wrapper_signatures())
         except BackendMissing as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
+        probe = Lanes(1, loaded=self.loaded)
         self._driven = [self.pins.signals[name] for name in self.pins.inputs]
         self._read = [self._settled(probe, self.pins.signals[name]) for name in self.outputs]
 
@@ -280,7 +283,7 @@ class Compiled:
         raise BackendMissing(f"the compiled design has no 32-bit signal {signal!r}")
 
     def run(self, inputs, lengths, power_up=None):
-        lanes = Lanes(len(inputs), design=self.design, power_up=None if power_up is None
+        lanes = Lanes(len(inputs), loaded=self.loaded, power_up=None if power_up is None
                       or self.pins.power_up is None else {self.pins.power_up: power_up})
         return lanes.run(inputs, lengths, inputs_named=self._driven, outputs=self._read)
 
