@@ -81,3 +81,22 @@ def test_every_simulator_of_the_table_has_its_rows(clock, monkeypatch):
                    for row in rows)
     assert by[timing.title("bitlanes"), "1 session, one chip"]["missing"] == \
         "no bitlanes here"
+
+
+def test_the_benchmark_reports_the_classrooms_figures_as_it_is_given_them():
+    # make benchmark measures make serve under load through ttt (boards/web/classroom.py).
+    from sim.reports.benchmark import console, report
+    figures = {"class": {"pupils": 30, "sessions": 32, "median_ms": 61.2, "p95_ms": 140.4,
+                         "worst_ms": 201.0, "moves": 150, "rss_before_mb": 80.2,
+                         "rss_playing_mb": 190.7, "rss_after_mb": 95.1},
+               "flood": {"edges": 100_000, "steps": 12, "median_ms": 30.0, "p95_ms": 70.0,
+                         "worst_ms": 88.8, "moves": 15},
+               "one_page_mb": 21.4, "cores": 2}
+    measured = console.classroom(lambda: figures, quick=False, log=lambda text: None)
+    text = "\n".join(report.classroom_section(measured))
+    assert "| 30 pages at once (`--sessions 32`), 150 moves | 61 ms | 140 ms | 201 ms |" in text
+    assert "(12 steps of 100,000 edges), 15 moves | 30 ms | 70 ms | 89 ms |" in text
+    assert "80 MB before the 30 pages, 191 MB as they finished, 95 MB once they had left; " \
+           "the most one page added: 21 MB. On 2 cores." in text
+    quick = console.classroom(lambda: figures, quick=True, log=lambda text: None)
+    assert report.classroom_section(quick)[-1] == "missing: not run with --quick"

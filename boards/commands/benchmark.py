@@ -14,7 +14,9 @@ the time of every game in lockstep on each of them, the chip's think time on
 every position a user can reach, for each board built with make bitstream its
 logic cells, flip-flops, fmax and worst time per move, and the time from a key's
 click to the LEDs' answer on make serve's page in Chromium (where Chromium is
-installed), beside the board in a box's own time. It writes
+installed), beside the board in a box's own time, and make serve under a
+classroom's load (30 pages each playing a game, a page's keys while another
+floods the chip's clock, the most memory one page can take). It writes
 build/BENCHMARKS.md, build/benchmark.json (every run) and a histogram of the
 think times, build/benchmark/think_times.png. Targets are reported as ratios:
 nothing fails because the machine is slow.
@@ -43,7 +45,7 @@ def run(args):
     from ..builds import netlists
     return benchmark.run(repeats=args.repeats, quick=args.quick,
                          icarus_games=args.icarus_games, boards=netlists.boards(),
-                         web=click_to_led, out=args.out)
+                         web=click_to_led, classroom=classroom, out=args.out)
 
 
 def click_to_led():
@@ -53,3 +55,9 @@ def click_to_led():
         return timing.click_to_led()
     except timing.Missing as missing:
         return {"missing": str(missing)}
+
+
+def classroom():
+    """make serve under a classroom's load (boards/web/classroom.py)."""
+    from ..web import classroom
+    return classroom.figures()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from sim import BUILD, catalogue
 
-__all__ = ["PAPER_MHZ", "megahertz", "clock", "games", "game_option", "tcp_port", "out",
-           "relative"]
+__all__ = ["PAPER_MHZ", "megahertz", "seconds", "clock", "games", "game_option", "tcp_port",
+           "out", "relative"]
 
 PAPER_MHZ = 6.0             # the paper's clock, for think times in microseconds
 MUSEUM = "museum"           # GAME=museum: every machine of the museum
@@ -22,6 +22,17 @@ def megahertz(text):
         value = 0
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive frequency in MHz")
+    return value
+
+
+def seconds(text):
+    """An argparse type: a time in seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time in seconds (0 or more)")
     return value
 
 

@@ -34,9 +34,13 @@ def arguments(parser):
                         help="do not open the page in the desktop's browser")
     parser.add_argument("--sessions", type=positive_int, default=4, metavar="N",
                         help="pages played at once, a board in a box each (default 4)")
+    parser.add_argument("--keep", type=options.seconds, default=None, metavar="S",
+                        help="seconds a page's board is kept after the page leaves, for a "
+                             "reload (default: docs/web.md, Sessions)")
 
 
 def run(args):
     from ..web.server import serve
     return serve(args.game, host=args.host, http_port=args.http_port, port=args.port,
-                 sessions=args.sessions, browser=not args.no_browser)
+                 sessions=args.sessions, browser=not args.no_browser,
+                 **({} if args.keep is None else {"idle_s": args.keep}))

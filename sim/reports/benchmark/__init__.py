@@ -13,12 +13,14 @@ It measures, on this machine, a module a part:
   - `think_times`: the chip's think time per move over every position a user can reach
     (golden model), with a histogram (PNG);
   - `console`: for each board built with ``make bitstream``, its logic cells,
-    flip-flops, fmax and worst time per move; and the time from a key's click to the
-    LEDs' answer on the page of ``make serve``, through the board in a box.
+    flip-flops, fmax and worst time per move; the time from a key's click to the
+    LEDs' answer on the page of ``make serve``, through the board in a box; and the
+    server under a classroom's load (its pages' moves, a flood of the chip's clock, its
+    memory).
 Every simulator is made by its name in sim.backends.SIMULATORS and timed through the
 protocol's `run` (`timing`). The boards come from the caller (``ttt``), as
-boards/builds/netlists.py makes them, and so does the browser's measurement (`web`, a
-function that measures it): the console is above sim/. Each figure is the median of
+boards/builds/netlists.py makes them, and so do the browser's measurement and the
+classroom's (`web` and `classroom`, functions that measure them): the console is above sim/. Each figure is the median of
 repeated runs (a slow one is timed once); nothing fails because the machine is slow:
 `targets` are reported as ratios. `report` writes ``build/BENCHMARKS.md`` (or in --out),
 ``build/benchmark.json`` and ``build/benchmark/think_times.png``. The committed
@@ -40,7 +42,7 @@ __all__ = ["measure", "run"]
 
 
 def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
-            log=print):
+            classroom=None, log=print):
     """Every figure of the benchmark, as ``build/benchmark.json`` keeps them."""
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
@@ -59,12 +61,14 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
     result["think_times"] = think_times.think_times(BUILD / "benchmark" / "think_times.png")
     result["boards"] = console.board_reports(boards)
     result["web"] = console.browser(web, quick, log)
+    result["classroom"] = console.classroom(classroom, quick, log)
     result["targets"] = targets.targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
 
 
-def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, out=BUILD):
+def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, classroom=None,
+        out=BUILD):
     """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) and the
     console in a browser (`web()`) among it, with a timed log line per step, and write
     the report into `out`."""
@@ -74,7 +78,8 @@ def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, out=
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
     try:
         result = measure(repeats=1 if quick else repeats, quick=quick,
-                         icarus_games=icarus_games, boards=boards, web=web, log=log)
+                         icarus_games=icarus_games, boards=boards, web=web,
+                         classroom=classroom, log=log)
     except Mismatch as difference:
         raise UserError("a simulator differs from the golden model, so nothing is "
                         f"reported: {str(difference).splitlines()[0]}") from None

@@ -10,7 +10,7 @@ from sim import BUILD
 
 from .cartridge import CARTRIDGE
 
-__all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "write"]
+__all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section", "write"]
 
 # Word operations an x86-64 core can do in a clock at the most: its four integer ALUs.
 # The bit-parallel check's limit is the machine's clock times these, over its operations.
@@ -33,6 +33,7 @@ def markdown(result):
     lines += _think_times_section(result["think_times"])
     lines += _boards_section(result["boards"])
     lines += web_section(result["web"])
+    lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
@@ -327,6 +328,39 @@ def _chip_rows(web):
         f"{web['chip_runs']} | {web['chip_worst_run_median_ms']:.0f} ms |",
     ]
 
+
+def classroom_section(room):
+    lines = [
+        "",
+        "## The console under a classroom's load",
+        "",
+        "`ttt serve` in a process of its own, its pages WebSockets that speak the page's "
+        "messages (boards/web/classroom.py): pages each playing a whole game against the "
+        "chip at once, the first empty place each move; one page's keys while another asks "
+        "the chip's clock for 100,000 edges again and again; and the most memory one page "
+        "can add (its chip clocked as far as it may, run, its waves written, jumped back). "
+        "Goals: p95 under 150 ms, the worst key beside the flood under 100 ms, one page "
+        "under 50 MB.",
+        "",
+    ]
+    if "missing" in room:
+        return lines + [f"missing: {room['missing']}"]
+    pupils, flood = room["class"], room["flood"]
+    return lines + [
+        "| | median | p95 | worst |",
+        "| --- | --- | --- | --- |",
+        f"| {pupils['pupils']} pages at once (`--sessions {pupils['sessions']}`), "
+        f"{pupils['moves']} moves | {pupils['median_ms']:.0f} ms | {pupils['p95_ms']:.0f} ms | "
+        f"{pupils['worst_ms']:.0f} ms |",
+        f"| a page's keys while another floods the chip ({flood['steps']} steps of "
+        f"{flood['edges']:,} edges), {flood['moves']} moves | {flood['median_ms']:.0f} ms | "
+        f"{flood['p95_ms']:.0f} ms | {flood['worst_ms']:.0f} ms |",
+        "",
+        f"The server's memory (RSS): {pupils['rss_before_mb']:.0f} MB before the "
+        f"{pupils['pupils']} pages, {pupils['rss_playing_mb']:.0f} MB as they finished, "
+        f"{pupils['rss_after_mb']:.0f} MB once they had left; the most one page added: "
+        f"{room['one_page_mb']:.0f} MB. On {room['cores']} cores.",
+    ]
 
 
 def write(result, out):

@@ -1,0 +1,238 @@
+"""A class of pages without a browser: the console under the load of a classroom.
+
+`ttt serve` runs as its own process, as a teacher runs it, so that its memory and its
+threads are its own (read from /proc). Pages are aiohttp WebSockets that say hello and
+speak the page's messages (docs/web.md, "The messages"): pupils each playing whole
+games against the chip, one page that floods the chip's clock, one that reloads in a
+loop. `make benchmark` reports the figures (`figures`); the soak tests hold them to
+bounds (tests/test_soak.py). Linux only: the server's memory is read from /proc.
+"""
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+import aiohttp
+
+__all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
+
+WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
+START_S = 300               # the server's first start may compile the board in a box
+ADDRESS = re.compile(r"The console is at (http://\S+/) ")
+FLOOD_EDGES = 100_000       # what one page asks of the chip's clock at once, as the audit did
+
+
+class Server:
+    """``ttt serve --no-browser`` for the chip, in a process of its own, with `options`
+    (its command line's, e.g. ``sessions=32``): ``with Server(...) as server``."""
+
+    def __init__(self, games="eth", **options):
+        argv = [sys.executable, "-m", "boards", "serve", "--no-browser", "--game", games]
+        for name, value in options.items():
+            argv += [f"--{name.replace('_', '-')}", str(value)]
+        self.argv, self.url, self.lines = argv, None, []
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        began = time.monotonic()
+        while self.url is None:
+            line = self.process.stdout.readline()
+            if not line or time.monotonic() - began > START_S:
+                self.__exit__()
+                raise RuntimeError("ttt serve did not start: " + "".join(self.lines[-5:]))
+            self.lines.append(line)
+            found = ADDRESS.search(line)
+            self.url = found and found.group(1)
+        return self
+
+    def __exit__(self, *exc):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)        # Ctrl-C, as a teacher ends it
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.lines += self.process.stdout.readlines()
+        self.process.stdout.close()
+
+    def status(self, field):
+        """A line of the server's /proc status: VmRSS and VmHWM in MB, Threads."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                if name == field:
+                    number = int(value.split()[0])
+                    return number / 1024 if value.strip().endswith("kB") else number
+        raise KeyError(field)
+
+    def rss_mb(self):
+        return self.status("VmRSS")
+
+    def threads(self):
+        return self.status("Threads")
+
+
+class Pupil:
+    """One page's WebSocket: ``async with Pupil(url) as page``; it has said hello (with
+    `session`, if given) and holds the welcome and the first state."""
+
+    def __init__(self, url, session=None):
+        self.url, self.session = url, session
+        self.progress = 0           # progress messages seen while waiting
+
+    async def __aenter__(self):
+        self.http = aiohttp.ClientSession()
+        try:
+            self.socket = await self.http.ws_connect(
+                self.url + "ws", headers={"Origin": self.url.rstrip("/")}, max_msg_size=0)
+            await self.send(kind="hello", **({"session": self.session} if self.session
+                                             else {}))
+            self.welcome = await self.receive()
+            self.state = await self.receive() if self.welcome["kind"] == "welcome" else None
+        except BaseException:
+            await self.http.close()
+            raise
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.socket.close()
+        await self.http.close()
+
+    async def send(self, **message):
+        await self.socket.send_str(json.dumps(message))
+
+    async def receive(self):
+        """The next message but progress (a dict); None when the server closed."""
+        while True:
+            frame = await asyncio.wait_for(self.socket.receive(), WAIT_S)
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                return None
+            message = json.loads(frame.data)
+            if message["kind"] != "progress":
+                return message
+            self.progress += 1
+
+    async def ask(self, **message):
+        """`message` sent; its answer and the milliseconds it took."""
+        began = time.perf_counter()
+        await self.send(**message)
+        answer = await self.receive()
+        return answer, (time.perf_counter() - began) * 1000
+
+
+async def play(pupil, games=1):
+    """`games` whole games against the chip, each key the first empty place; the time
+    of each move, in ms."""
+    times, state = [], pupil.state
+    for _ in range(games):
+        while not state["over"]:
+            state, ms = await pupil.ask(kind="act", do="key", place=state["board"].index(0))
+            if state["kind"] != "state":
+                raise RuntimeError(f"a key was answered {state}")
+            times.append(ms)
+        state, _ = await pupil.ask(kind="act", do="new")
+    pupil.state = state
+    return times
+
+
+async def flood(pupil, stop, edges=FLOOD_EDGES):
+    """The chip's clock asked for `edges` at a time until `stop` is set; the answers."""
+    await pupil.ask(kind="chip", do="open")
+    answers = 0
+    while not stop.is_set():
+        answer, _ = await pupil.ask(kind="chip", do="step", edges=edges)
+        if answer is None:
+            raise RuntimeError("the server closed a page that clocked its chip")
+        answers += 1
+    return answers
+
+
+async def reload(url, stop):
+    """A page reloaded in a loop (its session kept) until `stop` is set; how often."""
+    token, times = None, 0
+    while not stop.is_set():
+        async with Pupil(url, token) as page:
+            if page.welcome["kind"] != "welcome":
+                raise RuntimeError(f"a reload was refused: {page.welcome}")
+            token = page.welcome["session"]
+        times += 1
+    return times
+
+
+async def lesson(url, pupils, games=1, flooding=False, reloading=False):
+    """`pupils` pages each playing `games` games at once, beside a page that floods the
+    chip's clock and one that reloads, if asked; every move's time in ms, and how much
+    the flood and the reloads did."""
+    stop = asyncio.Event()
+    async with contextlib.AsyncExitStack() as pages:
+        players = [await pages.enter_async_context(Pupil(url)) for _ in range(pupils)]
+        for player in players:
+            if player.welcome["kind"] != "welcome":
+                raise RuntimeError(f"a pupil was refused: {player.welcome}")
+        aside = []
+        if flooding:
+            flooder = await pages.enter_async_context(Pupil(url))
+            aside.append(asyncio.create_task(flood(flooder, stop)))
+        if reloading:
+            aside.append(asyncio.create_task(reload(url, stop)))
+        if aside:
+            await asyncio.sleep(0.5)        # the flood under way before the keys
+        try:
+            played = await asyncio.gather(*(play(p, games) for p in players))
+        finally:
+            stop.set()
+        done = await asyncio.gather(*aside)
+    return {"moves": [ms for times in played for ms in times], "aside": done}
+
+
+def _ms(times):
+    return {"median_ms": round(statistics.median(times), 1),
+            "p95_ms": round(statistics.quantiles(times, n=20, method="inclusive")[-1], 1),
+            "worst_ms": round(max(times), 1), "moves": len(times)}
+
+
+def figures(pupils=30, sessions=32):
+    """What `make benchmark` reports of the console under load, from ``ttt serve`` on
+    this machine: `pupils` pages each playing a whole game (the server's RSS before
+    and after), a page's keys while another floods the chip's clock, and the most RSS
+    one page can add."""
+    with Server(sessions=sessions, keep=1) as server:
+        asyncio.run(lesson(server.url, 1))      # the board in a box loaded once
+        before = server.rss_mb()
+        class_ = asyncio.run(lesson(server.url, pupils))
+        after_play = server.rss_mb()
+        time.sleep(3)                   # the pages' boards let go after their grace
+        after = server.rss_mb()
+        flooded = asyncio.run(lesson(server.url, 1, games=3, flooding=True))
+    with Server(sessions=2, keep=1) as server:
+        asyncio.run(lesson(server.url, 1))
+        alone = server.rss_mb()
+        asyncio.run(_greedy(server.url))
+        greedy = server.status("VmHWM") - alone
+    return {"class": {"pupils": pupils, "sessions": sessions, **_ms(class_["moves"]),
+                      "rss_before_mb": round(before, 1), "rss_playing_mb": round(after_play, 1),
+                      "rss_after_mb": round(after, 1)},
+            "flood": {"edges": FLOOD_EDGES, "steps": flooded["aside"][0],
+                      **_ms(flooded["moves"])},
+            "one_page_mb": round(greedy, 1), "cores": os.cpu_count()}
+
+
+async def _greedy(url):
+    """One page asking the most of the server's memory: the chip clocked as far as a
+    page may, run until it waits, its waves written, then back to its start."""
+    async with Pupil(url) as page:
+        await page.ask(kind="chip", do="open")
+        for _ in range(3):
+            await page.ask(kind="chip", do="step", edges=FLOOD_EDGES)
+        await page.ask(kind="chip", do="until")
+        await page.ask(kind="chip", do="waves")
+        await page.ask(kind="chip", do="jump", cycle=0)
