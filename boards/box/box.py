@@ -25,10 +25,11 @@ from amaranth.hdl import ClockDomain, Elaboratable, Module
 from sim import catalogue
 from sim.backends import compiled
 
+from boards.gateware.answer_text import TEXT_MARK
 from boards.gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
 
 
-__all__ = ["Box", "BoxTop", "CompiledDesk", "CLOCK_HZ", "design"]
+__all__ = ["Box", "BoxTop", "CompiledDesk", "Owed", "CLOCK_HZ", "design"]
 
 # The board's oscillator; every board the project knows runs at 12 MHz.
 CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
@@ -128,6 +129,40 @@ class CompiledDesk:
         return self._lib.box_broken(self._handle)
 
 
+class Owed:
+    """What the desk owes the host: an answer per frame sent (docs/boards.md: every
+    non-empty line is answered with one line), and the rest of a line begun. A line of
+    the cartridge's (behind TEXT_MARK) answers no frame: one that a frame met comes
+    before that frame's answer, which may follow it by a move's thought."""
+
+    def __init__(self):
+        self.answers = 0
+        self.begun = None           # the first byte of the line the desk is sending
+        self._in_frame = False      # bytes sent since the last terminator
+
+    @property
+    def midline(self):
+        return self.begun is not None
+
+    def sent(self, data):
+        for byte in data:
+            terminator = byte in TERMINATORS
+            self.answers += terminator and self._in_frame
+            self._in_frame = not terminator
+
+    def heard(self, data):
+        for byte in data:
+            if self.begun is None:
+                self.begun = byte
+            if byte == ord("\n"):
+                if self.begun != TEXT_MARK[0]:
+                    self.answers = max(0, self.answers - 1)
+                self.begun = None
+
+    def give_up(self):
+        self.answers, self.begun = 0, None
+
+
 class Box:
     """The board in a box on a pseudo-terminal: ``with Box() as box``, then open
     ``box.port``. The board's clock runs only while a byte is on the wire or an answer
@@ -167,15 +202,13 @@ class Box:
         self.desk.close()
 
     def _serve(self):
-        owed = 0                    # lines the desk owes: one per frame sent
-        midline = False             # the desk has sent part of a line
-        in_frame = False            # the bytes sent since the last terminator
+        owed = Owed()
         waited = 0                  # clocks since the last byte either way
         try:
             while True:
                 # A half-sent line runs on: a cartridge may pause a clock between two
                 # of its bytes, where the clock would otherwise stop.
-                idle = (owed == 0 and not self.desk.busy and not midline
+                idle = (not owed.answers and not self.desk.busy and not owed.midline
                         and waited >= LINGER)
                 ready, _, _ = select.select([self._master, self._stop_r], [], [],
                                             None if idle else 0)
@@ -184,21 +217,17 @@ class Box:
                 if self._master in ready:
                     data = os.read(self._master, ROOM)
                     waited = 0
-                    for byte in data:
-                        terminator = byte in TERMINATORS
-                        owed += terminator and in_frame
-                        in_frame = not terminator
+                    owed.sent(data)
                     self.desk.send(data)
                 answer = self.desk.run(CHUNK)
                 if answer:
                     os.write(self._master, answer)
-                    midline = not answer.endswith(b"\n")
-                    owed = max(0, owed - answer.count(b"\n"))
+                    owed.heard(answer)
                     waited = 0
                 else:
                     waited += CHUNK
                 if waited >= PATIENCE:
-                    owed, midline = 0, False
+                    owed.give_up()
         except OSError as error:
             if error.errno != errno.EIO:    # EIO: the terminal was closed under us
                 self.error = error

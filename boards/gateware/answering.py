@@ -24,16 +24,20 @@ class Answering(wiring.Component):
       one is answered, once that answer is sent, and its command goes nowhere.
     - The places of an ``R`` frame go on to the desk as they come.
     - Between answers, and not while a frame arrives, a line the cartridge offers goes
-      out behind a ``#``: a frame's end would meet it and be refused, and a text
-      frame's reply would go out before the frame's answer.
+      out behind a ``#`` (a text frame's reply would otherwise go out before the
+      frame's answer). A host cannot see a line coming (its frame may be on the wire
+      as the line begins), so a good frame that ends during a line is not refused but
+      waits for the line's end, its command held by the parser (``deferred``), and is
+      then acted on and answered. A frame that ends while one waits: both are answered
+      ``error``, as the parser no longer holds the first.
 
     Members
     -------
     parsed : In(CommandBus())
         From the frame parser: the places, and each frame's end (``NONE``: malformed),
-        the command and its argument held until the parser's next byte.
+        the command and its argument held while the parser is ``idle``.
     idle : In(1)
-        No frame is arriving.
+        No frame is arriving, and the parser holds the last frame's command and argument.
     commands : Out(CommandBus())
         To the desk: the places and the good frames' commands, ``valid`` registered.
     ready : In(1)
@@ -69,9 +73,12 @@ class Answering(wiring.Component):
         mark = Signal()             # the "#" before the cartridge's line
         text = Signal()             # the cartridge's line
         error_pending = Signal()    # a frame to answer "error" once this answer is sent
+        deferred = Signal()         # a good frame that ended during the cartridge's line
         place = parsed.command == Command.PLACE
         bad = parsed.valid & (parsed.command == Command.NONE)
         good = parsed.valid & ~place & (parsed.command != Command.NONE)
+        # The frame to act on now: one that has just ended, or the one that waited.
+        go = listen & (good & ~deferred | deferred & self.idle & ~parsed.valid)
         took = send.ready & waited  # the transmitter takes the text's character
         newline = self.text.valid & send.ready & (self.text.payload == ord("\n"))
         m.d.comb += [
@@ -82,16 +89,16 @@ class Answering(wiring.Component):
             self.text.ready.eq(text & send.ready),
         ]
         # A place goes on as it comes, a frame's command only to be answered; a clock
-        # later, registered, with the command the parser holds until its next byte.
-        m.d.sync += self.commands.valid.eq(parsed.valid & place | listen & good)
+        # later, registered, with the command the parser holds while it is idle.
+        m.d.sync += self.commands.valid.eq(parsed.valid & place | go)
 
         def begin(at):
             m.d.sync += [read.address.eq(at), wait.eq(0b1111)]
 
-        with m.If(listen & good):
-            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b1111)]
-        with m.Elif(listen & (bad | error_pending)):
-            m.d.sync += [listen.eq(0), line.eq(1), error_pending.eq(0)]
+        with m.If(go):
+            m.d.sync += [listen.eq(0), act.eq(1), wait.eq(0b1111), deferred.eq(0)]
+        with m.Elif(listen & (good | bad | error_pending)):
+            m.d.sync += [listen.eq(0), line.eq(1), error_pending.eq(0), deferred.eq(0)]
             begin(ERROR_AT)
         with m.Elif(listen & self.text.valid & self.idle):
             m.d.sync += [listen.eq(0), mark.eq(1)]
@@ -109,5 +116,8 @@ class Answering(wiring.Component):
         with m.If(text & newline):
             m.d.sync += [text.eq(0), listen.eq(1)]
         with m.If((good | bad) & ~listen):
-            m.d.sync += error_pending.eq(1)
+            with m.If(good & (mark | text) & ~deferred & ~error_pending):
+                m.d.sync += deferred.eq(1)
+            with m.Else():
+                m.d.sync += [error_pending.eq(1), deferred.eq(0)]
         return m

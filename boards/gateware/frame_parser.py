@@ -108,12 +108,14 @@ class FrameParser(wiring.Component):
     hold : In(1)
         The desk's position is in use: ``R`` frames are refused.
     idle : Out(1)
-        No frame is arriving (the grammar's start).
+        No frame is arriving (the grammar's start, and no byte's step under way), so the
+        last frame's command and argument hold.
     parsed : Out(CommandBus())
         Registered: each place of an ``R`` frame (``PLACE``) and each frame's end: its
         command, or ``NONE`` for a malformed frame. The command and its argument hold
-        until the next byte's step, so a reader may act on them a clock or two later.
-        A ``K`` frame's key comes one hot from a third ROM.
+        while the parser is ``idle`` (empty lines change nothing), so a reader may act
+        on a frame long after its end: the answering holds one that met a line of the
+        cartridge's. A ``K`` frame's key comes one hot from a third ROM.
     text : Out(stream.Signature(8))
         The bytes of ``T`` frames, ``valid`` registered (``ready`` is not looked at).
     """
@@ -143,10 +145,10 @@ class FrameParser(wiring.Component):
         byte = self.received.payload.byte
         m.d.comb += places_port.addr.eq(byte)
         state = Signal(range(len(STATES)))
+        valid = Signal(2)           # the byte's step is read when valid[1] is high
         m.d.comb += [class_port.addr.eq(Cat(byte, self.hold)),
                      step_port.addr.eq(Cat(class_port.data, state)),
-                     self.idle.eq(state == STATES.index(START))]
-        valid = Signal(2)           # the byte's step is read when valid[1] is high
+                     self.idle.eq((state == STATES.index(START)) & ~valid[1])]
         broken = self.received.payload.broken   # held with the byte: no delay of its own
         m.d.sync += valid.eq(Cat(self.received.valid, valid[0]))
         now = step_port.data
@@ -159,12 +161,11 @@ class FrameParser(wiring.Component):
             m.d.sync += [state.eq(STATES.index(START)), parsed.valid.eq(1),
                          parsed.command.eq(Command.NONE)]
         with m.Elif(valid[1]):
-            m.d.sync += [
-                state.eq(now.next),
-                self.text.valid.eq(now.text),
-                parsed.valid.eq(now.event), parsed.command.eq(now.command),
-                argument.place.eq(now.place), argument.empty.eq(now.empty),
-            ]
+            m.d.sync += [state.eq(now.next), self.text.valid.eq(now.text),
+                         parsed.valid.eq(now.event)]
+            with m.If(now.event):
+                m.d.sync += [parsed.command.eq(now.command), argument.place.eq(now.place),
+                             argument.empty.eq(now.empty)]
             # The frame's last two digits: a K frame's place (one hot) and a G frame's
             # cartridge are the last; a W frame's switch the one before it, its position
             # the last. The grammar takes only switches below SWITCHES.

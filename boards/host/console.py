@@ -33,10 +33,12 @@ class Console:
 
     The link tells the games: a ``G`` frame is refused for a number the board does not
     hold, and the status line names the game playing by its letter. So the board is
-    asked ``G1``, ``G2``, ... until one is refused twice (once may be a frame that met a
-    line of the cartridge's), then ``G0``, and the game that was playing begins anew. A
-    board of one game refuses ``G1`` and nothing changes. Every line typed passes here
-    first: ``game`` lists the games, ``game N`` plays one, ``help`` names them too."""
+    asked ``G1``, ``G2``, ... until one is refused (twice: `command`), then ``G0``, and
+    the game that was playing begins anew. A board of one game refuses ``G1`` and
+    nothing changes. A ``G`` that meets the line the game just chosen says (the bomb's
+    new module) is answered after it, however quick the host. Every line typed passes
+    here first: ``game`` lists the games, ``game N`` plays one, ``help`` names them
+    too."""
 
     def __init__(self, link, read, write):
         self.link, self.typed, self.write = link, read, write
@@ -59,8 +61,8 @@ class Console:
                     self.write(f"Now {playing(self.link.games, self.begin())}.")
 
     def command(self, frame, quiet=False):
-        """The status after `frame`, sent once more if the board refuses it, or Rejected
-        (refused twice: a line of the cartridge's ends only one frame)."""
+        """The status after `frame`, sent once more if the board refuses it (as a board
+        flashed before the desk held a frame that met a line did), or Rejected."""
         status = self.link.command(frame, again=True)
         if quiet:
             self.link.texts.clear()

@@ -93,10 +93,13 @@ def open_port(port, timeout=TIMEOUT):
 def open_box(box, silence=0.3):
     """The port of a started board in a box (boards/box/box.py), opened with the box's
     wait, once the box has said its power-up lines (a cartridge's line), which are
-    dropped: a first frame that met a line being sent was answered in its middle."""
+    dropped whole: a pause in the middle of one (a box short of CPU) is not its end,
+    else its rest would be read as the first frame's answer."""
     stream = open_port(box.port, box.TIMEOUT)
     stream.timeout = silence
-    while stream.read(4096):
-        pass
+    while said := stream.read(4096):
+        # The rest of a line begun comes within the box's wait; after a whole line, a
+        # silence ends them.
+        stream.timeout = silence if said.endswith(b"\n") else box.TIMEOUT
     stream.timeout = box.TIMEOUT
     return stream

@@ -45,10 +45,10 @@ class Exchange:
         raise NotImplementedError
 
     def command(self, frame, again=False):
-        """The status after `frame`, or Rejected. `again`: sent once more if refused. A
-        frame that ends while a line of the cartridge's is on its way is refused and not
-        acted on (a board in a box that has just started, a module saying its line);
-        that line ends one frame only, so a second refusal is the board's own."""
+        """The status after `frame`, or Rejected. `again`: sent once more if refused.
+        The desk answers a frame that meets a line of the cartridge's after that line
+        (docs/boards.md, "The host link"); a board flashed before it did refused such a
+        frame, which `again` sends once more."""
         try:
             return self.answer(frame)
         except Rejected:
