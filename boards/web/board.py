@@ -3,9 +3,14 @@ its link, its games, and the view of the game playing (boards/web/views/).
 
 Every method talks to the board and waits for it, some milliseconds a frame: the
 session (sessions.py) calls them from a thread of its own, one at a time, never from
-the server's event loop.
+the server's event loop. A board that stops on the way (a box that died, a real board
+unplugged) is said in one line, and the next call finds it again: a new box, or the
+port opened again once it is back; either way its game begins anew.
 """
 
+import contextlib
+
+from firmware_ref.cli import UserError
 from sim import catalogue
 
 from ..host import protocol
@@ -36,30 +41,70 @@ class Board:
 
     def __init__(self, games, port=None):
         self.box = self.stream = None
+        self.port, self.broken = port, False
         try:
-            if port:
-                self.stream = open_port(port)
-            else:
-                from boards.box.box import Box
-                self.box = Box(games).__enter__()
-                self.stream = open_box(self.box)
-            self.link = Link(self.stream)
-            self.console = Console(self.link, None, None)
+            self._open(games)
             with link_errors():
                 status = self.console.command(protocol.STATUS, quiet=True)
                 self.games = self.link.games = self.console.ask_games(status)
-            self.console.number = self.games.index(named(status.game))
-            self.view = self._view()
+                self.console.number = self.games.index(named(status.game))
+                self.view = self._view()
         except BaseException:
             self.close()
             raise
 
+    def _open(self, games):
+        if self.port:
+            self.stream = open_port(self.port)
+        else:
+            from boards.box.box import Box
+            self.box = Box(games).__enter__()
+            self.stream = open_box(self.box)
+        self.link = Link(self.stream)
+        self.console = Console(self.link, None, None)
+
     def _view(self):
         view = views.module(self.games[self.console.number]).View(
             self.link, self.games[self.console.number])
-        with link_errors():
-            view.begin()
+        view.begin()
         return view
+
+    def _talking(self, do):
+        """`do()`, the board found again first if it had stopped. A board that stops
+        now is closed and said in one line (UserError); a frame it refuses is said."""
+        try:
+            if self.broken:
+                self._found()
+            return do()
+        except protocol.Rejected as error:
+            raise UserError(str(error)) from None
+        except (OSError, protocol.ProtocolError) as error:
+            self.close()
+            self.broken = True
+            where = f"The board on {self.port}" if self.port else "The board in a box"
+            then = ("plug it back in, and the next move plays on, its game begun anew"
+                    if self.port else "a new one opens at the next move, and the game "
+                    "begins anew")
+            raise UserError(f"{where} stopped answering ({_said(error)}): {then}.") from None
+
+    def _found(self):
+        """The board again: a new box, or the port once it is back, playing the game
+        that was playing from its beginning."""
+        number = self.console.number
+        try:
+            self._open(self.games)
+        except UserError as error:
+            self.close()
+            raise UserError(f"The board is not back yet ({error}): plug it in, then play "
+                            "on.") from None
+        self.link.games, self.console.number = self.games, number
+        self.console.begin()
+        self.view = self._view()
+        self.broken = False
+        title = catalogue.game(self.games[number]).title
+        self.view.said.append(f"The board on {self.port} is back: {title} begins anew."
+                              if self.port else
+                              f"A new board in a box: {title} begins anew.")
 
     def describe(self, number):
         """Game `number` of the board's as the page lists it."""
@@ -75,15 +120,16 @@ class Board:
         if number not in range(len(self.games)):
             raise Invalid(f"there is no game {number} on this board: its games are 0 to "
                           f"{len(self.games) - 1}")
-        self.console.number = number
-        with link_errors():
+
+        def begun():
+            self.console.number = number
             self.console.begin()
-        self.view = self._view()
+            self.view = self._view()
+        self._talking(begun)
         return self.state()
 
     def act(self, message):
-        with link_errors():
-            self.view.act(message)
+        self._talking(lambda: self.view.act(message))
         return self.state()
 
     def state(self):
@@ -91,8 +137,18 @@ class Board:
 
     def close(self):
         if self.stream is not None:
-            self.stream.close()
+            with contextlib.suppress(OSError):     # a port unplugged
+                self.stream.close()
             self.stream = None
         if self.box is not None:
             self.box.close()
             self.box = None
+
+
+def _said(error):
+    """`error` of a link as link_errors says it, in one line."""
+    try:
+        with link_errors():
+            raise error
+    except UserError as said:
+        return str(said)
