@@ -91,6 +91,7 @@ class Board:
         """The board again: a new box, or the port once it is back, playing the game
         that was playing from its beginning."""
         number = self.console.number
+        self.close()                    # what is left of a last try
         try:
             self._open(self.games)
         except UserError as error:
