@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from boards.web.console import Console
 from boards.web.sessions import Inline
 from firmware_ref.eth import alg
@@ -111,3 +113,20 @@ def test_the_messages_logic_imports_no_transport():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "[]\n", out
+
+
+def test_a_kind_that_is_not_a_string_is_named_and_the_limit_counts_bytes():
+    from boards.web import messages
+    for text in ('{"kind": ["act"]}', '{"kind": {"a": 1}}', '{"kind": 3}'):
+        with pytest.raises(messages.Invalid, match="^a message's kind is a string, one of "
+                           "hello, act,"):
+            messages.parse(text)
+    padded = '{"kind": "act", "do": "key", "pad": "%s"}'
+    bare = len(padded % "")
+    fits = padded % ("é" * ((messages.LIMIT - bare) // 2))     # 2 bytes a letter
+    assert len(fits.encode()) in (messages.LIMIT, messages.LIMIT - 1)
+    assert messages.parse(fits)["do"] == "key"
+    over = padded % ("é" * ((messages.LIMIT - bare) // 2 + 1))
+    assert len(over) < messages.LIMIT < len(over.encode())
+    with pytest.raises(messages.Invalid, match="^a message holds at most 2048 bytes"):
+        messages.parse(over)

@@ -344,3 +344,105 @@ def test_the_chip_clocked_by_hand_through_the_messages():
                 fresh = await chip("new")
                 assert fresh["cycle"] == 0 and fresh["head"] == 0
     run(scenario())
+
+
+def test_closed_pages_give_their_boards_to_the_next_page():
+    async def scenario():
+        async with served(limit=2) as (console, url):
+            for _ in range(2):
+                async with Page(url) as page:
+                    assert page.welcome["kind"] == "welcome"
+            async with Page(url) as page:
+                assert page.welcome["kind"] == "welcome", page.welcome
+            assert len(console.sessions) <= 2
+    run(scenario())
+
+
+def test_one_session_said_hello_to_at_once_from_three_pages_is_held_by_one():
+    async def scenario():
+        async with served() as (console, url):
+            async with Page(url) as first:
+                token = first.welcome["session"]
+                pages = [Page(url, session=token) for _ in range(3)]
+                await asyncio.gather(*(page.__aenter__() for page in pages))
+                try:
+                    kinds = sorted(page.welcome["kind"] for page in pages)
+                    assert kinds == ["error", "error", "welcome"], kinds
+                    for page in pages:
+                        if page.welcome["kind"] == "error":
+                            assert page.welcome["final"] and (await page.receive()) is None
+                    while (told := await first.receive())["kind"] != "error":
+                        pass
+                    assert told["final"] and await first.receive() is None
+                    [holder] = [p for p in pages if p.welcome["kind"] == "welcome"]
+                    await holder.receive()                          # its state
+                    assert (await holder.act("key", place=4))["board"][0] == 1
+                finally:
+                    for page in pages:
+                        await page.__aexit__()
+            assert console.said == []
+    run(scenario())
+
+
+def test_a_frame_of_64_kib_is_answered_and_one_byte_more_ends_the_connection():
+    async def closes(url, size, compress):
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(url + "ws", headers={"Origin": origin(url)},
+                                       compress=compress) as ws:
+                await ws.send_json({"kind": "hello"})
+                while (await ws.receive_json())["kind"] != "state":
+                    pass                            # the progress and the welcome
+                await ws.send_str("x" * size)
+                answer = await asyncio.wait_for(ws.receive(), WAIT_S)
+                if answer.type == aiohttp.WSMsgType.TEXT:
+                    assert "at most 2048 bytes" in answer.json()["text"]
+                    return None
+                return ws.close_code
+
+    async def scenario():
+        async with served() as (console, url):
+            for compress in (0, 15):                    # as a browser sends, deflated
+                assert await closes(url, server.FRAME_LIMIT, compress) is None
+                assert await closes(url, server.FRAME_LIMIT + 1, compress) == 1009
+            assert server.FRAME_LIMIT == 65536 and console.said == []
+    run(scenario())
+
+
+def test_a_connection_that_sends_half_a_request_is_closed(monkeypatch):
+    monkeypatch.setattr(server, "REQUEST_S", 1, raising=False)
+
+    async def scenario():
+        async with served() as (_, url):
+            port = int(url.rstrip("/").rsplit(":", 1)[1])
+            opened = []
+            for _ in range(5):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                opened.append((reader, writer))
+            for reader, writer in opened:
+                assert await asyncio.wait_for(reader.read(), 5) == b""
+                writer.close()
+            assert (await get(url))[0] == 200
+    run(scenario())
+
+
+def test_a_match_shows_progress_and_the_page_plays_on_while_it_is_set_up(monkeypatch):
+    from boards.web import console as console_module
+    monkeypatch.setattr(console_module, "PROGRESS_S", 0, raising=False)
+
+    async def scenario():
+        async with served(("eth", "firstfree"), pause_s=0.05) as (_, url):
+            async with Page(url) as page:
+                await page.receive()
+                await page.send(kind="match", do="game", machines=[0, 1])
+                await page.send(kind="act", do="key", place=4, id=1)
+                heard = []
+                while not heard or heard[-1]["kind"] != "match":
+                    heard.append(await page.receive(progress=True))
+                # The key is answered while the machines' boards are opened, before the
+                # match's first move, which ends the set-up's progress.
+                kinds = [m["kind"] for m in heard]
+                assert "state" in kinds and heard[kinds.index("state")]["answers"] == 1
+                doing = [m["doing"] for m in heard if m["kind"] == "progress"]
+                assert "Opening the machines' boards" in doing, heard
+    run(scenario())

@@ -40,6 +40,7 @@ class Page:
 
     def __init__(self, url, session=None, headers=None):
         self.url, self.session = url, session
+        self.progressed = []
         self.headers = {"Origin": origin(url)} if headers is None else headers
 
     async def __aenter__(self):
@@ -62,12 +63,18 @@ class Page:
     async def send(self, **message):
         await self.socket.send_str(json.dumps(message))
 
-    async def receive(self):
-        """The next message, as a dict; None when the server closed the socket."""
-        frame = await asyncio.wait_for(self.socket.receive(), WAIT_S)
-        if frame.type != aiohttp.WSMsgType.TEXT:
-            return None
-        return json.loads(frame.data)
+    async def receive(self, progress=False):
+        """The next message, as a dict; None when the server closed the socket. A
+        `progress` message, which a long wait may bring before its answer at any time,
+        is kept in `progressed` and passed over, unless `progress`."""
+        while True:
+            frame = await asyncio.wait_for(self.socket.receive(), WAIT_S)
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                return None
+            message = json.loads(frame.data)
+            if progress or message["kind"] != "progress":
+                return message
+            self.progressed.append(message)
 
     async def act(self, do, **fields):
         """An action; the server's answer to it."""

@@ -12,20 +12,66 @@ called through the worker the console is given (sessions.py).
 """
 
 import asyncio
+import contextlib
 import time
 
 from firmware_ref.cli import UserError
+from firmware_ref.eth.alg import coordinate
 
 from . import chip, messages, relay, words
 from .board import Board, describe
 from .messages import Invalid
 from .sessions import Full, Sessions, Threaded
 
-__all__ = ["Console", "Page", "SESSIONS", "IDLE_S", "PAUSE_S"]
+__all__ = ["Console", "Page", "Job", "SESSIONS", "IDLE_S", "PAUSE_S", "PROGRESS_S"]
 
-IDLE_S = 600                # a session outlives its page by ten minutes
+IDLE_S = 20                 # a session outlives its page by this, for a reload
 SESSIONS = 4                # pages played at once: a board in a box each
 PAUSE_S = 0.6               # between two moves of a match shown move by move
+PROGRESS_S = 0.5            # a wait longer than this is said on the page as progress
+MATCH_BOARDS = ("match 0", "match 1")   # the machines' boards among a session's extra
+# What the page waits for, by the message's kind (a chip's by what it does), said if it
+# is long; a match, answered at once, says its own as it is played.
+DOING = {"hello": "Opening the board in a box", "act": "Waiting for the board",
+         "game": "Changing the cartridge", "chip": "Clocking the chip",
+         "chip open": "Opening the chip's insides", "chip new": "Opening a new chip",
+         "chip e2": "Clocking appendix E.1's session", "chip waves": "Writing the waves",
+         "chip tree": "Drawing the search tree"}
+
+
+class Job:
+    """What a page waits for: said on it as a `progress` message once the job has
+    taken PROGRESS_S, and again at each `step` after that. The job's next message ends
+    it on the page; ``async with Job(push, doing) as job``."""
+
+    def __init__(self, push, doing, step=None, steps=None):
+        self._push, self._timer, self.shown = push, None, False
+        self._now = (doing, step, steps)
+
+    async def __aenter__(self):
+        if PROGRESS_S <= 0:
+            await self._show()
+        else:
+            self._timer = asyncio.create_task(self._later(PROGRESS_S))
+        return self
+
+    async def __aexit__(self, *exc):
+        if self._timer is not None:
+            self._timer.cancel()
+
+    async def _later(self, delay):
+        await asyncio.sleep(delay)
+        await self._show()
+
+    async def _show(self):
+        self.shown = True
+        await self._push(messages.progress(*self._now))
+
+    async def step(self, doing, step=None, steps=None):
+        """The job is doing `doing` now (step `step` of `steps`)."""
+        self._now = (doing, step, steps)
+        if self.shown:
+            await self._show()
 
 
 class Console:
@@ -69,12 +115,17 @@ class Page:
     async def handle(self, text):
         """The messages (JSON texts) that answer `text`, a message from the page. A
         message that will not do, or a board that fails, is answered with an error, and
-        the page plays on."""
+        the page plays on. A long wait is said on the page meanwhile (Job)."""
         try:
             message = messages.parse(text)
-            if message["kind"] != "hello" and self.session is None:
+            kind = message["kind"]
+            if kind != "hello" and self.session is None:
                 raise Invalid("say hello first")
-            return await getattr(self, f"on_{message['kind']}")(message)
+            doing = DOING.get(f"{kind} {message.get('do')}", DOING.get(kind))
+            if kind == "hello" and self.console.port:
+                doing = f"Opening the board on {self.console.port}"
+            async with Job(self.push, doing) if doing else contextlib.nullcontext():
+                return await getattr(self, f"on_{kind}")(message)
         except (Invalid, UserError) as error:   # UserError: the board failed, said
             return [messages.error(str(error))]
         except Exception as error:      # noqa: BLE001 -- a page never ends the console
@@ -87,7 +138,7 @@ class Page:
             raise Invalid("hello comes once")
         console, sessions = self.console, self.console.sessions
         try:
-            session, resumed = sessions.find(message.get("session"))
+            session, resumed, given_up = sessions.find(message.get("session"))
         except Full:
             self.ended = True
             return [messages.error(
@@ -95,20 +146,26 @@ class Page:
                 "serves one tab at a time." if console.port else
                 f"This console plays {sessions.limit} page{'s' * (sessions.limit > 1)} "
                 "at once, and all are taken: try again when one is closed.", final=True)]
-        old = session.page
-        if old is not None and old is not self:
-            session.page = None
+        # Taken before anything is awaited: a hello beside this one with the same
+        # session finds it this page's, and tells this page when it takes it.
+        old, session.page, self.session = session.page, self, session
+        if given_up is not None:
+            await given_up.close()
+        if old is not None:
             await old.gone("This game went on in another page.")
-        session.page, self.session = self, session
         try:
             board = await session.call(session.opened)
         except BaseException:
             # A board that cannot be opened (no compiler, a port that fails) is said
             # once, and the session is not kept.
-            sessions.drop(session)
-            self.session = session.page = None
-            await session.close()
+            if session.page is self:
+                sessions.drop(session)
+                session.page = None
+                await session.close()
+            self.session = None
             raise
+        if session.page is not self:
+            return []                   # another page took it meanwhile, and said so
         return [messages.encode("welcome", session=session.token, resumed=resumed,
                                 games=describe(board.games), port=console.port,
                                 words=words.board()),
@@ -153,26 +210,23 @@ class Page:
         if not (isinstance(numbers, list) and len(numbers) == 2
                 and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)):
             raise Invalid("match: machines is two game numbers, e.g. [0, 1]")
-        session = self.session
-
-        def matched():
-            boards = [session.another(f"match {m}") for m in (0, 1)]
-            return relay.Match(boards, numbers)
-        match = await session.call(matched)
+        relay.check(self.session.board.games, numbers)
+        opening = None
         if message["do"] == "game":
-            opens, place = message.get("opens", 0), message.get("place", 4)
-            await session.call(match.begin, opens, place)
-            playing = self._one_game(match)
-        else:
-            playing = self._every_opening(match)
-        # Played on after this answer: its moves are pushed as they are made.
-        self.match = asyncio.create_task(self._reported(playing))
+            opening = message.get("opens", 0), message.get("place", 4)
+            relay.check_opening(*opening)
+        # Set up and played after this answer, its progress and moves pushed: the page's
+        # other messages are answered meanwhile.
+        self.match = asyncio.create_task(self._match(numbers, opening))
         return []
 
-    async def _reported(self, playing):
-        """A match's task: a board that fails is said, as for any message."""
+    async def _match(self, numbers, opening):
+        """A match's task: set up, then one game from `opening` (opener, place), or
+        every opening. A board that fails is said, as for any message."""
         try:
-            await playing
+            match = await self._set_up(numbers, opening)
+            await (self._every_opening(match) if opening is None else
+                   self._one_game(match))
         except asyncio.CancelledError:
             raise
         except (Invalid, UserError) as error:
@@ -180,6 +234,35 @@ class Page:
         except Exception as error:      # noqa: BLE001 -- a page never ends the console
             self.console.log(f"a match failed: {type(error).__name__}: {error}")
             await self.push(messages.error(f"the match failed ({type(error).__name__})"))
+
+    def _on(self, machine, function, *args):
+        """`function(*args)` on the thread of machine `machine`'s board."""
+        return self.session.beside(MATCH_BOARDS[machine], function, *args)
+
+    async def _set_up(self, numbers, opening):
+        """The match of machines `numbers`, each board opened (once a session, then
+        kept), given its cartridge and, for one game, set up for its opening: the two
+        boards side by side, each step said on the page while it waits."""
+        session, steps = self.session, 2 + (opening is not None)
+        opens = any(name not in session.extra for name in MATCH_BOARDS)
+        seating = "Putting in the machines' cartridges"
+        async with Job(self.push, *(("Opening the machines' boards", 1) if opens else
+                                    (seating, 2)), steps) as job:
+            boards = await asyncio.gather(*(self._on(m, session.another, name)
+                                            for m, name in enumerate(MATCH_BOARDS)))
+            if opens:
+                await job.step(seating, 2, steps)
+            await asyncio.gather(*(self._on(m, relay.seat, boards[m], numbers[m])
+                                   for m in (0, 1)))
+            match = relay.Match(boards, numbers)    # both seated: nothing asked here
+            if opening is not None:
+                await job.step("Setting up the opening", 3, steps)
+                await self._begin(match, *opening)
+        return match
+
+    async def _begin(self, match, opener, place):
+        await asyncio.gather(*(self._on(m, match.set_up, m, opener, place) for m in (0, 1)))
+        return match.began(opener, place)
 
     def _pushed(self, match, **fields):
         return self.push(messages.encode("match", names=match.names, titles=match.titles,
@@ -194,16 +277,23 @@ class Page:
             if game.over:
                 return
             await asyncio.sleep(self.console.pause_s)
-            await self.session.call(match.step)
+            async with Job(self.push, f"Waiting for {match.names[match.mover]} to move"):
+                await self._on(match.mover, match.step)
 
     async def _every_opening(self, match):
         """Every opening played out, the table pushed after each game."""
-        games = []
-        for opener, place in relay.OPENINGS:
-            games.append(await self.session.call(match.played, opener, place))
+        games, count = [], len(relay.OPENINGS)
+        for n, (opener, place) in enumerate(relay.OPENINGS, 1):
+            doing = (f"Playing opening {n} of {count}: {match.names[opener]} opens on "
+                     f"{coordinate(place)}")
+            async with Job(self.push, doing, n, count):
+                game = await self._begin(match, opener, place)
+                while not game.over:
+                    await self._on(match.mover, match.step)
+            games.append(game)
             await self._pushed(match, mode="openings", games=[
                 g.record(match.names) for g in games], score=match.score(games),
-                done=len(games) == len(relay.OPENINGS))
+                done=len(games) == count)
 
     def left(self):
         """The page's connection ended: its match stops, and its session waits for it."""

@@ -6,8 +6,9 @@ on the game playing: a key, a new game, a switch, or a game's own), ``game`` (pl
 another of the board's games), ``match`` (two machines play each other) and ``chip``
 (clock the chip's insides by hand: chip.py). The server sends ``welcome``, ``state``
 (what the game playing shows), ``match`` (the match's boards and moves), ``chip`` (the
-chip's frame shown) and ``error``. A panel of the page listens to one kind; a new panel is
-a new kind, and nothing else changes.
+chip's frame shown), ``progress`` (what a job the page waits for is doing) and
+``error``. A panel of the page listens to one kind; a new panel is a new kind, and
+nothing else changes.
 
 Everything from the page is checked here before anything acts on it: a message too long,
 not JSON, not an object, of an unknown kind or with a field of the wrong type is
@@ -16,10 +17,10 @@ answered with an ``error`` and changes nothing.
 
 import json
 
-__all__ = ["Invalid", "LIMIT", "FROM_PAGE", "parse", "encode", "error"]
+__all__ = ["Invalid", "LIMIT", "FROM_PAGE", "parse", "encode", "error", "progress"]
 
-# Bytes a message from the page may hold: the longest, an Ultimate position to load,
-# is some 120.
+# Bytes a message from the page may hold (UTF-8): the longest, an Ultimate position to
+# load, is some 120.
 LIMIT = 2048
 
 
@@ -43,7 +44,9 @@ FROM_PAGE = {
 
 def parse(text):
     """The message in `text` (a WebSocket's text frame) as a dict, or Invalid."""
-    if len(text) > LIMIT:
+    # Bytes as they travel, in UTF-8, where a letter may take up to four (a lone
+    # surrogate, which no WebSocket carries but a transport might hand in, three).
+    if len(text.encode("utf-8", "surrogatepass")) > LIMIT:
         raise Invalid(f"a message holds at most {LIMIT} bytes")
     try:
         message = json.loads(text)
@@ -52,6 +55,8 @@ def parse(text):
     if not isinstance(message, dict):
         raise Invalid("a message is a JSON object")
     kind = message.get("kind")
+    if "kind" in message and not isinstance(kind, str):
+        raise Invalid(f"a message's kind is a string, one of {', '.join(FROM_PAGE)}")
     if kind not in FROM_PAGE:
         raise Invalid(f"unknown kind of message {str(kind)[:40]!r}: the kinds are "
                       f"{', '.join(FROM_PAGE)}")
@@ -77,3 +82,10 @@ def encode(kind, **fields):
 
 def error(text, **fields):
     return encode("error", text=text, **fields)
+
+
+def progress(doing, step=None, steps=None):
+    """What a job the page waits for is doing (one line), and which of its steps it is
+    at when they are counted; the job's next message ends it."""
+    counted = {} if step is None else {"step": step, "steps": steps}
+    return encode("progress", doing=doing, **counted)

@@ -9,7 +9,8 @@ from a position holding the stone, the other board gets the stone as a key. Ever
 opening is the nine places, each machine opening in turn: eighteen games
 (`OPENINGS`).
 
-Every method waits for the boards: the session's thread calls them (sessions.py).
+Every method waits for the boards: the session's workers call them (sessions.py), each
+board's on a thread of its own, so the two boards are set up side by side.
 """
 
 from firmware_ref.eth.alg import coordinate, wins
@@ -17,7 +18,8 @@ from sim import catalogue
 
 from .messages import Invalid
 
-__all__ = ["Match", "Game", "result", "OPENINGS", "plays_matches"]
+__all__ = ["Match", "Game", "result", "OPENINGS", "plays_matches", "check", "check_opening",
+           "seat"]
 
 OPENINGS = [(opener, place) for opener in (0, 1) for place in range(9)]
 
@@ -60,19 +62,37 @@ def plays_matches(game):
     return catalogue.game(game).face is catalogue.NINE
 
 
+def check(games, numbers):
+    """Invalid unless `numbers` are two of `games` (by number) that play matches."""
+    for number in numbers:
+        if number not in range(len(games)) or not plays_matches(games[number]):
+            raise Invalid(f"match: game {number} is not a machine that plays the "
+                          "board of nine places")
+
+
+def check_opening(opener, place):
+    if opener not in (0, 1) or place not in range(9):
+        raise Invalid("match: the opener is 0 or 1 and the place 0 to 8")
+
+
+def seat(board, number):
+    """`board` playing game `number`, put in again only if it plays another: a kept
+    board's next match begins from a position anyway (`Match.set_up`)."""
+    if board.number != number:
+        board.play(number)
+
+
 class Match:
     """The machines `numbers` (two games of the boards', by number) on `boards`, two
-    boards holding the same games. `names`: what each machine is called."""
+    boards holding the same games. `names`: what each machine is called. Each board is
+    called only by what names it (`seat`, `set_up`, `step` its mover's), so that each
+    may have a thread of its own."""
 
     def __init__(self, boards, numbers):
-        games = boards[0].games
-        for number in numbers:
-            if number not in range(len(games)) or not plays_matches(games[number]):
-                raise Invalid(f"match: game {number} is not a machine that plays the "
-                              "board of nine places")
+        check(boards[0].games, numbers)
         self.boards = boards
         for board, number in zip(boards, numbers):
-            board.play(number)
+            seat(board, number)
         self.names = [board.view.state()["machine"] for board in boards]
         titles = [board.describe(number)["title"] for board, number in zip(boards, numbers)]
         if titles[0] == titles[1]:
@@ -81,19 +101,32 @@ class Match:
         self.titles = titles
         self.game = None
 
+    def set_up(self, machine, opener, place):
+        """Machine `machine`'s board for a game that machine `opener` opens on `place`."""
+        check_opening(opener, place)
+        board = self.boards[machine]
+        position = ["."] * 9
+        if machine == opener:
+            position[place] = "O"       # its own stone, red on its board
+        if not board.view.status.switches[0]:       # the person (the other) begins
+            board.act({"do": "switch", "number": 0, "on": True})
+        board.act({"do": "new", "position": "".join(position)})
+
     def begin(self, opener, place):
-        """A new game: machine `opener`'s stone on `place`."""
-        if opener not in (0, 1) or place not in range(9):
-            raise Invalid("match: the opener is 0 or 1 and the place 0 to 8")
-        for machine, board in enumerate(self.boards):
-            position = ["."] * 9
-            if machine == opener:
-                position[place] = "O"       # its own stone, red on its board
-            if not board.view.status.switches[0]:       # the person (the other) begins
-                board.act({"do": "switch", "number": 0, "on": True})
-            board.act({"do": "new", "position": "".join(position)})
+        """A new game: machine `opener`'s stone on `place`, each board set up."""
+        for machine in (0, 1):
+            self.set_up(machine, opener, place)
+        return self.began(opener, place)
+
+    def began(self, opener, place):
+        """The game, once both boards are set up for it."""
         self.game = Game(opener, place)
         return self.game
+
+    @property
+    def mover(self):
+        """The machine whose board `step` calls next."""
+        return 1 - self.game.moves[-1][0]
 
     def step(self):
         """The next move: the last stone given to the other machine as the person's
@@ -101,8 +134,8 @@ class Match:
         game = self.game
         if game.over:
             return None
-        last, place, _ = game.moves[-1]
-        machine = 1 - last
+        _, place, _ = game.moves[-1]
+        machine = self.mover
         view = self.boards[machine].view
         before = list(view.status.board)
         view.do_key({"place": place})

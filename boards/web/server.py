@@ -37,10 +37,13 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
          ".svg": "image/svg+xml"}
 FILE_NAME = re.compile(r"^[a-z][a-z0-9_-]*\.(html|js|css|svg)$")
 LOOPBACK = "127.0.0.1"
-# A frame longer than this ends the page's connection (aiohttp closes it, code 1009);
-# a shorter one over messages.LIMIT is answered with an error.
+# A message (its frames together) of more bytes than this ends the page's connection
+# (code 1009); a shorter one over messages.LIMIT is answered with an error.
 FRAME_LIMIT = 64 * 1024
-SWEEP_S = 10                # how often sessions are looked at for their age
+SWEEP_S = 1                 # how often sessions are looked at for their age
+# A connection that has not sent a whole request this long after it opened, or after
+# its last answer, is closed: a page's own WebSocket, once open, is not.
+REQUEST_S = 10
 SHUTDOWN_S = 2              # what a request still being answered gets at Ctrl-C
 HEADERS = {
     # The page loads only its own files and talks only to its own server.
@@ -106,7 +109,9 @@ async def _socket(request):
     served = request.app[SERVED]
     if not _host_allowed(served, request) or not _origin_allowed(request):
         return web.Response(status=403, text="only this server's own page may connect\n")
-    socket = web.WebSocketResponse(max_msg_size=FRAME_LIMIT, heartbeat=30)
+    # aiohttp refuses a frame of max_msg_size bytes, and lets a deflated one of as many
+    # through: one more, and each is checked here as it comes.
+    socket = web.WebSocketResponse(max_msg_size=FRAME_LIMIT + 1, heartbeat=30)
     await socket.prepare(request)
 
     async def push(text):
@@ -120,6 +125,10 @@ async def _socket(request):
     served.sockets.add(socket)
     try:
         async for frame in socket:
+            if _size(frame) > FRAME_LIMIT:
+                await socket.close(code=WSCloseCode.MESSAGE_TOO_BIG,
+                                   message=b"a message holds at most 64 KiB")
+                break
             if frame.type == WSMsgType.TEXT:
                 answers = await page.handle(frame.data)
             elif frame.type == WSMsgType.BINARY:
@@ -136,6 +145,14 @@ async def _socket(request):
     return socket
 
 
+def _size(frame):
+    """The bytes a text or binary `frame` carried (a text's are its UTF-8), else 0."""
+    data = frame.data
+    if frame.type == WSMsgType.TEXT:
+        return len(data.encode())
+    return len(data) if frame.type == WSMsgType.BINARY else 0
+
+
 async def _quietly(awaitable):
     try:
         await awaitable
@@ -147,7 +164,7 @@ async def _sweep(app):
     """Close the boards of sessions whose page left long ago."""
     console = app[SERVED].console
     while True:
-        await asyncio.sleep(max(0.05, min(SWEEP_S, console.sessions.idle_s / 2)))
+        await asyncio.sleep(max(0.05, min(SWEEP_S, console.sessions.idle_s / 4)))
         await console.sweep()
 
 
@@ -235,7 +252,7 @@ async def start(console, host=LOOPBACK, http_port=0):
     # With a handler of its own, Python's last resort (a traceback on stderr) is not used.
     AIOHTTP.addHandler(served.handler)
     runner = web.AppRunner(app, handle_signals=False, access_log=None,
-                           shutdown_timeout=SHUTDOWN_S)
+                           shutdown_timeout=SHUTDOWN_S, keepalive_timeout=REQUEST_S)
     await runner.setup()
     site = web.TCPSite(runner, host, http_port)
     try:
