@@ -20,7 +20,8 @@ from sim import catalogue
 from . import words
 
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
-           "WORST", "CHIP_CYCLE", "TIMED_CLICK", "chip_panel", "chip_step_ms", "chip_worst_run_ms"]
+           "WORST", "CHIP_CYCLE", "TIMED_CLICK", "UNTIL", "LET_GO", "chip_panel", "cycle_is",
+           "chip_step_ms", "chip_worst_run_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = words.board()["places"]     # the keys by name, as the page names them
@@ -102,7 +103,7 @@ class Served:
 
 def answered(page, count):
     """Wait until the page has shown the answers to `count` actions."""
-    page.wait_for_function(f"window.ttt.timings.done.length >= {count}",
+    page.wait_for_function("n => window.ttt.timings.done.length >= n", arg=count,
                            timeout=WAIT_MS)
 
 
@@ -156,12 +157,19 @@ def box_alone(repeats=5):
 
 # -- the chip's insides (static/chip.js) ------------------------------------------------
 
-# Clicks a button of the chip's panel and waits, in the page, until `done()` holds and a
-# frame is drawn after it: the time a person waits, without the driver's round trips.
-TIMED_CLICK = """async ([label, done]) => {
+# Clicks a button of the chip's panel and waits, in the page, until it shows `shows`
+# (its `cycle`, or any other cycle than before; and `nodes` boxes of the tree, if given)
+# and a frame is drawn after it: the time a person waits, without the driver's round
+# trips. Plain data, not code: the page's policy evaluates no text as script.
+TIMED_CLICK = """async ([label, shows]) => {
     const button = [...document.querySelectorAll('#chip button')]
         .find((b) => b.getAttribute('aria-label') === label);
-    const holds = new Function('return (' + done + ')()');
+    const cycle = () => document.querySelector('#chip output[aria-label=cycle]')?.value;
+    const before = cycle();
+    const holds = () => (shows.cycle === undefined ? cycle() !== before
+                                                  : cycle() === shows.cycle) &&
+        (shows.nodes === undefined ||
+         document.querySelectorAll('#chip svg.tree rect').length === shows.nodes);
     const began = performance.now();
     button.click();
     while (!holds()) await new Promise((r) => setTimeout(r, 0));
@@ -170,16 +178,19 @@ TIMED_CLICK = """async ([label, done]) => {
 }"""
 # The cycle the chip's panel shows ("15 of 6499"), read in the page.
 CHIP_CYCLE = "document.querySelector('#chip output[aria-label=cycle]')?.value"
+# Two of its buttons by their accessible names (static/chip.js).
+UNTIL, LET_GO = "run until it waits", "let go of every key"
 
 
 def chip_panel(page):
     """Open the chip's insides on `page` and wait for its first frame."""
     page.get_by_role("button", name="The chip's insides").click()
-    page.wait_for_function(f"{CHIP_CYCLE} === '0 of 0'", timeout=WAIT_MS)
+    cycle_is(page, "0 of 0")
 
 
-def _cycle_is(page, text):
-    page.wait_for_function(f"{CHIP_CYCLE} === {text!r}", timeout=WAIT_MS)
+def cycle_is(page, text, timeout=WAIT_MS):
+    """Wait until the chip's panel on `page` shows cycle `text` ("15 of 6499")."""
+    page.wait_for_function(f"t => {CHIP_CYCLE} === t", arg=text, timeout=timeout)
 
 
 def chip_step_ms(page, steps=20):
@@ -187,15 +198,13 @@ def chip_step_ms(page, steps=20):
     panel open, the chip anywhere): each, in ms."""
     times = []
     for _ in range(steps):
-        now = page.evaluate(CHIP_CYCLE)
-        times.append(page.evaluate(TIMED_CLICK, ["step one edge",
-                                                  f"() => {CHIP_CYCLE} !== {now!r}"]))
+        times.append(page.evaluate(TIMED_CLICK, ["step one edge", {}]))
     return times
 
 
 def chip_worst_run_ms(page):
     """A fresh chip on the open panel: reset, B3 held for the user's move, then the
-    time from a click on 'run until the chip waits' to the whole search shown, its tree
+    time from a click on 'Until it waits' to the whole search shown, its tree
     drawn with every node (15,007 clocks), in ms."""
     from firmware_ref.eth import alg
     board = [0] * 9
@@ -203,19 +212,17 @@ def chip_worst_run_ms(page):
     nodes = alg.move(board).nodes
     step = page.get_by_role("button", name="step one edge")
     page.get_by_role("button", name="a new chip from power-up").click()
-    _cycle_is(page, "0 of 0")
+    cycle_is(page, "0 of 0")
     step.click()
-    _cycle_is(page, "1 of 1")
+    cycle_is(page, "1 of 1")
     page.locator("#chip-resetN").check()
     page.get_by_role("button", name=f"hold key {PLACES[WORST]}").click()
     step.click()
-    _cycle_is(page, "2 of 2")
+    cycle_is(page, "2 of 2")
     step.click()
-    _cycle_is(page, "3 of 3")
-    page.get_by_role("button", name="let every key go").click()
-    done = (f"() => {CHIP_CYCLE} === '15010 of 15010' && document.querySelectorAll("
-            f"'#chip svg.tree rect').length === {nodes}")
-    return page.evaluate(TIMED_CLICK, ["run until the chip waits", done])
+    cycle_is(page, "3 of 3")
+    page.get_by_role("button", name=LET_GO).click()
+    return page.evaluate(TIMED_CLICK, [UNTIL, {"cycle": "15010 of 15010", "nodes": nodes}])
 
 
 def click_to_led(games=3):
@@ -228,14 +235,14 @@ def click_to_led(games=3):
         browser = driver.chromium.launch(executable_path=chromium)
         try:
             for _ in range(games):
-                page = browser.new_page(bypass_csp=True)
+                page = browser.new_page()
                 page.goto(url)
                 timed = play_by_clicks(page)
                 worst.append(timed[0]["ms"])
                 board_ms += [t["board_ms"] for t in timed]
                 moves += [t["ms"] for t in timed]
                 page.close()
-            page = browser.new_page(bypass_csp=True, viewport={"width": 1100, "height": 900})
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
             page.goto(url)
             chip_panel(page)
             runs = [chip_worst_run_ms(page) for _ in range(3)]

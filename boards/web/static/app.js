@@ -2,12 +2,13 @@
 // loaded by its name (nine.js, bomb.js, ...) when the server's state names it: only a
 // view its welcome listed for one of its games is ever loaded.
 
+import { element } from "./dom.js";
 import { Connection } from "./socket.js";
-import { Timings } from "./timing.js";
+import { Timings, Waits } from "./timing.js";
 import { learn } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const connection = new Connection((text) => status(text));
+const connection = new Connection((text) => status(text), new Waits($("progress")));
 const timings = new Timings($("timing"));
 let games = [];
 let views = new Set();    // the views the server listed, the only modules loaded
@@ -95,8 +96,14 @@ async function draw(state) {
   if (state.answers != null) timings.shown(state.answers, state.board_ms);
 }
 
+// Another cartridge: the view it replaces goes at once, its name said while it loads.
 $("games").addEventListener("change", (event) => {
-  connection.send({ kind: "game", number: Number(event.target.value) });
+  const game = games.find((g) => g.number === Number(event.target.value));
+  const root = $("view");
+  root.setAttribute("aria-busy", "true");
+  root.replaceChildren(element("p", { class: "loading", text: `Loading ${game.title}…` }));
+  view = null;
+  connection.send({ kind: "game", number: game.number }, `Loading ${game.title}`);
 });
 
 document.addEventListener("keydown", (event) => {

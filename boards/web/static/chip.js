@@ -57,10 +57,6 @@ async function figure(section) {
   const svg = new DOMParser().parseFromString(await answer.text(), "image/svg+xml")
     .documentElement;
   ["width", "height"].forEach((size) => svg.removeAttribute(size));
-  // Its style sheet would reach the whole page: each rule is kept to the figure.
-  for (const style of svg.querySelectorAll("style")) {
-    style.textContent = style.textContent.replace(/(^|})\s*\./g, "$1 svg.figure .");
-  }
   svg.setAttribute("class", "figure");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "the chip's blocks and the wires between them");
@@ -173,7 +169,9 @@ function e2Table(send) {
                               "and at it" }),
         element("p", { text: differing ? `${differing} rows differ from the paper`
                                        : `all ${table.rows.length} rows as in the paper` }),
-        element("div", { class: "e2rows" },
+        // A region of its own, scrolled by the keyboard too.
+        element("div", { class: "e2rows", tabindex: "0", role: "region",
+                         "aria-label": "E.2's rows" },
                 element("table", {}, element("thead", {}, head),
                         element("tbody", {}, ...rows))));
       section.hidden = false;
@@ -238,7 +236,7 @@ function controls(words, send, cycle) {
                                 "aria-label": "the chip's keyboard pins" },
     ...shared.places.map((place, k) => button(place, () => send({ do: "key", place: k }),
                                               `hold key ${place}`)),
-    button("let go", () => send({ do: "key", place: null }), "let every key go"));
+    button("let go", () => send({ do: "key", place: null }), "let go of every key"));
   const pins = Object.fromEntries(words.pins.map((name) => {
     const box = element("input", { type: "checkbox", id: `chip-${name}` });
     box.addEventListener("change", () => send({ do: "pin", pin: name,
@@ -249,10 +247,10 @@ function controls(words, send, cycle) {
     button("Back", () => send({ do: "back" }), "back one edge"),
     button("Step", () => send({ do: "step" }), "step one edge"),
     runButton, rate,
-    button("Until it waits", () => send({ do: "until" }), "run until the chip waits"),
+    button("Until it waits", () => send({ do: "until" }), "run until it waits"),
     jumpTo, button("Jump", () => send({ do: "jump", cycle: Number(jumpTo.value) })),
     button("New chip", () => send({ do: "new" }), "a new chip from power-up"),
-    button("Replay E.2", () => send({ do: "e2" }), "replay the paper's E.2"),
+    button("Replay E.2", () => send({ do: "e2" }), "replay E.2, the paper's session"),
     button("Waves", () => send({ do: "waves" }), "the session's waves"),
     element("span", {}, "cycle ", cycle));
   return { clock, keys, pins, jumpTo };
@@ -285,10 +283,12 @@ class Panel {
     this.transition = element("p", { class: "transition", "aria-live": "off" });
     this.read = element("p", { class: "read" });
     this.cycle = element("output", { "aria-live": "off", "aria-label": "cycle" });
-    this.differences = element("ul", { class: "differences", role: "alert" });
+    this.differences = element("ul", { class: "differences" });
     this.stopped = element("p", { class: "differences" });
     this.strip = svgOf("strip");
     this.treeSvg = svgOf("tree");
+    this.treeSvg.setAttribute("aria-label", "the search tree, none yet");
+    this.treeSvg.setAttribute("height", "0");
     this.treeCount = element("output", { "aria-live": "off", "aria-label": "tree nodes" });
     this.tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
     this.e2 = e2Table(this.send);
@@ -297,13 +297,16 @@ class Panel {
     const { clock, keys, pins } = this.controls;
     root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
       element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
-      this.waves.downloads, this.stopped, this.differences, architecture,
+      this.waves.downloads, this.stopped,
+      element("div", { role: "alert" }, this.differences), architecture,
       element("div", { class: "blocks" }, ...this.blocks.sections,
               element("section", { class: "block controller-diagram",
                                    "aria-label": "the controller's states" },
                       this.states.svg, this.transition, this.read)),
       element("section", { class: "block waves", "aria-label": "the waves" },
-              element("h3", { text: "Waves of the last cycles" }), this.strip),
+              element("h3", { text: "Waves of the last cycles" }),
+              element("div", { class: "scroll", tabindex: "0", role: "region",
+                               "aria-label": "the strip of waves" }, this.strip)),
       element("section", { class: "block search", "aria-label": "the search tree" },
               element("h3", { text: "The search tree of the chip's move" }),
               element("p", {}, "nodes ", this.treeCount,
@@ -344,6 +347,8 @@ class Panel {
     if (view.e2) this.e2.draw(view.e2);
     if (view.waves) this.waves.offer(view.waves);
     drawStrip(words, this.strip, view.strip, view.cycle);
+    // The cycle shown is the strip's last: where its box, if narrower, is scrolled to.
+    this.strip.parentElement.scrollLeft = this.strip.parentElement.scrollWidth;
     this.e2.mark(view.cycle);
     this.renderTree(view);
   }
@@ -371,6 +376,7 @@ class Panel {
       tree.asked = 0;
       if (view.tree === null) {
         svg.replaceChildren();
+        svg.setAttribute("height", "0");
         Object.assign(tree, { begun: null, count: 0, boxes: [], lit: [] });
       } else {
         tree.boxes = drawTree(this.words, svg, view.tree,

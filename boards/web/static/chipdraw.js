@@ -11,7 +11,7 @@ export function diagram(words) {
     .map(([state, [column, row]]) => [state, [70 + 160 * column, 40 + 110 * row]]));
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 460 290");
+  svg.setAttribute("viewBox", "0 -12 460 302");     // the loops above the top row too
   svg.setAttribute("role", "img");
   svg.setAttribute("class", "states");
   const defs = document.createElementNS(ns, "defs");
@@ -79,7 +79,10 @@ export function drawTree(words, svg, tree, jump) {
   const total = roots.reduce((t, k) => t + leaves[k], 0) || 1;
   const depth = Math.max(1, ...nodes.map((n) => n[at.depth] + 1));
   const width = 1000, row = 24;
+  // As wide as its box, each row the same height however deep the tree.
   svg.setAttribute("viewBox", `0 0 ${width} ${depth * row}`);
+  svg.setAttribute("height", depth * row);
+  svg.setAttribute("preserveAspectRatio", "none");
   const boxes = [];
   const place = (list, x0) => {
     let x = x0;
@@ -123,7 +126,10 @@ export function drawStrip(words, svg, strip, current) {
   const names = strip.groups.flatMap(([group, list]) => [[group], ...list.map((n) => [null, n])]);
   const count = strip.values[names.find(([g]) => g === null)[1]].length;
   const height = (names.length + 1) * row + 4;
+  // At one scale whatever the cycles shown, a pixel a unit: the page's box scrolls.
   svg.setAttribute("viewBox", `0 0 ${label + cell * count} ${height}`);
+  svg.setAttribute("width", label + cell * count);
+  svg.setAttribute("height", height);
   svg.setAttribute("aria-label", `waves of cycles ${strip.first} to ${strip.first + count - 1}`);
   const parts = [];
   // The clock: high for the second half of each cycle, rising at its edge.

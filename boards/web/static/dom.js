@@ -31,15 +31,18 @@ export function placeOfKey(event) {
   return KEYS[event.key.toLowerCase()];
 }
 
-// The nine keys as buttons named A1 to C3 and described by what they show, with the
+// The nine keys as buttons named A1 to C3 (after the text on their face, where they
+// show one: a name holds what it shows) and described by what they show, with the
 // columns and rows labelled; `press(k)` is called with the place of a click.
 export function keypad(label, press) {
   const keys = element("div", { class: "keys", role: "group", "aria-label": label });
   const buttons = words.places.map((place, k) => {
     const button = element("button", { type: "button", class: "key", "aria-label": place,
+                                       "data-place": place,
                                        "aria-describedby": `place-${k}` },
                            element("span", { class: "led", "aria-hidden": "true" }),
-                           element("span", { class: "face", "aria-hidden": "true" }),
+                           // Its text read as a person reads the key: "4 C1".
+                           element("span", { class: "face", "aria-hidden": "true" }), " ",
                            element("span", { class: "place", "aria-hidden": "true",
                                              text: place }),
                            element("span", { id: `place-${k}`, class: "hidden" }));
@@ -65,5 +68,7 @@ export function keypad(label, press) {
 export function showKey(button, { led = "off", face = "", described }) {
   button.querySelector(".led").className = `led ${led}`;
   button.querySelector(".face").textContent = face;
+  button.setAttribute("aria-label", face ? `${face} ${button.dataset.place}`
+                                         : button.dataset.place);
   button.querySelector(".hidden").textContent = described;
 }

@@ -3,11 +3,19 @@
 // gives is kept for as long as the tab lives, so a reload finds the same board.
 
 const KEY = "ttt-console-session";
+// The kind of message that answers each kind the page sends, and what the page says
+// while it waits for it (a match's stop is answered by none).
+const ANSWERS = { act: ["state", "Waiting for the board's answer"],
+                  game: ["state", "Loading the cartridge"],
+                  chip: ["chip", "Waiting for the chip's insides"],
+                  match: ["match", "Waiting for the match"] };
 
 export class Connection {
-  constructor(onStatus) {
+  // `waits` (timing.js) is told each request and each message, and says a long wait.
+  constructor(onStatus, waits) {
     this.listeners = new Map();
     this.onStatus = onStatus;
+    this.waits = waits;
     this.queue = [];
     this.final = false;
     this.tries = 0;
@@ -28,6 +36,7 @@ export class Connection {
       const session = sessionStorage.getItem(KEY);
       if (session) hello.session = session;
       this.socket.send(JSON.stringify(hello));
+      this.waits.asked("state", "Waiting for the board");     // its game, once it is open
       for (const message of this.queue.splice(0)) this.socket.send(message);
     });
     this.socket.addEventListener("message", (event) => this.received(event.data));
@@ -52,10 +61,16 @@ export class Connection {
       this.final = true;
       this.onStatus(message.text);
     }
+    if (message.kind === "progress") this.waits.progress(message);
+    else if (message.kind === "error") this.waits.failed();
+    else this.waits.answered(message.kind);
     for (const listener of this.listeners.get(message.kind) || []) listener(message);
   }
 
-  send(message) {
+  // `waiting`: what the page says if the answer takes long (a default for each kind).
+  send(message, waiting) {
+    const [answer, said] = ANSWERS[message.kind] ?? [];
+    if (answer && message.do !== "stop") this.waits.asked(answer, waiting ?? said);
     const text = JSON.stringify(message);
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
     else this.queue.push(text);
