@@ -5,10 +5,11 @@ other, and the chip's insides.
 A transport makes a `Page` for each page that connects (`Console.page`), hands it each
 message the page sends, as its JSON text, and sends back what `Page.handle` returns.
 What is said later, unasked, the page `push`es through the transport: a match's moves as
-they are made, and, when the page's game went on in another page, its last message, after
-which `end()` closes its connection. The server (server.py) is one such transport, over
-aiohttp's WebSocket; nothing here knows sockets, HTTP or threads: each session's board is
-called through the worker the console is given (sessions.py).
+they are made, what a long wait is doing (`Job`), and, when the page's game went on in
+another page, its last message, after which `end()` closes its connection. The server
+(server.py) is one such transport, over aiohttp's WebSocket; nothing here knows sockets,
+HTTP or threads: each of a session's boards is called through a worker of the kind the
+console is given (sessions.py).
 """
 
 import asyncio
