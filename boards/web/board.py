@@ -46,7 +46,10 @@ class Board:
             self._open(games)
             with link_errors():
                 status = self.console.command(protocol.STATUS, quiet=True)
-                self.games = self.link.games = self.console.ask_games(status)
+                # A board in a box holds the games it was built with; asking it for
+                # them is two exchanges a game (9 s of the four-game desk's hello).
+                self.games = self.link.games = (tuple(games) if self.box else
+                                                self.console.ask_games(status))
                 self.console.number = self.games.index(named(status.game))
                 self.view = self._view()
         except BaseException:
