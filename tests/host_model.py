@@ -112,7 +112,8 @@ def converse(dut, port, script, *, bit_cycles, patience, background=()):
 
     async def wire(ctx):
         line = _Line(bit_cycles)
-        ctx.set(dut.rx, 1)
+        rx_pin, tx_pin = dut.rx, dut.tx     # looked up once: a member's lookup is slow
+        ctx.set(rx_pin, rx := 1)
         thread = threading.Thread(target=host, name="test host", daemon=True)
         thread.start()
         try:
@@ -122,8 +123,10 @@ def converse(dut, port, script, *, bit_cycles, patience, background=()):
                     continue
                 silent = 0
                 while (got := line.line()) is None and silent < patience:
-                    ctx.set(dut.rx, line.to_send.popleft() if line.to_send else 1)
-                    *_, tx = await ctx.tick().sample(dut.tx)
+                    level = line.to_send.popleft() if line.to_send else 1
+                    if level != rx:         # a set costs a settle: only on a change
+                        ctx.set(rx_pin, rx := level)
+                    *_, tx = await ctx.tick().sample(tx_pin)
                     port.clock += 1
                     heard = line.listen(tx)
                     busy = heard or line.to_send or line.receiving
