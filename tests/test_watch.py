@@ -1,14 +1,18 @@
 """The chip watched one edge at a time (sim/backends/watch.py): the compiled chip and its
 golden model agree on every register of every frame of E.2 and of a search, the history
-replays, and a key pressed in the past branches the session there."""
+replays, and a key pressed in the past branches the session there; frames let go are
+clocked again as they were (sim/backends/watch_history.py), a message's edges and a
+session's cycles are bounded."""
 
 import dataclasses
 
 import pytest
 
 from firmware_ref.eth.cycle import State
+from sim.backends import watch_history, watch_waves
+from sim.backends.watch import LIMIT, Full, Watch
+from sim.backends.watch_clock import COLUMN
 from sim.chip.e2 import SESSION
-from sim.backends.watch import Watch
 
 
 def test_every_frame_of_e2_agrees_with_the_golden_model():
@@ -74,7 +78,7 @@ def test_e2_replayed_from_its_start_follows_its_history():
     frames = list(watch.frames)
     watch.jump(0)
     for n in range(1, len(SESSION) + 1):
-        assert watch.step() is frames[n]
+        assert watch.step() == frames[n]
     assert watch.branches == 0 and watch.head == len(SESSION)
 
 
@@ -100,7 +104,7 @@ def test_the_e2_sessions_waves_are_the_golden_models_and_a_wrong_one_is_found(tm
     assert report.equal and report.cycles == len(SESSION) and not report.unpaired
     assert {"stack.stackregs", "controller.state", "led", "keyboardN"} <= set(report.pairs)
     assert "ttt_chip" in (tmp_path / "chip.gtkw").read_text()
-    watch.frames[20]["values"]["value.a"] ^= 1
+    watch._history.block(0).values[20 - 1, COLUMN["value.a"]] ^= 1     # frame 20
     wrong = _compared(watch, tmp_path, "wrong")
     assert {d.signal for d in wrong.differences} == {"value.a"}
 
@@ -134,3 +138,75 @@ def test_a_chip_clocked_before_reset_is_said_and_not_checked():
     assert frame["stopped"].startswith("the golden model stopped") and \
         frame["differences"] == {}
     assert watch.view()["stopped"] == frame["stopped"]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of 8 frames, one kept besides the last: most frames are let go."""
+    for module in (watch_history, watch_waves):
+        monkeypatch.setattr(module, "BLOCK", 8)
+    monkeypatch.setattr(watch_history, "KEPT", 1)
+
+
+def _session(watch):
+    """E.2, then a new game: the chip's answer to B2 searched, and a branch in it."""
+    for pins in SESSION:
+        watch.pins = pins
+        watch.step()
+    watch.set(resetN=0)
+    watch.step()
+    watch.set(resetN=1)
+    watch.press(4)
+    watch.step(3)
+    watch.press(None)
+    watch.run_until_waiting()
+    watch.jump(3000)
+    watch.press(8)          # a key pressed in the search: the history branches there
+    watch.step(2)
+    watch.press(None)
+    watch.step(500)
+    return watch
+
+
+def test_frames_let_go_are_clocked_again_as_they_were(monkeypatch):
+    kept = _session(Watch())
+    first = [kept.frames[n] for n in range(kept.head + 1)]
+    strips = {n: (kept.jump(n), kept.view())[1] for n in (0, 7, 8, 9, 2999, 3000, 3001)}
+    for module in (watch_history, watch_waves):
+        monkeypatch.setattr(module, "BLOCK", 8)
+    monkeypatch.setattr(watch_history, "KEPT", 1)
+    watch = _session(Watch())
+    assert watch.head == kept.head and watch.branches == kept.branches == 1
+    assert watch.kept_bytes() < kept.kept_bytes() / 10
+    for n in [*range(0, watch.head + 1, 97), 5, 3001, 60, 3002, 1]:    # back and forth
+        assert watch.frames[n] == first[n], n
+    for n, view in strips.items():
+        watch.jump(n)
+        assert watch.view() == view, n
+    assert all(f["differences"] == {} for f in watch.frames)
+
+
+def test_the_e2_sessions_waves_from_frames_let_go_are_the_golden_models(small_blocks,
+                                                                      tmp_path):
+    watch = Watch()
+    for pins in SESSION:
+        watch.pins = pins
+        watch.step()
+    watch.jump(0)                   # the blocks shown last are the first ones
+    report = _compared(watch, tmp_path)
+    assert report.equal and report.cycles == len(SESSION) and not report.unpaired
+
+
+def test_a_message_clocks_at_most_limit_edges_and_a_session_at_most_cycles(monkeypatch):
+    watch = Watch()
+    watch.set(resetN=1)
+    watch.step(LIMIT + 1)
+    assert watch.head == watch.cursor == LIMIT
+    monkeypatch.setattr(watch_history, "CYCLES", LIMIT + 100)
+    monkeypatch.setattr("sim.backends.watch.CYCLES", LIMIT + 100)
+    watch.step(LIMIT)
+    assert watch.head == LIMIT + 100
+    with pytest.raises(Full, match="20,100 cycles"):
+        watch.step()
+    watch.back(5)
+    assert watch.step(5)["cycle"] == LIMIT + 100       # forward through the history

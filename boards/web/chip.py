@@ -8,17 +8,20 @@ from the board in a box the panel plays: the panel's game goes on while a person
 this chip by hand.
 """
 
+import collections
+import ctypes
+
 from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip import e2, tree
 from sim.chip.lockstep import probe_from
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
-from sim.backends.watch import LIMIT, Watch, write_waves
+from sim.backends.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
 
 from . import words
 from .messages import Invalid
 
-__all__ = ["act", "DOES"]
+__all__ = ["act", "DOES", "WAVES_INLINE", "greediest"]
 
 NAME = "chip session"           # its name among the session's extra boards
 DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
@@ -26,42 +29,46 @@ DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin",
 # Where a page's waves are written (its session's own folder), and under what names.
 WAVES = BUILD / "web" / "waves"
 VCD, GTKW = "chip.vcd", "chip.gtkw"
+# The most waves sent in the message (both files): some 35,000 cycles of searching. A
+# longer session's stay in its folder, which the message names.
+WAVES_INLINE = 4 << 20
 # A node as the page takes it: a list in this order, not an object, since a search
 # holds up to some 5,800 of them.
 NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", "end")
+TREES = 2                       # search trees kept: the one shown, and one more
+GROWN = 256                     # cycles a tree grows by between two shares of the server
 
 
 class ChipSession:
-    """A page's chip (sim.backends.watch) and the trees of its searches, kept as they are
-    built: a finished search's tree does not change, so only the one running is
-    built again as the clock goes on."""
+    """A page's chip (sim.backends.watch) and the trees of the searches last shown,
+    each grown as its cycles come (a finished search's tree does not change)."""
 
     def __init__(self):
         self.watch = Watch()
-        self._done, self._from, self._branches = [], 0, 0
+        self._trees = collections.OrderedDict()     # (branches, begun): tree.Growing
 
     def close(self):
         self.watch.close()
-
-    def searches(self):
-        watch = self.watch
-        if watch.branches != self._branches:
-            self._done, self._from, self._branches = [], 0, watch.branches
-        frames = [frame["values"] for frame in watch.frames]
-        found = tree.searches(frames, self._from)
-        for begun, nodes, end in found:
-            if end is not None:
-                self._done.append((begun, nodes, end))
-                self._from = end
-        return self._done + [s for s in found if s[2] is None]
+        self._trees.clear()
+        _give_back()
 
     def search_at(self, cycle):
         """The search shown at `cycle`: the one running then, or the last before it."""
-        shown = None
-        for search in self.searches():
-            if search[0] <= cycle:
-                shown = search
-        return shown
+        watch = self.watch
+        found = tree.bounds(watch.states(), cycle)
+        if found is None:
+            return None
+        begun, end = found
+        key = (watch.branches, begun)
+        growing = self._trees.pop(key, None) or tree.Growing(begun)
+        self._trees[key] = growing
+        while len(self._trees) > TREES:
+            self._trees.popitem(last=False)
+        last, marks = watch.head if end is None else end, watch.marks
+        for upto in range(growing.next + GROWN - 1, last + GROWN, GROWN):
+            growing.feed(marks, min(upto, last))
+            share()
+        return begun, growing.nodes, end
 
     def summary(self, cycle):
         search = self.search_at(cycle)
@@ -78,6 +85,34 @@ class ChipSession:
         begun, nodes, end = search
         return {"begun": begun, "end": end, "fields": NODE,
                 "nodes": [[getattr(n, f) for f in NODE] for n in nodes]}
+
+
+def _give_back():
+    """Hand the pages a closed chip freed back to the system: glibc's malloc keeps a
+    freed heap's pages for the process (some 10 MB of a page's chip) until asked."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):       # not glibc: its malloc gives back itself
+        return
+    trim(0)
+
+
+def greediest():
+    """The messages of a page that asks the most of the server's memory: its chip
+    clocked as far as a session goes (CYCLES), a search run, its tree and its waves,
+    then shown from its start. What the most RSS one page can add is measured with
+    (tests/test_chip_memory.py; make benchmark may send them too)."""
+    yield {"do": "open"}
+    yield {"do": "step"}
+    yield {"do": "pin", "pin": "resetN", "value": 1}
+    # B3 (place 7) opens the chip's longest search, and its largest tree.
+    for message in ({"do": "key", "place": 7}, {"do": "step", "edges": 2},
+                    {"do": "key", "place": None}, {"do": "until"}, {"do": "tree"}):
+        yield message
+    for _ in range(-(-CYCLES // LIMIT)):
+        yield {"do": "step", "edges": LIMIT}
+    for message in ({"do": "waves"}, {"do": "jump", "cycle": 0}, {"do": "tree"}):
+        yield message
 
 
 def e2_rows(watch):
@@ -112,12 +147,17 @@ _FRAME_NAME = {**{name: path for name, path in PROBE_PATHS.items()},
 def waves(session, watch):
     """The session so far as waves: written to the page's folder under WAVES (where
     the GTKWave save file finds them and its filters), and their text for the page
-    to offer as downloads."""
+    to offer as downloads, if both together hold at most WAVES_INLINE bytes (None
+    otherwise: the page names the folder)."""
     folder = WAVES / session.token[:16]
     folder.mkdir(parents=True, exist_ok=True)
     write_waves(watch, folder / VCD, folder / GTKW)
-    return {"vcd": (folder / VCD).read_text(), "gtkw": (folder / GTKW).read_text(),
-            "names": [VCD, GTKW], "folder": str(folder), "cycles": watch.head}
+    size = sum((folder / name).stat().st_size for name in (VCD, GTKW))
+    inline = size <= WAVES_INLINE
+    return {"vcd": (folder / VCD).read_text() if inline else None,
+            "gtkw": (folder / GTKW).read_text() if inline else None,
+            "bytes": size, "names": [VCD, GTKW], "folder": str(folder),
+            "cycles": watch.head}
 
 
 def _chip(session):
@@ -131,10 +171,14 @@ def _chip(session):
     return chip
 
 
-def _count(message, field, default, low=0, high=LIMIT):
+def _count(message, field, default, low=0, high=None):
+    """A whole number of `message`; with no `high`, any above `low` (the watch clocks
+    LIMIT edges a message at most: a larger step is clamped, and `clocked` says so)."""
     value = message.get(field, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise Invalid(f"chip: {field} is a whole number from {low} to {high}")
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or \
+            high is not None and value > high:
+        raise Invalid(f"chip: {field} is a whole number from {low}"
+                      + (f" to {high}" if high is not None else " up"))
     return value
 
 
@@ -149,19 +193,40 @@ def act(session, message):
         if old is not None:
             old.close()
     chip = _chip(session)
+    try:
+        clocked = _clock(chip.watch, do, message)
+    except Full as full:
+        raise Invalid(f"chip: {full}") from None
     watch = chip.watch
+    answer = {**watch.view(), "clocked": clocked,
+              "search": chip.summary(watch.cursor)}
+    if do == "tree":
+        answer["tree"] = chip.tree(watch.cursor)
+    if do == "e2":
+        answer["e2"] = e2_rows(watch)
+    if do == "waves":
+        answer["waves"] = waves(session, watch)
+    if do == "new":
+        answer["do_new"] = True         # the page forgets what it drew of the old chip
+    if do == "open":
+        answer["words"] = words.chip()  # the panel draws with them
+    return answer
+
+
+def _clock(watch, do, message):
+    """What `do` does to the clock and the pins; the edges clocked."""
     clocked = 0
     if do == "step":
-        edges = _count(message, "edges", 1, 1)
-        watch.step(edges)
-        clocked = edges
+        before = watch.cursor
+        watch.step(_count(message, "edges", 1, 1))
+        clocked = watch.cursor - before
     elif do == "back":
         watch.back(_count(message, "edges", 1, 1))
     elif do == "forward":
         watch.forward(_count(message, "edges", 1, 1))
     elif do == "jump":
         before = watch.head
-        watch.jump(_count(message, "cycle", 0, 0, watch.head + LIMIT))
+        watch.jump(_count(message, "cycle", 0))
         clocked = watch.head - before
     elif do == "until":
         clocked = watch.run_until_waiting()
@@ -183,16 +248,4 @@ def act(session, message):
         if pin not in words.PINS:
             raise Invalid(f"chip: pin is one of {', '.join(words.PINS)}")
         watch.set(**{pin: _count(message, "value", 0, 0, 1)})
-    answer = {**watch.view(), "clocked": clocked,
-              "search": chip.summary(watch.cursor)}
-    if do == "tree":
-        answer["tree"] = chip.tree(watch.cursor)
-    if do == "e2":
-        answer["e2"] = e2_rows(watch)
-    if do == "waves":
-        answer["waves"] = waves(session, watch)
-    if do == "new":
-        answer["do_new"] = True         # the page forgets what it drew of the old chip
-    if do == "open":
-        answer["words"] = words.chip()  # the panel draws with them
-    return answer
+    return clocked

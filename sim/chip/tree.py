@@ -16,9 +16,14 @@ golden model alike, so the node count can be checked against alg.move's ``nodes`
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from firmware_ref.eth.cycle import State
 
-__all__ = ["Node", "grow", "searches", "path_at"]
+__all__ = ["Node", "Growing", "grow", "searches", "bounds", "path_at"]
+
+
+_ENDS = (State.WAITING, State.FINISHED, State.JUSTRESET)     # a search's last cycle
 
 
 @dataclass
@@ -34,36 +39,51 @@ class Node:
     end: int | None = None      # the cycle it got its value
 
 
+class Growing:
+    """The nodes of a search grown as its cycles come: `feed` takes the cycles up to
+    `last`, so a search still running grows by its new cycles only."""
+
+    def __init__(self, first=0):
+        self.nodes, self.next = [], first
+        self._open_at, self._previous = {}, None
+
+    def feed(self, frames, last):
+        """Cycles self.next .. `last` of `frames` (value dicts, cycle n at index n)."""
+        nodes, open_at, previous = self.nodes, self._open_at, self._previous
+        for cycle in range(self.next, last + 1):
+            values = frames[cycle]
+            state = values["controller.state"]
+            if previous is not None and previous["controller.state"] == State.RATING:
+                leaf = open_at.get(previous["stack.sp"])
+                if state == State.RETURNED and leaf is not None:
+                    nodes[leaf].value, nodes[leaf].end = -values["value.r"], cycle
+                elif state == State.FINISHED and leaf is not None:
+                    # The chip's own stone ended the game: a win, or a draw on a full
+                    # board.
+                    nodes[leaf].value, nodes[leaf].end = int(values["board.wins"]), cycle
+            if state == State.SETBOARDI:
+                depth = values["stack.sp"]
+                nodes.append(Node(cycle, values["move.i"], depth, values["board.p"],
+                                  values["value.a"],
+                                  open_at.get(depth - 1) if depth else None))
+                open_at[depth] = len(nodes) - 1
+                for deeper in [d for d in open_at if d > depth]:
+                    del open_at[deeper]
+            elif state == State.RETURNED:
+                node = open_at.get(values["stack.sp"])
+                if node is not None:
+                    r = values["value.r"]
+                    nodes[node].value, nodes[node].end = r, cycle
+                    nodes[node].cut = r >= values["value.a"]
+            previous = values
+        self._previous, self.next = previous, max(self.next, last + 1)
+        return nodes
+
+
 def grow(frames, first=0):
     """The nodes of the search(es) in `frames` (a sequence of value dicts, cycle n at
     index n) from cycle `first` on."""
-    nodes, open_at = [], {}
-    previous = None
-    for cycle in range(first, len(frames)):
-        values = frames[cycle]
-        state = values["controller.state"]
-        if previous is not None and previous["controller.state"] == State.RATING:
-            leaf = open_at.get(previous["stack.sp"])
-            if state == State.RETURNED and leaf is not None:
-                nodes[leaf].value, nodes[leaf].end = -values["value.r"], cycle
-            elif state == State.FINISHED and leaf is not None:
-                # The chip's own stone ended the game: a win, or a draw on a full board.
-                nodes[leaf].value, nodes[leaf].end = int(values["board.wins"]), cycle
-        if state == State.SETBOARDI:
-            depth = values["stack.sp"]
-            nodes.append(Node(cycle, values["move.i"], depth, values["board.p"],
-                              values["value.a"], open_at.get(depth - 1) if depth else None))
-            open_at[depth] = len(nodes) - 1
-            for deeper in [d for d in open_at if d > depth]:
-                del open_at[deeper]
-        elif state == State.RETURNED:
-            node = open_at.get(values["stack.sp"])
-            if node is not None:
-                r = values["value.r"]
-                nodes[node].value, nodes[node].end = r, cycle
-                nodes[node].cut = r >= values["value.a"]
-        previous = values
-    return nodes
+    return Growing(first).feed(frames, len(frames) - 1)
 
 
 def searches(frames, first=0):
@@ -75,12 +95,26 @@ def searches(frames, first=0):
         state = frames[cycle]["controller.state"]
         if state == State.USERJUSTMOVED:
             begun = cycle
-        elif begun is not None and state in (State.WAITING, State.FINISHED, State.JUSTRESET):
+        elif begun is not None and state in _ENDS:
             found.append((begun, grow(frames[:cycle + 1], begun), cycle))
             begun = None
     if begun is not None:
         found.append((begun, grow(frames, begun), None))        # still searching
     return found
+
+
+def bounds(states, cycle):
+    """The search shown at `cycle` from `states` (the controller's state at every
+    cycle, a numpy array): the one running then, or the last before it, as (the cycle
+    it began, the cycle it ended or None); None before the first. A search begins at a
+    ``userjustmoved`` cycle, which only a waiting chip enters, so the last one at or
+    before `cycle` began it."""
+    begun = np.flatnonzero(states[:cycle + 1] == State.USERJUSTMOVED)
+    if not len(begun):
+        return None
+    begun = int(begun[-1])
+    ends = np.flatnonzero(np.isin(states[begun + 1:], _ENDS))
+    return begun, begun + 1 + int(ends[0]) if len(ends) else None
 
 
 def path_at(nodes, cycle):

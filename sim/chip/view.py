@@ -16,10 +16,10 @@ from hdl.eth.board import PLACES
 from hdl.eth.controller import Choose, State
 
 from sim.chip.signals import GROUPS
-from sim.waves.files import read
+from sim.waves.files import Var, Waves, read
 from sim.waves.gtkw import Group, Trace, View, save, zoom
 
-__all__ = ["FILTERS", "chip_view", "write"]
+__all__ = ["FILTERS", "chip_view", "write", "write_declared"]
 
 # A place's two bits; both at once is what no game reaches (docs/boards.md).
 PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", COMPUTER | HUMAN: "both"}
@@ -77,3 +77,12 @@ def write(waves_path, *, scope, save_path=None):
     waves_path = Path(waves_path)
     return save(chip_view(read(waves_path), scope),
                 save_path or waves_path.with_suffix(".gtkw"))
+
+
+def write_declared(waves_path, widths, *, scope, unit, save_path):
+    """As `write`, for waves whose variables are known without reading the file back
+    (a long session's would be read whole): `widths` the bits of each wire by its
+    dotted name below `scope`, `unit` the file's seconds per time unit."""
+    variables = [Var((scope, *name.split(".")), width, "wire")
+                 for name, width in widths.items()]
+    return save(chip_view(Waves(Path(waves_path), unit, variables, 0), scope), save_path)

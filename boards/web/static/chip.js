@@ -198,12 +198,14 @@ function wavesOffer() {
     downloads,
     offer(waves) {
       urls.forEach((url) => URL.revokeObjectURL(url));
-      urls = [waves.vcd, waves.gtkw].map((text) =>
+      // A long session's waves are not sent (null): the folder holds them.
+      urls = waves.vcd === null ? [] : [waves.vcd, waves.gtkw].map((text) =>
         URL.createObjectURL(new Blob([text], { type: "text/plain" })));
       downloads.replaceChildren(`The first ${waves.cycles} cycles: `,
-        ...waves.names.flatMap((name, k) => [
-          element("a", { href: urls[k], download: name, text: name }), " "]),
-        `(also in ${waves.folder}, where the save file finds its filters)`);
+        ...waves.names.flatMap((name, k) => [urls.length ?
+          element("a", { href: urls[k], download: name, text: name }) : name, " "]),
+        urls.length ? `(also in ${waves.folder}, where the save file finds its filters)`
+          : `in ${waves.folder} (too long to send to the page)`);
       downloads.hidden = false;
     },
   };
