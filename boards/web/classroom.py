@@ -21,6 +21,8 @@ import time
 
 import aiohttp
 
+from .chip import greediest
+
 __all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
 
 WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
@@ -145,13 +147,16 @@ async def play(pupil, games=1):
 
 
 async def flood(pupil, stop, edges=FLOOD_EDGES):
-    """The chip's clock asked for `edges` at a time until `stop` is set; the answers."""
+    """The chip's clock asked for `edges` at a time until `stop` is set (a new chip
+    each time the session holds all it may); the answers."""
     await pupil.ask(kind="chip", do="open")
     answers = 0
     while not stop.is_set():
         answer, _ = await pupil.ask(kind="chip", do="step", edges=edges)
         if answer is None:
             raise RuntimeError("the server closed a page that clocked its chip")
+        if answer["kind"] == "error":
+            await pupil.ask(kind="chip", do="new")
         answers += 1
     return answers
 
@@ -227,12 +232,8 @@ def figures(pupils=30, sessions=32):
 
 
 async def _greedy(url):
-    """One page asking the most of the server's memory: the chip clocked as far as a
-    page may, run until it waits, its waves written, then back to its start."""
+    """One page asking the most of the server's memory (boards/web/chip.py's
+    `greediest`)."""
     async with Pupil(url) as page:
-        await page.ask(kind="chip", do="open")
-        for _ in range(3):
-            await page.ask(kind="chip", do="step", edges=FLOOD_EDGES)
-        await page.ask(kind="chip", do="until")
-        await page.ask(kind="chip", do="waves")
-        await page.ask(kind="chip", do="jump", cycle=0)
+        for message in greediest():
+            await page.ask(kind="chip", **message)
