@@ -1,8 +1,8 @@
 """A page that clocks its chip shares the server's time with the others: while one page
 floods its chip's clock with steps of the most edges a message may clock, its session
-already long, another page's key, answered by its board in a box, waits about as long
-as on an idle server. Through the console's messages (boards/web/console.py), each
-session calling its boards on a thread of its own, as under `make serve`
+already long, another page's key, answered by its board in a box, waits at most MORE_MS
+longer than on an idle server. Through the console's messages (boards/web/console.py),
+each session calling its boards on a thread of its own, as under `make serve`
 (boards/web/sessions.py's `Threaded`).
 
 Python's collector runs on its own as objects pile up, and stops every thread while it
@@ -86,7 +86,8 @@ def test_another_pages_key_waits_little_while_a_page_floods_its_chip():
             await asyncio.sleep(0.2)            # the flood under way
             busy = [await _key_ms(playing) for _ in range(KEYS - 1)]
             collected = []
-            collecting = threading.Thread(target=lambda: collected.append(_timed(gc.collect)))
+            collecting = threading.Thread(
+                target=lambda: collected.append(_timed(gc.collect)))
             busy.append(await _key_ms(playing, collecting))
             collecting.join()
             stop.set()

@@ -1,7 +1,7 @@
 """The page's view of the chip's insides: a message of kind ``chip`` acts on the page's
-chip session (sim.backends.watch: the compiled chip and its golden model, clocked one edge at
-a time, with history) and is answered with a ``chip`` message holding the frame shown;
-the answer to ``open`` holds the panel's words too (words.py).
+chip session (sim.backends.watch: the compiled chip and its golden model, clocked one
+edge at a time, with a bounded history) and is answered with a ``chip`` message holding
+the frame shown; the answer to ``open`` holds the panel's words too (words.py).
 
 The session is the page's own, kept beside its board, and closed with it. It is apart
 from the board in a box the panel plays: the panel's game goes on while a person clocks
@@ -99,9 +99,9 @@ def _give_back():
 
 def greediest():
     """The messages of a page that asks the most of the server's memory: its chip
-    clocked as far as a session goes (CYCLES), a search run, its tree and its waves,
-    then shown from its start. What the most RSS one page can add is measured with
-    (tests/test_chip_memory.py; make benchmark may send them too)."""
+    clocked as far as a session goes (CYCLES), the longest search run and its tree,
+    its waves, then shown from its start. The most RSS one page can add is what they
+    add to a server's peak (tests/test_chip_memory.py measures it in its process)."""
     yield {"do": "open"}
     yield {"do": "step"}
     yield {"do": "pin", "pin": "resetN", "value": 1}

@@ -270,7 +270,8 @@ class Watch:
         registers are left out."""
         first = max(0, self.cursor - cycles + 1)
         rows = self._history.values(first, self.cursor)
-        pins = [self.pins] * (first == 0) + list(self.applied[max(first, 1) - 1:self.cursor])
+        # The pins each edge was clocked with; at power-up, those held.
+        pins = [self.pins] * (first == 0) + self.applied[max(first, 1) - 1:self.cursor]
         groups, values = [], {}
         for group, members in GROUPS.items():
             names = []

@@ -228,7 +228,7 @@ class Clock:
         before = None
         if code != self.code:
             self.chips.set(0, **{name: getattr(pins, name) for name in INPUT_PINS})
-            before = _signed(self._read())      # half a period before the edge, which the waves show
+            before = _signed(self._read())  # half a period before the edge: the waves
         golden = None
         if self.model is not None:
             golden, count = self._golden(pins, count, until)
@@ -255,13 +255,12 @@ class Clock:
         read = _probed if count <= _FEW else _registers
         registers = []
         try:
-            for edge in range(1, count + 1):
+            for _ in range(count):
                 model.tick()
                 registers += read(model)       # ints: no object a frame for the GC
                 if until and model.state in WAITS:
                     break
-                if edge % 8 == 0:
-                    share()
+                share()
         except UnresetChip:
             self.model = None
             return None, count
@@ -276,7 +275,7 @@ class Clock:
         say when it waits."""
         rows = []
         one = _inputs([code])
-        for edge in range(1, count + 1):
+        for _ in range(count):
             rows.append(self.chips.run(one, outputs=NAMES)[0, 0])
             if rows[-1][_STATE] in WAITS:
                 break
