@@ -3,6 +3,8 @@ decoder and a host on the serial line: games through the front panel and the hos
 each checked against the golden model, chords, malformed frames, and the display of the
 latched board while the chip searches."""
 
+import pytest
+
 from boards.box.desk_sim import run, sim_desk
 from boards.host import protocol
 from firmware_ref.cartridge import board_bits, board_places
@@ -141,15 +143,21 @@ BAD_FRAMES = [b"K9\r", b"K\r", b"K44\r", b"X\r", b"S1\r", b"W02\r", b"W0\r", b"W
               b"G1\r", b"G\r", b"T\r", b"R....\r",
               b"RXO........\r", b"RXOZ......\r", b"R" + b"." * 20 + b"\r", b"k-\r",
               b"\xff\r"]
+# One of each command letter's and a letter that is none: tests/test_link.py refuses
+# every malformed frame at the link's own ports, the desk is only behind it.
+SOME_BAD_FRAMES = [b"K9\r", b"X\r", b"S1\r", b"W02\r", b"G1\r", b"T\r", b"RXOZ......\r"]
 
 
-def test_malformed_frames_are_answered_error_and_change_nothing():
+@pytest.mark.parametrize("frames", [
+    pytest.param(SOME_BAD_FRAMES, id="one-of-each"),
+    pytest.param(BAD_FRAMES, id="all", marks=pytest.mark.slow)])
+def test_malformed_frames_are_answered_error_and_change_nothing(frames):
     async def body(bench):
         before = await bench.command(protocol.reset([HUMAN] + [EMPTY] * 8))
         assert protocol.parse(before).board[0] == HUMAN
         # Each is refused; that nothing changed is read once, after all of them (a frame
         # acted on would have been answered with the status, not refused).
-        for frame in BAD_FRAMES:
+        for frame in frames:
             assert await bench.command(frame) == b"error", frame
         assert await bench.command(protocol.STATUS) == before
         # A byte with a broken stop bit spoils its frame: key 4 is not pressed.
