@@ -38,11 +38,12 @@ class Threaded:
                                                                 *args)
 
     async def finish(self, function):
-        """`function()` once the thread is done with every call asked of it."""
-        def finished():
-            self._thread.shutdown(wait=True)
-            function()
-        await asyncio.get_running_loop().run_in_executor(None, finished)
+        """`function()` on the thread once it is done with every call asked of it; then
+        the thread ends (a pool's idle thread would outlive the session)."""
+        try:
+            await self.run(function)
+        finally:
+            self._thread.shutdown(wait=False)
 
 
 class Inline:
