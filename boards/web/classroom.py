@@ -21,6 +21,8 @@ import time
 
 import aiohttp
 
+from sim.backends.watch import LIMIT
+
 from .chip import greediest
 
 __all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
@@ -28,7 +30,6 @@ __all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "W
 WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
 START_S = 300               # the server's first start may compile the board in a box
 ADDRESS = re.compile(r"The console is at (http://\S+/) ")
-FLOOD_EDGES = 100_000       # what one page asks of the chip's clock at once, as the audit did
 
 
 class Server:
@@ -146,7 +147,7 @@ async def play(pupil, games=1):
     return times
 
 
-async def flood(pupil, stop, edges=FLOOD_EDGES):
+async def flood(pupil, stop, edges=LIMIT):
     """The chip's clock asked for `edges` at a time until `stop` is set (a new chip
     each time the session holds all it may); the answers."""
     await pupil.ask(kind="chip", do="open")
@@ -226,7 +227,7 @@ def figures(pupils=30, sessions=32):
     return {"class": {"pupils": pupils, "sessions": sessions, **_ms(class_["moves"]),
                       "rss_before_mb": round(before, 1), "rss_playing_mb": round(after_play, 1),
                       "rss_after_mb": round(after, 1)},
-            "flood": {"edges": FLOOD_EDGES, "steps": flooded["aside"][0],
+            "flood": {"edges": LIMIT, "steps": flooded["aside"][0],
                       **_ms(flooded["moves"])},
             "one_page_mb": round(greedy, 1), "cores": os.cpu_count()}
 

@@ -337,8 +337,9 @@ def classroom_section(room):
         "`ttt serve` in a process of its own, its pages WebSockets that speak the page's "
         "messages (boards/web/classroom.py): pages each playing a whole game against the "
         "chip at once, the first empty place each move; one page's keys while another asks "
-        "the chip's clock for 100,000 edges again and again; and the most memory one page "
-        "can add (its chip clocked as far as it may, run, its waves written, jumped back). "
+        "its chip for the most edges a message may clock, again and again; and the most "
+        "memory one page can add (its chip clocked as far as a session goes, the longest "
+        "search run with its tree, its waves written, its start shown again). "
         "Goals: p95 under 150 ms, the worst key beside the flood under 100 ms, one page "
         "under 50 MB.",
         "",
