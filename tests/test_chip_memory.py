@@ -2,8 +2,8 @@
 most a page may ask it keeps some megabytes, where it kept every frame as objects (an
 audit saw 77 MB grow to 562); Back and Jump still show an early frame as it was first
 shown; a step is clamped to LIMIT edges and a session to CYCLES; the waves are written a
-slice at a time and sent to the page only when small; and a page that leaves gives
-its memory back. Through the chip's messages (boards/web/chip.py), as its session's
+slice at a time and the page is given their paths, never their text; and a page that
+leaves gives its memory back. Through the chip's messages (boards/web/chip.py), as its session's
 thread runs them."""
 
 import gc
@@ -88,15 +88,12 @@ def test_a_flooded_chip_keeps_a_bounded_history_and_shows_its_past_as_it_was(war
     assert _rss_mb() - before < PAGE_MB
 
 
-def test_the_waves_are_written_a_slice_at_a_time_and_sent_only_when_small(monkeypatch):
+def test_the_waves_are_written_a_slice_at_a_time_and_the_page_given_their_paths():
     session = _session("waves")
     _act(session, "open")
     _act(session, "step")
     _act(session, "pin", pin="resetN", value=1)
     _searched(session, [7])
-    small = _act(session, "waves")["waves"]
-    assert "$enddefinitions" in small["vcd"] and small["bytes"] < chip.WAVES_INLINE
-    monkeypatch.setattr(chip, "WAVES_INLINE", small["bytes"] // 4)
     tracemalloc.start()
     try:
         answer = _act(session, "waves")
@@ -107,9 +104,14 @@ def test_the_waves_are_written_a_slice_at_a_time_and_sent_only_when_small(monkey
     text = json.dumps(answer)
     print(f"waves of {waves['cycles']} cycles: {waves['bytes']} bytes written, a message "
           f"of {len(text)}, at most {peak / 2**20:.1f} MB traced")
-    assert waves["vcd"] is None and waves["gtkw"] is None
-    assert waves["bytes"] == small["bytes"] and len(text) < 64 << 10
+    # The page is given where the server streams them from, not their text.
+    assert len(text) < 64 << 10 and "$enddefinitions" not in text
     assert peak < 1 << 20 < waves["bytes"]
+    assert waves["urls"] == [f"/waves/{session.token[:16]}/{name}"
+                             for name in ("chip.vcd", "chip.gtkw")]
+    folder = chip.WAVES / session.token[:16]
+    assert waves["bytes"] == sum((folder / name).stat().st_size
+                                 for name in ("chip.vcd", "chip.gtkw"))
 
 
 def test_a_page_that_leaves_gives_its_memory_back(warm):

@@ -210,6 +210,10 @@ def test_the_waves_downloaded_are_the_golden_models(browser, insides, tmp_path):
     page.get_by_role("button", name=REPLAY).click()
     _chip_cycle_becomes(page, "0 of 50")
     page.get_by_role("button", name="the session's waves").click()
+    # Each a link to the server's file, streamed from the session's folder.
+    for name in ("chip.vcd", "chip.gtkw"):
+        href = page.get_by_role("link", name=name).get_attribute("href")
+        assert re.fullmatch(rf"/waves/[A-Za-z0-9_-]{{16}}/{re.escape(name)}", href), href
     with page.expect_download() as got:
         page.get_by_role("link", name="chip.vcd").click()
     got.value.save_as(tmp_path / "chip.vcd")

@@ -9,10 +9,11 @@ import urllib.request
 
 import aiohttp
 import pytest
+import yarl
 from user import interrupted
 from web import WAIT_S, Page, origin, served
 
-from boards.web import messages, server
+from boards.web import chip, messages, server
 from boards.web.console import Console
 from firmware_ref import cli
 from firmware_ref.eth import alg
@@ -53,6 +54,48 @@ def test_the_page_and_its_files_are_served_and_nothing_else():
                 assert (await get(url + path))[0] == 404, path
             # A name that some other site points at this machine is not this server's.
             assert (await get(url, Host="evil.example:80"))[0] == 421
+    run(scenario())
+
+
+def test_a_sessions_waves_are_streamed_by_their_folder_and_nothing_else(tmp_path,
+                                                                         monkeypatch):
+    """The waves of a session under WAVES_ROUTE/<folder>/<name>: both files, whole, as
+    downloads with the page's headers, whatever their size; any other name or folder,
+    a way out of the folder, or another host's name, refused."""
+    monkeypatch.setattr(chip, "WAVES", tmp_path / "waves")
+    folder = "Ab3_-xYz0123456Q"                         # as secrets.token_urlsafe writes
+    written = tmp_path / "waves" / folder
+    written.mkdir(parents=True)
+    texts = {"chip.vcd": b"$timescale 1 ns $end\n" * 300_000,    # 6 MB: served whole
+             "chip.gtkw": b'[dumpfile] "chip.vcd"\n'}
+    for name, text in texts.items():
+        (written / name).write_bytes(text)
+    (written / "secret.txt").write_bytes(b"not the waves")
+    (tmp_path / "waves" / "chip.vcd").write_bytes(b"outside a folder")
+    (tmp_path / "waves" / ("B" * 16)).mkdir()
+
+    async def scenario():
+        async with served() as (_, url):
+            for name, text in texts.items():
+                status, body, headers = await get(f"{url}waves/{folder}/{name}")
+                assert status == 200 and body == text, name
+                assert headers["Content-Disposition"] == f'attachment; filename="{name}"'
+                assert headers["Content-Type"].startswith("text/plain")
+                for header, value in server.HEADERS.items():
+                    assert headers[header] == value, header
+            for path in (f"waves/{folder}/secret.txt", f"waves/{folder}/index.html",
+                         f"waves/{folder}", f"waves/{folder}/", "waves/chip.vcd",
+                         f"waves/{folder[:-1]}/chip.vcd", f"waves/{folder}x/chip.vcd",
+                         f"waves/{'B' * 16}/chip.vcd", f"waves/{folder}/chip.vcd/",
+                         f"waves/{folder}/%2e%2e", f"waves/{folder}/..%2fchip.vcd",
+                         f"waves/{folder}/..%2f..%2f..%2fwaves%2f{folder}%2fchip.vcd",
+                         "waves/%2e%2e/chip.vcd", "waves/..%2f..%2fboards%2fweb/server.py",
+                         f"waves/{folder}/%2e%2e%2fsecret.txt", "waves/%2fetc/passwd", f"waves/{folder}%0a/chip.vcd",
+                         f"static/../waves/{folder}/secret.txt"):
+                status, _, _ = await get(yarl.URL(url + path, encoded=True))
+                assert status == 404, path
+            assert (await get(f"{url}waves/{folder}/chip.vcd", Host="evil.example:80"))[0] \
+                == 421
     run(scenario())
 
 
@@ -339,8 +382,11 @@ def test_the_chip_clocked_by_hand_through_the_messages():
                     assert answer["kind"] == "error" and "traceback" not in answer["text"]
                 waves = (await chip("waves"))["waves"]
                 assert waves["names"] == ["chip.vcd", "chip.gtkw"] and waves["cycles"] == head
-                assert "$scope module ttt_chip $end" in waves["vcd"]
-                assert waves["gtkw"].count("[dumpfile]") == 1
+                # Served from the page's folder at the paths the answer gives.
+                vcd, gtkw = [await get(origin(url) + path) for path in waves["urls"]]
+                assert vcd[0] == gtkw[0] == 200
+                assert b"$scope module ttt_chip $end" in vcd[1]
+                assert gtkw[1].count(b"[dumpfile]") == 1
                 fresh = await chip("new")
                 assert fresh["cycle"] == 0 and fresh["head"] == 0
     run(scenario())

@@ -21,7 +21,7 @@ from sim.backends.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
 from . import words
 from .messages import Invalid
 
-__all__ = ["act", "DOES", "WAVES_INLINE", "greediest"]
+__all__ = ["act", "DOES", "WAVES", "WAVES_ROUTE", "FOLDER", "NAMES", "greediest"]
 
 NAME = "chip session"           # its name among the session's extra boards
 DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
@@ -29,9 +29,12 @@ DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin",
 # Where a page's waves are written (its session's own folder), and under what names.
 WAVES = BUILD / "web" / "waves"
 VCD, GTKW = "chip.vcd", "chip.gtkw"
-# The most waves sent in the message (both files): some 35,000 cycles of searching. A
-# longer session's stay in its folder, which the message names.
-WAVES_INLINE = 4 << 20
+NAMES = (VCD, GTKW)
+# A session's folder is named by its token's first FOLDER characters (secret, as the
+# token is: its path is the page's alone), and the server serves its files under
+# WAVES_ROUTE/<folder>/<name> (server.py).
+FOLDER = 16
+WAVES_ROUTE = "/waves"
 # A node as the page takes it: a list in this order, not an object, since a search
 # holds up to some 5,800 of them.
 NODE = ("cycle", "place", "depth", "player", "bound", "parent", "value", "cut", "end")
@@ -146,18 +149,15 @@ _FRAME_NAME = {**{name: path for name, path in PROBE_PATHS.items()},
 
 def waves(session, watch):
     """The session so far as waves: written to the page's folder under WAVES (where
-    the GTKWave save file finds them and its filters), and their text for the page
-    to offer as downloads, if both together hold at most WAVES_INLINE bytes (None
-    otherwise: the page names the folder)."""
-    folder = WAVES / session.token[:16]
-    folder.mkdir(parents=True, exist_ok=True)
-    write_waves(watch, folder / VCD, folder / GTKW)
-    size = sum((folder / name).stat().st_size for name in (VCD, GTKW))
-    inline = size <= WAVES_INLINE
-    return {"vcd": (folder / VCD).read_text() if inline else None,
-            "gtkw": (folder / GTKW).read_text() if inline else None,
-            "bytes": size, "names": [VCD, GTKW], "folder": str(folder),
-            "cycles": watch.head}
+    the GTKWave save file finds them and its filters), and the paths the server serves
+    them at, for the page to offer as downloads whatever their size."""
+    folder = session.token[:FOLDER]
+    written = WAVES / folder
+    written.mkdir(parents=True, exist_ok=True)
+    write_waves(watch, written / VCD, written / GTKW)
+    return {"urls": [f"{WAVES_ROUTE}/{folder}/{name}" for name in NAMES],
+            "bytes": sum((written / name).stat().st_size for name in NAMES),
+            "names": list(NAMES), "folder": str(written), "cycles": watch.head}
 
 
 def _chip(session):

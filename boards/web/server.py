@@ -5,7 +5,8 @@ do is console.py's, and this module is one transport around it.
 The server answers only what it serves: the page and its files by name, nothing outside
 the package's folder; a WebSocket only from its own page (a page of another site that
 tries one is refused: it could otherwise play the board, or a real board, from the
-visitor's browser); and only under the names this machine is reached by, so a name that
+visitor's browser); a session's waves by its folder's name, which only its page is
+told (chip.py); and only under the names this machine is reached by, so a name that
 some other site points here is refused too. A frame longer than FRAME_LIMIT ends its
 page's connection; any other message that will not do is answered with an error
 (console.py), and nothing a page sends stops the server.
@@ -25,7 +26,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from firmware_ref.cli import UserError
 
-from . import messages
+from . import chip, messages
 from .console import IDLE_S, SESSIONS, Console
 
 __all__ = ["serve", "start", "stop", "application", "STATIC", "LOOPBACK", "FRAME_LIMIT"]
@@ -36,7 +37,10 @@ FIGURE = Path(__file__).parents[2] / "docs" / "chip.svg"
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
          ".svg": "image/svg+xml"}
 FILE_NAME = re.compile(r"^[a-z][a-z0-9_-]*\.(html|js|css|svg)$")
+# A session's folder of waves: its token's first characters (secrets.token_urlsafe's).
+WAVES_FOLDER = re.compile(rf"[A-Za-z0-9_-]{{{chip.FOLDER}}}")
 LOOPBACK = "127.0.0.1"
+NOT_OURS = "this server does not answer to that name\n"     # 421's text
 # A message (its frames together) of more bytes than this ends the page's connection
 # (code 1009); a shorter one over messages.LIMIT is answered with an error.
 FRAME_LIMIT = 64 * 1024
@@ -97,12 +101,26 @@ async def _static(request):
 async def _file(request, name):
     served = request.app[SERVED]
     if not _host_allowed(served, request):
-        return web.Response(status=421, text="this server does not answer to that name\n")
+        return web.Response(status=421, text=NOT_OURS)
     path = served.files.get(name)
     if path is None:
         return web.Response(status=404, text="no such file\n")
     return web.Response(body=path.read_bytes(), content_type=TYPES[path.suffix],
                         charset="utf-8", headers=HEADERS)
+
+
+async def _waves(request):
+    """A session's waves, streamed from its folder as a download."""
+    served = request.app[SERVED]
+    if not _host_allowed(served, request):
+        return web.Response(status=421, text=NOT_OURS)
+    folder, name = request.match_info["folder"], request.match_info["name"]
+    path = chip.WAVES / folder / name
+    if not WAVES_FOLDER.fullmatch(folder) or name not in chip.NAMES or not path.is_file():
+        return web.Response(status=404, text="no such file\n")
+    return web.FileResponse(path, headers={
+        **HEADERS, "Content-Type": "text/plain; charset=utf-8",
+        "Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def _socket(request):
@@ -175,6 +193,7 @@ def application(console):
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _socket)
     app.router.add_get("/static/{name}", _static)
+    app.router.add_get(chip.WAVES_ROUTE + "/{folder}/{name}", _waves)
 
     async def sweeping(app):
         task = asyncio.create_task(_sweep(app))

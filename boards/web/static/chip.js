@@ -190,22 +190,17 @@ function e2Table(send) {
   };
 }
 
-// The session's waves as downloads: the VCD and its GTKWave save file.
+// The session's waves as downloads: the VCD and its GTKWave save file, which the
+// server streams from the session's folder.
 function wavesOffer() {
   const downloads = element("p", { class: "downloads", hidden: true });
-  let urls = [];
   return {
     downloads,
     offer(waves) {
-      urls.forEach((url) => URL.revokeObjectURL(url));
-      // A long session's waves are not sent (null): the folder holds them.
-      urls = waves.vcd === null ? [] : [waves.vcd, waves.gtkw].map((text) =>
-        URL.createObjectURL(new Blob([text], { type: "text/plain" })));
       downloads.replaceChildren(`The first ${waves.cycles} cycles: `,
-        ...waves.names.flatMap((name, k) => [urls.length ?
-          element("a", { href: urls[k], download: name, text: name }) : name, " "]),
-        urls.length ? `(also in ${waves.folder}, where the save file finds its filters)`
-          : `in ${waves.folder} (too long to send to the page)`);
+        ...waves.names.flatMap((name, k) => [
+          element("a", { href: waves.urls[k], download: name, text: name }), " "]),
+        `(also on the server in ${waves.folder}, where the save file finds its filters)`);
       downloads.hidden = false;
     },
   };
