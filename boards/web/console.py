@@ -17,7 +17,7 @@ import contextlib
 import time
 
 from firmware_ref.cli import UserError
-from firmware_ref.eth.alg import coordinate
+from firmware_ref.places import coordinate
 
 from . import chip, messages, relay, words
 from .board import Board, describe
