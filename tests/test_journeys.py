@@ -466,14 +466,13 @@ JOURNEYS = [
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$", slow=True),
 
     # The console in a browser: the server started, its page fetched, Ctrl-C.
-    J("make serve", covered=(
+    J(("make serve", "ttt serve"), covered=(
         "tests/test_web_server.py::test_make_serve_prints_its_address_serves_the_page_and_"
         "ends_on_ctrl_c", 'interrupted(["make", "serve"]')),
     J("make serve GAME=<game>", covered=(
         "tests/test_web_server.py::test_make_serve_game_serves_that_cartridge_and_a_missing_"
         "port_is_one_line", 'interrupted(["make", "serve", "GAME=firstfree"]')),
-    J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"pages played at once, a "
-      r"board in a box each \(default 4\)$"),
+    J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"\(default[ :][^()]*\)$"),
     J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
 
@@ -512,9 +511,7 @@ JOURNEYS = [
     J((".venv/bin/ttt verify --cartridge-pins", "ttt verify --cartridge-pins"),
       ".venv/bin/ttt verify --cartridge-pins", first=r"^every game of eth in lockstep",
       last=r"^all 1962 games agree: 10264430 clocks", slow=True),
-    # On the compiled core make test's lockstep tests build: the fastest here, plain
-    # Verilator, is a build of its own, 16 s (tests/test_cartridges.py's in test-slow).
-    J(("make verify GAME=<game>",), 'make verify GAME=firstfree ARGS="--backend compiled"',
+    J(("make verify GAME=<game>",), "make verify GAME=firstfree",
       first=r"^every game of firstfree in lockstep with its golden model",
       last=r"^all 822 games agree: 20781 clocks"),
     J("ttt verify --game <game> [--backend NAME]",
