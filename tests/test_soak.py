@@ -46,7 +46,7 @@ def held(sessions, games):
 
 
 def test_a_short_lesson_holds_and_leaves_nothing_behind():
-    held(sessions=4, games=1)
+    held(sessions=3, games=1)
 
 
 @pytest.mark.slow

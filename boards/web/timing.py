@@ -13,7 +13,6 @@ import shutil
 import statistics
 import threading
 import time
-from pathlib import Path
 
 from sim import catalogue
 
@@ -25,8 +24,10 @@ __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = words.board()["places"]     # the keys by name, as the page names them
-# Debian's Chromium; its /usr/bin/chromium is a shell script that starts this one.
-CHROMIUM = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser")
+# Chromium by the names a shell finds it on PATH (Debian's /usr/bin/chromium, a script
+# that starts the browser, which Playwright drives as well): a machine whose PATH has
+# none is a machine without it, as for a user.
+CHROMIUM = ("chromium", "chromium-browser")
 WAIT_MS = 60_000            # a bound on a page's answer, not a timing
 
 
@@ -37,9 +38,9 @@ class Missing(Exception):
 def find_chromium():
     """The path of this machine's Chromium, or Missing."""
     for name in CHROMIUM:
-        found = shutil.which(name) or (Path(name).is_file() and name)
+        found = shutil.which(name)
         if found:
-            return str(found)
+            return found
     raise Missing("Chromium is not installed (Debian: apt-get install chromium)")
 
 
