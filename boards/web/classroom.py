@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import re
 import signal
 import statistics
@@ -28,6 +29,9 @@ from .chip import greediest
 __all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
 
 WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
+# A pupil's pause before each key in the class's figures, as a person takes (seconds,
+# drawn from a seeded generator); the soak tests press at once, to load the server most.
+THINK_S = (0.5, 2.0)
 START_S = 300               # the server's first start may compile the board in a box
 ADDRESS = re.compile(r"The console is at (http://\S+/) ")
 
@@ -132,12 +136,14 @@ class Pupil:
         return answer, (time.perf_counter() - began) * 1000
 
 
-async def play(pupil, games=1):
-    """`games` whole games against the chip, each key the first empty place; the time
-    of each move, in ms."""
+async def play(pupil, games=1, think=None):
+    """`games` whole games against the chip, each key the first empty place, after a
+    pause drawn from `think` (a random.Random) if given; the time of each move, in ms."""
     times, state = [], pupil.state
     for _ in range(games):
         while not state["over"]:
+            if think is not None:
+                await asyncio.sleep(think.uniform(*THINK_S))
             state, ms = await pupil.ask(kind="act", do="key", place=state["board"].index(0))
             if state["kind"] != "state":
                 raise RuntimeError(f"a key was answered {state}")
@@ -174,10 +180,11 @@ async def reload(url, stop):
     return times
 
 
-async def lesson(url, pupils, games=1, flooding=False, reloading=False):
-    """`pupils` pages each playing `games` games at once, beside a page that floods the
-    chip's clock and one that reloads, if asked; every move's time in ms, and how much
-    the flood and the reloads did."""
+async def lesson(url, pupils, games=1, flooding=False, reloading=False, thinking=False):
+    """`pupils` pages each playing `games` games at once (`thinking`: each pausing before
+    its keys as a person does), beside a page that floods the chip's clock and one that
+    reloads, if asked; every move's time in ms, and how much the flood and the reloads
+    did."""
     stop = asyncio.Event()
     async with contextlib.AsyncExitStack() as pages:
         players = [await pages.enter_async_context(Pupil(url)) for _ in range(pupils)]
@@ -193,7 +200,9 @@ async def lesson(url, pupils, games=1, flooding=False, reloading=False):
         if aside:
             await asyncio.sleep(0.5)        # the flood under way before the keys
         try:
-            played = await asyncio.gather(*(play(p, games) for p in players))
+            played = await asyncio.gather(*(
+                play(p, games, random.Random(n) if thinking else None)
+                for n, p in enumerate(players)))
         finally:
             stop.set()
         done = await asyncio.gather(*aside)
@@ -214,7 +223,7 @@ def figures(pupils=30, sessions=32):
     with Server(sessions=sessions, keep=1) as server:
         asyncio.run(lesson(server.url, 1))      # the board in a box loaded once
         before = server.rss_mb()
-        class_ = asyncio.run(lesson(server.url, pupils))
+        class_ = asyncio.run(lesson(server.url, pupils, thinking=True))
         after_play = server.rss_mb()
         time.sleep(3)                   # the pages' boards let go after their grace
         after = server.rss_mb()
@@ -224,7 +233,8 @@ def figures(pupils=30, sessions=32):
         alone = server.rss_mb()
         asyncio.run(_greedy(server.url))
         greedy = server.status("VmHWM") - alone
-    return {"class": {"pupils": pupils, "sessions": sessions, **_ms(class_["moves"]),
+    return {"class": {"pupils": pupils, "sessions": sessions, "think_s": THINK_S,
+                      **_ms(class_["moves"]),
                       "rss_before_mb": round(before, 1), "rss_playing_mb": round(after_play, 1),
                       "rss_after_mb": round(after, 1)},
             "flood": {"edges": LIMIT, "steps": flooded["aside"][0],

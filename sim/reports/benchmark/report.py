@@ -336,7 +336,8 @@ def classroom_section(room):
         "",
         "`ttt serve` in a process of its own, its pages WebSockets that speak the page's "
         "messages (boards/web/classroom.py): pages each playing a whole game against the "
-        "chip at once, the first empty place each move; one page's keys while another asks "
+        "chip at once, the first empty place each move, as a person pauses before it; one "
+        "page's keys, pressed at once, while another asks "
         "its chip for the most edges a message may clock, again and again; and the most "
         "memory one page can add (its chip clocked as far as a session goes, the longest "
         "search run with its tree, its waves written, its start shown again). "
@@ -350,7 +351,8 @@ def classroom_section(room):
     return lines + [
         "| | median | p95 | worst |",
         "| --- | --- | --- | --- |",
-        f"| {pupils['pupils']} pages at once (`--sessions {pupils['sessions']}`), "
+        f"| {pupils['pupils']} pages at once (`--sessions {pupils['sessions']}`), each "
+        f"pausing {pupils['think_s'][0]:g} to {pupils['think_s'][1]:g} s before a key, "
         f"{pupils['moves']} moves | {pupils['median_ms']:.0f} ms | {pupils['p95_ms']:.0f} ms | "
         f"{pupils['worst_ms']:.0f} ms |",
         f"| a page's keys while another floods the chip ({flood['steps']} steps of "
