@@ -90,21 +90,26 @@ class Server:
 
 class Pupil:
     """One page's WebSocket: ``async with Pupil(url) as page``; it has said hello (with
-    `session`, if given) and holds the welcome and the first state."""
+    `session`, if given) and holds the welcome and, with `state`, the first state. A
+    `progress` message, which a long wait may bring before its answer, is kept in
+    `progressed` and passed over. `headers`: the page's own Origin unless given."""
 
-    def __init__(self, url, session=None):
-        self.url, self.session = url, session
-        self.progress = 0           # progress messages seen while waiting
+    def __init__(self, url, session=None, headers=None, state=True):
+        self.url, self.session, self._state = url, session, state
+        self.headers = {"Origin": url.rstrip("/")} if headers is None else headers
+        self.progressed = []
+        self.state = None
 
     async def __aenter__(self):
         self.http = aiohttp.ClientSession()
         try:
-            self.socket = await self.http.ws_connect(
-                self.url + "ws", headers={"Origin": self.url.rstrip("/")}, max_msg_size=0)
+            self.socket = await self.http.ws_connect(self.url + "ws", headers=self.headers,
+                                                     max_msg_size=0)
             await self.send(kind="hello", **({"session": self.session} if self.session
                                              else {}))
             self.welcome = await self.receive()
-            self.state = await self.receive() if self.welcome["kind"] == "welcome" else None
+            if self._state and self.welcome["kind"] == "welcome":
+                self.state = await self.receive()
         except BaseException:
             await self.http.close()
             raise
@@ -117,16 +122,22 @@ class Pupil:
     async def send(self, **message):
         await self.socket.send_str(json.dumps(message))
 
-    async def receive(self):
-        """The next message but progress (a dict); None when the server closed."""
+    async def receive(self, progress=False):
+        """The next message (a dict), a progress message only if `progress`; None when
+        the server closed the socket."""
         while True:
             frame = await asyncio.wait_for(self.socket.receive(), WAIT_S)
             if frame.type != aiohttp.WSMsgType.TEXT:
                 return None
             message = json.loads(frame.data)
-            if message["kind"] != "progress":
+            if progress or message["kind"] != "progress":
                 return message
-            self.progress += 1
+            self.progressed.append(message)
+
+    async def act(self, do, **fields):
+        """An action; the server's answer to it."""
+        await self.send(kind="act", do=do, **fields)
+        return await self.receive()
 
     async def ask(self, **message):
         """`message` sent; its answer and the milliseconds it took."""
