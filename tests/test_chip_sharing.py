@@ -1,13 +1,13 @@
-"""A page that clocks its chip shares the server's time with the others: while one page
-floods its chip's clock with steps of the most edges a message may clock, its session
-already long, another page's key, answered by its board in a box, waits at most MORE_MS
-longer than on an idle server. Through the console's messages (boards/web/console.py),
-each session calling its boards on a thread of its own, as under `make serve`
-(boards/web/sessions.py's `Threaded`).
-
-Python's collector runs on its own as objects pile up, and stops every thread while it
-looks at each object: one of the keys meets a full collection, as a key on a long-lived
-server does now and then. A chip that kept every frame as objects made it long."""
+"""A page that clocks its chip shares the server's time with the others. Python's
+collector runs on its own as objects pile up, and stops every thread while it looks at
+each of them: a chip that kept every frame as objects (400,066 more after 200,000
+cycles) made a full collection take 250 ms, and another page's key wait 340 ms. So a
+page's session, however long, adds next to no objects for the collector (its frames are
+arrays). Beside it, while one page floods its chip's clock with steps of the most edges
+a message may clock, another page's key is answered by its board in a box, and the keys'
+times idle and beside the flood are printed (make benchmark reports them: a timing is
+a figure, not a test). Through the console's messages (boards/web/console.py), each
+session calling its boards on a thread of its own, as under `make serve`."""
 
 import asyncio
 import gc
@@ -21,11 +21,9 @@ from sim.backends.watch import LIMIT
 
 LONG = 200_000          # the flooding page's session before the keys, as the audit's
 KEYS = 12               # keys timed idle, then as many while the chip is flooded
-# What the flood and the collection may add to the slowest key: generous, for a loaded
-# machine of two cores (a key takes 15 to 60 ms idle, a full collection of the server's
-# own objects some 50 to 100 ms). With each edge clocked in Python and every frame kept
-# as objects, the collection alone took 250 ms, and the key some 340.
-MORE_MS = 200
+# Objects the collector tracks that a session of LONG cycles may add: its history is
+# arrays, whatever its length (some 170 here).
+TRACKED = 10_000
 
 
 async def _said(page, **message):
@@ -59,7 +57,7 @@ def _timed(function):
     return (time.perf_counter() - began) * 1000
 
 
-def test_another_pages_key_waits_little_while_a_page_floods_its_chip():
+def test_a_long_session_adds_nothing_to_collect_and_another_pages_keys_are_answered():
     async def scenario():
         console = Console(("eth",), log=print)
         pages = [console.page(_nothing, _nothing) for _ in range(2)]
@@ -70,8 +68,12 @@ def test_another_pages_key_waits_little_while_a_page_floods_its_chip():
             await _chip(flooding, "open")
             await _chip(flooding, "step")
             await _chip(flooding, "pin", pin="resetN", value=1)
+            gc.collect()
+            tracked = len(gc.get_objects())
             while (await _chip(flooding, "step", edges=LIMIT))["head"] < LONG:
                 pass
+            gc.collect()
+            assert len(gc.get_objects()) - tracked < TRACKED
             idle = [await _key_ms(playing) for _ in range(KEYS)]
             stop, steps = asyncio.Event(), []
 
@@ -97,7 +99,7 @@ def test_another_pages_key_waits_little_while_a_page_floods_its_chip():
                   f"ms, worst {max(busy):.0f}; {len(steps)} steps of {LIMIT} edges, "
                   f"median {statistics.median(steps):.0f} ms; a full collection "
                   f"{collected[0]:.0f} ms")
-            assert max(busy) < max(idle) + MORE_MS
+            assert len(busy) == len(idle) == KEYS and steps     # every key answered
         finally:
             for page in pages:
                 page.left()
