@@ -11,13 +11,13 @@ session calling its boards on a thread of its own, as under `make serve`."""
 
 import asyncio
 import gc
-import json
 import statistics
 import threading
 import time
 
 from boards.web.console import Console
 from sim.backends.watch import LIMIT
+from web import said
 
 LONG = 200_000          # the flooding page's session before the keys, as the audit's
 KEYS = 12               # keys timed idle, then as many while the chip is flooded
@@ -26,23 +26,19 @@ KEYS = 12               # keys timed idle, then as many while the chip is floode
 TRACKED = 10_000
 
 
-async def _said(page, **message):
-    return [json.loads(text) for text in await page.handle(json.dumps(message))]
-
-
 async def _chip(page, do, **fields):
-    [answer] = await _said(page, kind="chip", do=do, **fields)
+    [answer] = await said(page, kind="chip", do=do, **fields)
     return answer
 
 
 async def _key_ms(page, meanwhile=None):
     """A new game, then B2's answer from the board in a box, timed (ms); with
     `meanwhile` (a thread) started as the key is sent."""
-    await _said(page, kind="act", do="new")
+    await said(page, kind="act", do="new")
     began = time.perf_counter()
     if meanwhile is not None:
         meanwhile.start()
-    [answer] = await _said(page, kind="act", do="key", place=4)
+    [answer] = await said(page, kind="act", do="key", place=4)
     assert answer["kind"] == "state" and answer["board"][4] == 2, answer
     return (time.perf_counter() - began) * 1000
 
@@ -64,7 +60,7 @@ def test_a_long_session_adds_nothing_to_collect_and_another_pages_keys_are_answe
         flooding, playing = pages
         try:
             for page in pages:
-                await _said(page, kind="hello")
+                await said(page, kind="hello")
             await _chip(flooding, "open")
             await _chip(flooding, "step")
             await _chip(flooding, "pin", pin="resetN", value=1)

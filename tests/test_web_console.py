@@ -11,35 +11,13 @@ import sys
 
 import pytest
 
-from boards.web.console import Console
-from boards.web.sessions import Inline
 from firmware_ref.eth import alg
-
-
-class Heard:
-    """What a page was told unasked, and whether its connection was ended."""
-
-    def __init__(self):
-        self.pushed, self.ended = [], False
-
-    async def push(self, text):
-        self.pushed.append(json.loads(text))
-
-    async def end(self):
-        self.ended = True
-
-
-def console(games=("eth",), **options):
-    return Console(games, log=print, worker=Inline, **options)
-
-
-async def said(page, **message):
-    return [json.loads(text) for text in await page.handle(json.dumps(message))]
+from web import Heard, inline, said
 
 
 def test_a_game_through_the_messages_with_no_transport_and_no_thread():
     async def scenario():
-        playing = console()
+        playing = inline()
         heard = Heard()
         page = playing.page(heard.push, heard.end)
         try:
@@ -66,7 +44,7 @@ def test_a_game_through_the_messages_with_no_transport_and_no_thread():
 
 def test_a_session_taken_over_is_told_and_ended_and_the_limit_ends_a_page():
     async def scenario():
-        playing = console(limit=1)
+        playing = inline(limit=1)
         first, second, third = Heard(), Heard(), Heard()
         one = playing.page(first.push, first.end)
         try:
@@ -88,7 +66,7 @@ def test_a_session_taken_over_is_told_and_ended_and_the_limit_ends_a_page():
 
 def test_a_match_is_pushed_move_by_move_after_its_answer():
     async def scenario():
-        playing = console(("eth", "firstfree"), pause_s=0)
+        playing = inline(("eth", "firstfree"), pause_s=0)
         heard = Heard()
         page = playing.page(heard.push, heard.end)
         try:

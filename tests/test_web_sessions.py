@@ -6,7 +6,6 @@ are test_web_server.py's."""
 
 import asyncio
 import gc
-import json
 import re
 import warnings
 from pathlib import Path
@@ -14,31 +13,10 @@ from pathlib import Path
 import pytest
 
 from boards.web import console as console_module
-from boards.web.console import IDLE_S, Console, Job
-from boards.web.sessions import Inline
+from boards.web.console import IDLE_S, Job
+from web import Heard, inline, said
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "web.md"
-
-
-class Heard:
-    """What a page was told unasked, and whether its connection was ended."""
-
-    def __init__(self):
-        self.pushed, self.ended = [], False
-
-    async def push(self, text):
-        self.pushed.append(json.loads(text))
-
-    async def end(self):
-        self.ended = True
-
-
-def console(games=("eth",), **options):
-    return Console(games, log=print, worker=Inline, **options)
-
-
-async def said(page, **message):
-    return [json.loads(text) for text in await page.handle(json.dumps(message))]
 
 
 async def hello(playing, **message):
@@ -50,7 +28,7 @@ async def hello(playing, **message):
 
 def test_a_page_gone_gives_its_board_to_a_new_page_and_a_page_connected_never():
     async def scenario():
-        playing = console(limit=2)
+        playing = inline(limit=2)
         try:
             first, welcome_1 = await hello(playing)
             second, welcome_2 = await hello(playing)
@@ -74,7 +52,7 @@ def test_a_page_gone_gives_its_board_to_a_new_page_and_a_page_connected_never():
 
 def test_a_session_whose_page_left_is_closed_after_its_grace_and_the_docs_say_how_long():
     async def scenario():
-        playing = console(idle_s=0.2)
+        playing = inline(idle_s=0.2)
         try:
             page, _ = await hello(playing)
             page.left()
@@ -107,7 +85,7 @@ def test_a_match_says_what_it_is_doing_until_its_first_move(monkeypatch):
     monkeypatch.setattr(console_module, "PROGRESS_S", 0, raising=False)
 
     async def scenario():
-        playing = console(("eth", "firstfree"), pause_s=0)
+        playing = inline(("eth", "firstfree"), pause_s=0)
         try:
             page, _ = await hello(playing)
             page.heard.pushed.clear()                   # the hello's own progress
@@ -141,7 +119,7 @@ def test_a_wait_is_said_before_its_answer(monkeypatch):
     monkeypatch.setattr(console_module, "PROGRESS_S", 0, raising=False)
 
     async def scenario():
-        playing = console()
+        playing = inline()
         heard = Heard()
         page = playing.page(heard.push, heard.end)
         try:
@@ -158,7 +136,7 @@ def test_a_wait_is_said_before_its_answer(monkeypatch):
 @pytest.mark.filterwarnings("error")
 def test_a_match_stopped_before_it_began_leaves_no_coroutine_behind():
     async def scenario():
-        playing = console(("eth", "firstfree"), pause_s=0)
+        playing = inline(("eth", "firstfree"), pause_s=0)
         try:
             page, _ = await hello(playing)
             await said(page, kind="match", do="game", machines=[0, 1])

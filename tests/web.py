@@ -1,14 +1,18 @@
-"""What the tests of the console in a browser share: the server started in the test's
-process on a free port of this machine (`served`), and a page's side of its WebSocket
-(`Page`), which says hello and reads the server's messages by kind."""
+"""What the tests of the console share: the server started in the test's process on a
+free port of this machine (`served`), a page's side of its WebSocket (`Page`), which
+says hello and reads the server's messages by kind, and without a transport a console
+that calls its boards inline (`inline`), a page's messages handed to it (`said`) and
+what it was told unasked (`Heard`)."""
 
 import contextlib
+import json
 
 from boards.web import server
 from boards.web.classroom import WAIT_S, Pupil
 from boards.web.console import Console
+from boards.web.sessions import Inline
 
-__all__ = ["served", "Page", "origin", "WAIT_S"]
+__all__ = ["served", "Page", "origin", "WAIT_S", "Heard", "inline", "said"]
 
 
 @contextlib.asynccontextmanager
@@ -23,6 +27,29 @@ async def served(games=("eth",), **options):
         yield console, url
     finally:
         await server.stop(console, runner)
+
+
+class Heard:
+    """What a page was told unasked, and whether its connection was ended."""
+
+    def __init__(self):
+        self.pushed, self.ended = [], False
+
+    async def push(self, text):
+        self.pushed.append(json.loads(text))
+
+    async def end(self):
+        self.ended = True
+
+
+def inline(games=("eth",), **options):
+    """A console with no transport, each session's boards called inline."""
+    return Console(games, log=print, worker=Inline, **options)
+
+
+async def said(page, **message):
+    """What the console answers `message` from `page` (a console.py Page), as dicts."""
+    return [json.loads(text) for text in await page.handle(json.dumps(message))]
 
 
 def origin(url):
