@@ -92,12 +92,12 @@ def test_the_benchmark_reports_the_classrooms_figures_as_it_is_given_them():
                "flood": {"edges": 100_000, "steps": 12, "median_ms": 30.0, "p95_ms": 70.0,
                          "worst_ms": 88.8, "moves": 15},
                "one_page_mb": 21.4, "cores": 2}
-    measured = console.classroom(lambda: figures, quick=False, log=lambda text: None)
+    measured = console.measured(lambda: figures, "", quick=False, log=lambda text: None)
     text = "\n".join(report.classroom_section(measured))
     assert "| 30 pages at once (`--sessions 32`), each pausing 0.5 to 2 s before a key, 150 " \
            "moves | 61 ms | 140 ms | 201 ms |" in text
     assert "(12 steps of 100,000 edges), 15 moves | 30 ms | 70 ms | 89 ms |" in text
     assert "80 MB before the 30 pages, 191 MB as they finished, 95 MB once they had left; " \
            "the most one page added: 21 MB. On 2 cores." in text
-    quick = console.classroom(lambda: figures, quick=True, log=lambda text: None)
+    quick = console.measured(lambda: figures, "", quick=True, log=lambda text: None)
     assert report.classroom_section(quick)[-1] == "missing: not run with --quick"

@@ -278,14 +278,14 @@ def test_the_benchmark_reports_the_browsers_figures_as_it_is_given_them():
                "box_alone_worst_move_ms": 58.8, "browser": "Chromium 156",
                "chip_step_median_ms": 9.6, "chip_steps": 20, "chip_step_worst_ms": 14.2,
                "chip_worst_run_median_ms": 625.4, "chip_runs": 3}
-    measured = console.browser(lambda: figures, quick=False, log=lambda text: None)
+    measured = console.measured(lambda: figures, "", quick=False, log=lambda text: None)
     text = "\n".join(report.web_section(measured))
     assert "| median over 15 moves of 3 games | 44.5 ms | 38.6 ms |" in text
     assert "| B3 from the empty board (15,007 clocks), median | 58.5 ms | 58.8 ms" in text
     assert "| one edge stepped, median over 20 | 9.6 ms (slowest 14.2 ms) |" in text
     assert "| B3's search (15,007 clocks) run at full speed and its tree drawn, median " \
            "over 3 | 625 ms |" in text
-    quick = console.browser(lambda: figures, quick=True, log=lambda text: None)
+    quick = console.measured(lambda: figures, "", quick=True, log=lambda text: None)
     assert report.web_section(quick)[-1] == "missing: not run with --quick"
 
 

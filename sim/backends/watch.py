@@ -51,14 +51,15 @@ class Full(ValueError):
     """The session holds CYCLES cycles: it clocks no more."""
 
 
-class _Frames(Sequence):
-    """Every frame of a watch, 0 to its head, each a dict made when asked."""
+class _Read(Sequence):
+    """A sequence read when asked: `length()` items, item n `item(n)` (the history keeps
+    arrays, not an object a frame)."""
 
-    def __init__(self, watch):
-        self._watch = watch
+    def __init__(self, length, item):
+        self._length, self._item = length, item
 
     def __len__(self):
-        return self._watch.head + 1
+        return self._length()
 
     def __getitem__(self, n):
         if isinstance(n, slice):
@@ -67,35 +68,7 @@ class _Frames(Sequence):
             n += len(self)
         if not 0 <= n < len(self):
             raise IndexError(n)
-        return self._watch.frame_at(n)
-
-
-class _Applied(Sequence):
-    """The pins before edge n + 1, for every edge clocked (Inputs)."""
-
-    def __init__(self, history):
-        self._history = history
-
-    def __len__(self):
-        return self._history.head
-
-    def __getitem__(self, n):
-        if isinstance(n, slice):
-            return [self[k] for k in range(*n.indices(len(self)))]
-        return unpack(int(self._history.codes.view()[n]))
-
-
-class _Marks(Sequence):
-    """Frames 0 to the head as sim/chip/tree.py reads them: the registers of MARKS."""
-
-    def __init__(self, history):
-        self._history = history
-
-    def __len__(self):
-        return self._history.head + 1
-
-    def __getitem__(self, n):
-        return marks_of(self._history.marks.view()[n])
+        return self._item(n)
 
 
 class Watch:
@@ -121,15 +94,20 @@ class Watch:
 
     @property
     def frames(self):
-        return _Frames(self)
+        """Every frame, 0 to the head, each a dict made when asked."""
+        return _Read(lambda: self.head + 1, self.frame_at)
 
     @property
     def applied(self):
-        return _Applied(self._history)
+        """The pins before edge n + 1, for every edge clocked (Inputs)."""
+        history = self._history
+        return _Read(lambda: history.head, lambda n: unpack(int(history.codes.view()[n])))
 
     @property
     def marks(self):
-        return _Marks(self._history)
+        """Frames 0 to the head as sim/chip/tree.py reads them: the registers of MARKS."""
+        history = self._history
+        return _Read(lambda: history.head + 1, lambda n: marks_of(history.marks.view()[n]))
 
     def states(self):
         """The chip's state at every frame, 0 to the head (a numpy view)."""

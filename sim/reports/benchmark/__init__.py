@@ -60,8 +60,10 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
     log("think times over every position")
     result["think_times"] = think_times.think_times(BUILD / "benchmark" / "think_times.png")
     result["boards"] = console.board_reports(boards)
-    result["web"] = console.browser(web, quick, log)
-    result["classroom"] = console.classroom(classroom, quick, log)
+    result["web"] = console.measured(web, "the console in a browser: click to lights",
+                                     quick, log)
+    result["classroom"] = console.measured(classroom, "the console under a classroom's load",
+                                           quick, log)
     result["targets"] = targets.targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result

@@ -2,7 +2,7 @@
 report (make bitstream's), the time from a key's click to the LEDs' answer on make
 serve's page, measured in a browser, and make serve under a classroom's load."""
 
-__all__ = ["board_reports", "browser", "classroom"]
+__all__ = ["board_reports", "measured"]
 
 
 def board_reports(boards):
@@ -11,22 +11,12 @@ def board_reports(boards):
             for board in boards]
 
 
-def browser(web, quick, log):
-    """The console in a browser, measured by `web()` (its figures, or ``missing`` and
-    why), unless quick."""
+def measured(measure, what, quick, log):
+    """The figures `measure()` gives (or ``missing`` and why), said in the log as
+    `what`; none with --quick (a browser and a server's load take minutes)."""
     if quick:
         return {"missing": "not run with --quick"}
-    if web is None:
+    if measure is None:
         return {"missing": "not measured: ttt benchmark measures it"}
-    log("the console in a browser: click to lights")
-    return web()
-
-
-def classroom(measured, quick, log):
-    """The server under a classroom's load, measured by `measured()`, unless quick."""
-    if quick:
-        return {"missing": "not run with --quick"}
-    if measured is None:
-        return {"missing": "not measured: ttt benchmark measures it"}
-    log("the console under a classroom's load")
-    return measured()
+    log(what)
+    return measure()
