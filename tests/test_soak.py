@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from boards.web.classroom import Server, lesson
+from boards.web.classroom import Server, Unserved, lesson
 
 if not sys.platform.startswith("linux"):
     pytest.skip("the server's memory is read from Linux's /proc", allow_module_level=True)
@@ -52,3 +52,10 @@ def test_a_short_lesson_holds_and_leaves_nothing_behind():
 @pytest.mark.slow
 def test_a_long_lesson_holds_and_leaves_nothing_behind():
     held(sessions=8, games=6)
+
+
+def test_a_server_that_does_not_start_is_said_with_its_last_lines():
+    # make benchmark reports it as missing, in one line, rather than a traceback.
+    with pytest.raises(Unserved, match=r"ttt serve did not start: .*nosuchgame"):
+        with Server(games="nosuchgame"):
+            pass

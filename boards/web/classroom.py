@@ -26,7 +26,7 @@ from sim.backends.watch import LIMIT
 
 from .chip import greediest
 
-__all__ = ["Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
+__all__ = ["Unserved", "Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
 
 WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
 # A pupil's pause before each key in the class's figures, as a person takes (seconds,
@@ -34,6 +34,10 @@ WAIT_S = 120                # a bound on one answer, not a timing: a loaded mach
 THINK_S = (0.5, 2.0)
 START_S = 300               # the server's first start may compile the board in a box
 ADDRESS = re.compile(r"The console is at (http://\S+/) ")
+
+
+class Unserved(Exception):
+    """The server did not start, or did not answer a page as the page asked."""
 
 
 class Server:
@@ -54,7 +58,9 @@ class Server:
             line = self.process.stdout.readline()
             if not line or time.monotonic() - began > START_S:
                 self.__exit__()
-                raise RuntimeError("ttt serve did not start: " + "".join(self.lines[-5:]))
+                said = [text.strip() for text in self.lines if text.strip()]
+                raise Unserved("ttt serve did not start: " + (said[-1] if said else
+                                                               "it said nothing"))
             self.lines.append(line)
             found = ADDRESS.search(line)
             self.url = found and found.group(1)
@@ -157,7 +163,7 @@ async def play(pupil, games=1, think=None):
                 await asyncio.sleep(think.uniform(*THINK_S))
             state, ms = await pupil.ask(kind="act", do="key", place=state["board"].index(0))
             if state["kind"] != "state":
-                raise RuntimeError(f"a key was answered {state}")
+                raise Unserved(f"a key was answered {state}")
             times.append(ms)
         state, _ = await pupil.ask(kind="act", do="new")
     pupil.state = state
@@ -172,7 +178,7 @@ async def flood(pupil, stop, edges=LIMIT):
     while not stop.is_set():
         answer, _ = await pupil.ask(kind="chip", do="step", edges=edges)
         if answer is None:
-            raise RuntimeError("the server closed a page that clocked its chip")
+            raise Unserved("the server closed a page that clocked its chip")
         if answer["kind"] == "error":
             await pupil.ask(kind="chip", do="new")
         answers += 1
@@ -185,7 +191,7 @@ async def reload(url, stop):
     while not stop.is_set():
         async with Pupil(url, token) as page:
             if page.welcome["kind"] != "welcome":
-                raise RuntimeError(f"a reload was refused: {page.welcome}")
+                raise Unserved(f"a reload was refused: {page.welcome}")
             token = page.welcome["session"]
         times += 1
     return times
@@ -201,7 +207,7 @@ async def lesson(url, pupils, games=1, flooding=False, reloading=False, thinking
         players = [await pages.enter_async_context(Pupil(url)) for _ in range(pupils)]
         for player in players:
             if player.welcome["kind"] != "welcome":
-                raise RuntimeError(f"a pupil was refused: {player.welcome}")
+                raise Unserved(f"a pupil was refused: {player.welcome}")
         aside = []
         if flooding:
             flooder = await pages.enter_async_context(Pupil(url))
