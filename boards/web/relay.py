@@ -13,7 +13,8 @@ Every method waits for the boards: the session's workers call them (sessions.py)
 board's on a thread of its own, so the two boards are set up side by side.
 """
 
-from firmware_ref.eth.alg import coordinate, wins
+from firmware_ref.eth.alg import wins
+from firmware_ref.places import coordinate
 from sim import catalogue
 
 from .messages import Invalid
@@ -112,12 +113,6 @@ class Match:
             board.act({"do": "switch", "number": 0, "on": True})
         board.act({"do": "new", "position": "".join(position)})
 
-    def begin(self, opener, place):
-        """A new game: machine `opener`'s stone on `place`, each board set up."""
-        for machine in (0, 1):
-            self.set_up(machine, opener, place)
-        return self.began(opener, place)
-
     def began(self, opener, place):
         """The game, once both boards are set up for it."""
         self.game = Game(opener, place)
@@ -153,13 +148,6 @@ class Match:
             raise Invalid(f"match: {self.names[machine]} did not answer "
                           f"{coordinate(place)}")
         return game
-
-    def played(self, opener, place):
-        """A whole game from machine `opener`'s stone on `place`."""
-        self.begin(opener, place)
-        while self.step() is not None:
-            pass
-        return self.game
 
     @staticmethod
     def score(games):
