@@ -112,6 +112,10 @@ def test_the_waves_are_written_a_slice_at_a_time_and_the_page_given_their_paths(
     folder = chip.WAVES / session.token[:16]
     assert waves["bytes"] == sum((folder / name).stat().st_size
                                  for name in ("chip.vcd", "chip.gtkw"))
+    _act(session, "new")                    # a new chip keeps what was offered
+    assert (folder / "chip.vcd").is_file()
+    session.extra.pop(chip.NAME).close()    # as its session is closed: the disk freed too
+    assert not folder.exists()
 
 
 def test_a_page_that_leaves_gives_its_memory_back(warm):

@@ -10,6 +10,7 @@ this chip by hand.
 
 import collections
 import ctypes
+import shutil
 
 from sim import BUILD
 from sim.backends import BackendMissing
@@ -46,14 +47,19 @@ class ChipSession:
     """A page's chip (sim.backends.watch) and the trees of the searches last shown,
     each grown as its cycles come (a finished search's tree does not change)."""
 
-    def __init__(self):
+    def __init__(self, folder):
         self.watch = Watch()
+        self.folder = folder                        # where its session's waves go
         self._trees = collections.OrderedDict()     # (branches, begun): tree.Growing
 
-    def close(self):
+    def close(self, waves=True):
+        """Free the chip; with `waves`, its session's waves too (the session ends: a
+        new chip in the same session keeps what was offered for download)."""
         self.watch.close()
         self._trees.clear()
         _give_back()
+        if waves:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def search_at(self, cycle):
         """The search shown at `cycle`: the one running then, or the last before it."""
@@ -151,11 +157,10 @@ def waves(session, watch):
     """The session so far as waves: written to the page's folder under WAVES (where
     the GTKWave save file finds them and its filters), and the paths the server serves
     them at, for the page to offer as downloads whatever their size."""
-    folder = session.token[:FOLDER]
-    written = WAVES / folder
+    written = _chip(session).folder
     written.mkdir(parents=True, exist_ok=True)
     write_waves(watch, written / VCD, written / GTKW)
-    return {"urls": [f"{WAVES_ROUTE}/{folder}/{name}" for name in NAMES],
+    return {"urls": [f"{WAVES_ROUTE}/{written.name}/{name}" for name in NAMES],
             "bytes": sum((written / name).stat().st_size for name in NAMES),
             "names": list(NAMES), "folder": str(written), "cycles": watch.head}
 
@@ -164,7 +169,7 @@ def _chip(session):
     chip = session.extra.get(NAME)
     if chip is None:
         try:
-            chip = ChipSession()
+            chip = ChipSession(WAVES / session.token[:FOLDER])
         except BackendMissing as error:
             raise Invalid(f"the chip cannot be compiled here: {error}") from None
         session.extra[NAME] = chip
@@ -191,7 +196,7 @@ def act(session, message):
     if do in ("new", "e2"):
         old = session.extra.pop(NAME, None)
         if old is not None:
-            old.close()
+            old.close(waves=False)
     chip = _chip(session)
     try:
         clocked = _clock(chip.watch, do, message)
