@@ -44,6 +44,7 @@ NOT_OURS = "this server does not answer to that name\n"     # 421's text
 # A message (its frames together) of more bytes than this ends the page's connection
 # (code 1009); a shorter one over messages.LIMIT is answered with an error.
 FRAME_LIMIT = 64 * 1024
+TOO_BIG = f"a message holds at most {FRAME_LIMIT // 1024} KiB".encode()   # its close reason
 SWEEP_S = 1                 # how often sessions are looked at for their age
 # A connection that has not sent a whole request this long after it opened, or after
 # its last answer, is closed: a page's own WebSocket, once open, is not.
@@ -145,7 +146,7 @@ async def _socket(request):
         async for frame in socket:
             if _size(frame) > FRAME_LIMIT:
                 await socket.close(code=WSCloseCode.MESSAGE_TOO_BIG,
-                                   message=b"a message holds at most 64 KiB")
+                                   message=TOO_BIG)
                 break
             if frame.type == WSMsgType.TEXT:
                 answers = await page.handle(frame.data)
