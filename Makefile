@@ -24,7 +24,7 @@ NETLIST ?=
 ARGS ?=
 
 .PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board serve museum formal clean
+	compare bitstream prog load cost play-board serve site museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -85,6 +85,9 @@ play-board: $(STAMP)  ## play the board over its USB serial port, or the board i
 
 serve: $(STAMP)       ## the console in a web browser: its front panel and each cartridge's view; PORT=...: a real board
 	$(TTT) serve $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
+
+site: $(STAMP)        ## the console as static files for any web server, played in the browser: build/site/ (needs npm)
+	$(TTT) site $(ARGS)
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)

@@ -26,23 +26,16 @@ from sim import catalogue
 from sim.backends import compiled
 
 from boards.gateware.answer_text import TEXT_MARK
-from boards.gateware.top import BAUD, DEFAULT_BOARD, desk_for, target
+from boards.gateware.top import BAUD, CLOCK_HZ, desk_for
+
+from .stream import CHUNK, LINGER, PATIENCE
 
 
 __all__ = ["Box", "BoxTop", "CompiledDesk", "Owed", "CLOCK_HZ", "design"]
 
-# The board's oscillator; every board the project knows runs at 12 MHz.
-CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
 TOP = "ttt_desk"
 WRAPPER = Path(__file__).with_name("box.cc")
-CHUNK = round(CLOCK_HZ / 1000)      # clocks per run between looks at the terminal: 1 ms
 ROOM = 4096                         # bytes a run may bring back
-# An answer owed for longer than this is given up (the client reports it): the chip's
-# worst move takes 15 007 clocks and a status line 34 bytes: some 4 ms in all.
-PATIENCE = round(CLOCK_HZ)          # one second of the board's time
-# After the desk's last byte the clock runs on for a byte's time: a cartridge's line
-# that follows an answer (docs/boards.md) begins as the answer's last byte ends.
-LINGER = round(10 * CLOCK_HZ / BAUD)
 TERMINATORS = b"\r\n"
 THREAD = "board in a box"        # the name of the thread that runs it
 # The first build of a box with one game (sim.backends.compiled: Yosys, then the C++ compiler at

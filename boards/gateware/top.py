@@ -14,7 +14,7 @@ from .resources import ICEBREAKER_PANEL
 
 
 __all__ = ["BOARDS", "DEFAULT_BOARD", "UnknownBoard", "Target", "target", "BoardTop",
-           "BAUD", "desk_for"]
+           "BAUD", "CLOCK_HZ", "desk_for"]
 
 BAUD = 115_200
 ROW_HZ = 3_000          # each panel row ~333 us: the display refreshes at 1 kHz
@@ -64,6 +64,11 @@ def target(name):
         return BOARDS[name]
     except KeyError:
         raise UnknownBoard(name) from None
+
+
+# The board's oscillator, which the board in a box and the page's desks run at: every
+# board the project knows runs at 12 MHz.
+CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
 
 
 def desk_for(cartridges, clock_hz):

@@ -6,6 +6,10 @@ session (sessions.py) calls them from a thread of its own, one at a time, never 
 the server's event loop. A board that stops on the way (a box that died, a real board
 unplugged) is said in one line, and the next call finds it again: a new box, or the
 port opened again once it is back; either way its game begins anew.
+
+Where the page plays its board itself (the static site, boards/site/), each game is a
+desk of its own (`desks`): a desk holding one cartridge is smaller to fetch and faster
+to clock, and the board opens the desk of the game chosen.
 """
 
 import contextlib
@@ -37,28 +41,37 @@ def describe(games):
 
 class Board:
     """A board and its games: the board in a box holding `games`, or with `port` the
-    board on that serial port (its games are asked, as ttt play-board asks them)."""
+    board on that serial port (its games are asked, as ttt play-board asks them), or
+    with `desks` a desk for each game, `desks(game)` the stream of game `game`'s."""
 
-    def __init__(self, games, port=None):
+    def __init__(self, games, port=None, desks=None):
         self.box = self.stream = None
-        self.port, self.broken = port, False
+        self.port, self.desks, self.broken = port, desks, False
+        self.games = tuple(games)
+        self._desk = 0              # with desks: the game whose desk is open
         try:
-            self._open(games)
+            self._open(self.games)
             with link_errors():
                 status = self.console.command(protocol.STATUS, quiet=True)
                 # A board in a box holds the games it was built with; asking it for
                 # them is two exchanges a game (9 s of the four-game desk's hello).
-                self.games = self.link.games = (tuple(games) if self.box else
-                                                self.console.ask_games(status))
-                self.console.number = self.games.index(named(status.game))
+                if self.port:
+                    self.games = self.console.ask_games(status)
+                self.link.games = self._on_link()
+                self.console.number = self.link.games.index(named(status.game))
                 self.view = self._view()
         except BaseException:
             self.close()
             raise
 
+    def _on_link(self):
+        return (self.games[self._desk],) if self.desks else self.games
+
     def _open(self, games):
         if self.port:
             self.stream = open_port(self.port)
+        elif self.desks:
+            self.stream = self.desks(games[self._desk])
         else:
             from boards.box.box import Box
             self.box = Box(games).__enter__()
@@ -67,8 +80,8 @@ class Board:
         self.console = Console(self.link, None, None)
 
     def _view(self):
-        view = views.module(self.games[self.console.number]).View(
-            self.link, self.games[self.console.number])
+        view = views.module(self.games[self.number]).View(self.link,
+                                                          self.games[self.number])
         view.begin()
         return view
 
@@ -101,11 +114,11 @@ class Board:
             self.close()
             raise UserError(f"The board is not back yet ({error}): plug it in, then play "
                             "on.") from None
-        self.link.games, self.console.number = self.games, number
+        self.link.games, self.console.number = self._on_link(), number
         self.console.begin()
         self.view = self._view()
         self.broken = False
-        title = catalogue.game(self.games[number]).title
+        title = catalogue.game(self.games[self.number]).title
         self.view.said.append(f"The board on {self.port} is back: {title} begins anew."
                               if self.port else
                               f"A new board in a box: {title} begins anew.")
@@ -116,7 +129,7 @@ class Board:
 
     @property
     def number(self):
-        return self.console.number
+        return self._desk if self.desks else self.console.number
 
     def play(self, number):
         """Game `number` of the board's, from an empty board, its switches as at
@@ -126,7 +139,13 @@ class Board:
                           f"{len(self.games) - 1}")
 
         def begun():
-            self.console.number = number
+            if self.desks and number != self._desk:
+                self.close()
+                self._desk = number
+                self._open(self.games)
+                self.link.games = self._on_link()
+            else:
+                self.console.number = number
             self.console.begin()
             self.view = self._view()
         self._talking(begun)

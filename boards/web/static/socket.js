@@ -1,6 +1,8 @@
-// The page's connection to the console: one WebSocket, JSON messages with a `kind`
-// (docs/web.md). Each panel listens to the kinds it draws; the session the server
-// gives is kept for as long as the tab lives, so a reload finds the same board.
+// The page's connection to the console: JSON messages with a `kind` (docs/web.md), over
+// one WebSocket to `make serve`'s server, or, on the static site (whose page says so in
+// a meta tag), to the console in a Web Worker of this page (worker.js). Each panel
+// listens to the kinds it draws; the session the server gives is kept for as long as
+// the tab lives, so a reload finds the same board.
 
 const KEY = "ttt-console-session";
 // The kind of message that answers each kind the page sends, and what the page says
@@ -27,6 +29,10 @@ export class Connection {
   }
 
   open() {
+    if (document.querySelector('meta[name="console-transport"]')?.content === "worker") {
+      this.openWorker();
+      return;
+    }
     const url = new URL("/ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     this.socket = new WebSocket(url);
@@ -54,6 +60,19 @@ export class Connection {
     });
   }
 
+  // The console in this page: loaded once, what it fetches said as progress.
+  openWorker() {
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker.addEventListener("message", (event) => this.received(event.data));
+    this.worker.addEventListener("error", (event) => {
+      this.final = true;
+      this.onStatus(`The console could not start in this page: ${event.message}`);
+    });
+    this.worker.postMessage(JSON.stringify({ kind: "hello" }));
+    this.waits.asked("state", "Loading the console into this page");
+    for (const message of this.queue.splice(0)) this.worker.postMessage(message);
+  }
+
   received(text) {
     const message = JSON.parse(text);
     if (message.kind === "welcome") sessionStorage.setItem(KEY, message.session);
@@ -72,7 +91,8 @@ export class Connection {
     const [answer, said] = ANSWERS[message.kind] ?? [];
     if (answer && message.do !== "stop") this.waits.asked(answer, waiting ?? said);
     const text = JSON.stringify(message);
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+    if (this.worker) this.worker.postMessage(text);
+    else if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
     else this.queue.push(text);
   }
 }
