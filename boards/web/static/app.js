@@ -1,8 +1,10 @@
 // The page: the connection, the list of cartridges, and the view of the game playing,
 // loaded by its name (nine.js, bomb.js, ...) when the server's state names it: only a
-// view its welcome listed for one of its games is ever loaded.
+// view its welcome listed for one of its games is ever loaded. The page's address is
+// a link to the moment it shows (permalink.js).
 
 import { element } from "./dom.js";
+import { Links } from "./permalink.js";
 import { Connection } from "./socket.js";
 import { Timings, Waits } from "./timing.js";
 import { learn } from "./words.js";
@@ -44,6 +46,14 @@ export function act(what, fields = {}) {
   timings.sent(id, what);
   showError("");
   connection.send({ kind: "act", do: what, id, ...fields });
+}
+
+// The chip's insides shown or hidden, opened the first time.
+async function showInsides(shown) {
+  if ($("chip").hidden === !shown) return;
+  const { openChip } = await import("./chip.js");
+  openChip($("chip"), $("chip-open"), connection);
+  links.write();
 }
 
 connection.on("welcome", (message) => {
@@ -117,10 +127,25 @@ $("match-open").addEventListener("click", async () => {
   openMatch($("match"), $("match-open"), connection, games);
 });
 
-$("chip-open").addEventListener("click", async () => {
-  const { openChip } = await import("./chip.js");
-  openChip($("chip"), $("chip-open"), connection);
+$("chip-open").addEventListener("click", () => showInsides($("chip").hidden));
+
+// The address copied: it opens this moment.
+$("link-copy").addEventListener("click", async () => {
+  links.write(true);
+  const said = $("link-said");
+  try {
+    await navigator.clipboard.writeText(location.href);
+    said.textContent = "Copied: the link opens this moment.";
+  } catch {
+    // Over plain http from another machine a browser copies nothing for a page.
+    said.textContent = "The browser would not copy it: the link is the page's address.";
+  }
+  clearTimeout(said.timer);
+  said.timer = setTimeout(() => { said.textContent = ""; }, 4000);
 });
 
+// After the page's own listeners: a link's line is said after the server's.
+const links = new Links(connection, { say: showError, status, id: () => nextId++,
+                                      insides: () => !$("chip").hidden, showInsides });
 connection.open();
-window.ttt = { timings, connection };   // read by the browser tests and make benchmark
+window.ttt = { timings, connection, links };   // read by the browser tests and make benchmark
