@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 
 from boards.web import timing
-from boards.web.timing import PLACES, Served, answered, leds
+from boards.web.timing import PLACES, answered, leds
 from firmware_ref.eth import alg
-from webpage import browser, context, key, look, opened, watched   # noqa: F401
+from webpage import browser, console, context, key, look, mode, opened, watched  # noqa: F401
 
 FIGURE = Path(__file__).parents[1] / "docs" / "chip.svg"
 
 
 @pytest.fixture(scope="module")
-def insides():
-    """A server for the chip's insides' pages: each page is a session with its chip,
-    more than the four the console serves at once by default."""
-    with Served(("eth",), limit=8) as url:
+def insides(mode):
+    """The console for the chip's insides' pages, in each mode: each page is a session
+    with its chip, more than the four the server serves at once by default."""
+    with console(mode, ("eth",), limit=8) as url:
         yield url
 
 

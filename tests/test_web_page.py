@@ -15,14 +15,14 @@ import statistics
 import pytest
 
 from boards.web.timing import PLACES, Served, answered, leds, over, play_by_clicks
-from webpage import (DESK, PHONE, SHOTS, browser, context, key, look, opened,  # noqa: F401
-                     watched)
+from webpage import (DESK, PHONE, SHOTS, browser, console, context, key, look,  # noqa: F401
+                     mode, opened, watched)
 
 
 @pytest.fixture(scope="module")
-def chip():
-    """A server of the chip for the module's pages."""
-    with Served(("eth",)) as url:
+def chip(mode):
+    """The console of the chip for the module's pages, in each mode."""
+    with console(mode, ("eth",)) as url:
         yield url
 
 
@@ -102,7 +102,7 @@ def test_two_tabs_play_two_boards_and_a_tab_over_the_limit_is_told(browser):
 
 def test_a_bad_message_is_answered_and_the_page_plays_on(browser, chip):
     page = opened(browser, chip)
-    page.evaluate("window.ttt.connection.socket.send('{\"kind\": \"launch\"}')")
+    page.evaluate("window.ttt.connection.sendText('{\"kind\": \"launch\"}')")
     alert = page.get_by_role("alert")
     alert.wait_for()
     assert alert.text_content().startswith("unknown kind of message 'launch'")
@@ -138,17 +138,17 @@ def test_a_state_that_cannot_be_drawn_is_said_and_the_next_is_drawn(browser, chi
 
 
 @pytest.fixture(scope="module")
-def museum():
-    """A server of the chip and a museum machine, each page's desk holding both."""
-    with Served(("eth", "hendrix_purcell"), pause_s=0.05) as url:
+def museum(mode):
+    """The console of the chip and a museum machine, each page's board holding both."""
+    with console(mode, ("eth", "hendrix_purcell"), pause_s=0.05) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
-def two_machines():
-    """A server of the chip and first free, each page's desk holding both: the desk that
-    tests/test_box.py and make play-board's journey compile too."""
-    with Served(("eth", "firstfree"), pause_s=0.05) as url:
+def two_machines(mode):
+    """The console of the chip and first free, each page's board holding both: the desk
+    that tests/test_box.py and make play-board's journey compile too."""
+    with console(mode, ("eth", "firstfree"), pause_s=0.05) as url:
         yield url
 
 
@@ -163,8 +163,8 @@ def test_a_museum_machine_with_its_blunder_lamp(browser, museum):
     look(page, "museum")
 
 
-def test_the_bomb_module(browser):
-    with Served(("ktane",)) as url:
+def test_the_bomb_module(browser, mode):
+    with console(mode, ("ktane",)) as url:
         page = opened(browser, url)
         assert page.get_by_text(re.compile(r"^Serial number …\d")).count() == 1
         strikes = page.get_by_role("img", name=re.compile("^Strikes: "))
@@ -180,8 +180,8 @@ def test_the_bomb_module(browser):
         look(page, "bomb")
         
 
-def test_tactic_toe_a_plan_by_clicks_and_its_round_revealed(browser):
-    with Served(("tactic",)) as url:
+def test_tactic_toe_a_plan_by_clicks_and_its_round_revealed(browser, mode):
+    with console(mode, ("tactic",)) as url:
         page = opened(browser, url)
         assert page.get_by_text("Round 1: Your (X) plan.").count() == 1
         for place in ("B1", "A3", "C3"):             # places 2, 7, 9
@@ -194,8 +194,8 @@ def test_tactic_toe_a_plan_by_clicks_and_its_round_revealed(browser):
         
 
 @pytest.mark.slow       # the Ultimate desk's first build is about a minute
-def test_ultimate_a_move_and_the_engines_answer(browser):
-    with Served(("ultimate",)) as url:
+def test_ultimate_a_move_and_the_engines_answer(browser, mode):
+    with console(mode, ("ultimate",)) as url:
         page = opened(browser, url, within_ms=240_000)    # its box opens in a minute
         page.get_by_role("button", name="cell 40", exact=True).click()
         answered(page, 1)

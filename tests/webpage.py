@@ -14,18 +14,25 @@ them, and each view looked at as a person would, at a desk's screen and a phone'
   out of its box, on the desk's screen each part it names whole on the screen; and no
   serious or critical violation of axe-core's rules.
 
+Every test of a page runs twice, against the console of `make serve` and against the
+static site of `make site` served from this machine (`console(mode, games)`, the fixture
+`mode`): the same page, its messages carried by a WebSocket or to a Worker of its own.
+Without npm or Zig the site's runs skip, in one line.
+
 Without Chromium or Playwright the modules that import this skip, in one line.
 """
 
+import importlib.util
 import re
+import shutil
 
 import pytest
 
 from boards.web import timing
 from sim import BUILD
 
-__all__ = ["browser", "watched", "context", "opened", "key", "look", "axe", "DESK", "PHONE",
-           "SHOTS"]
+__all__ = ["browser", "watched", "context", "opened", "key", "look", "axe", "console", "mode",
+           "MODES", "DESK", "PHONE", "SHOTS"]
 
 SHOTS = BUILD / "web"
 DESK = {"width": 1366, "height": 768}
@@ -41,6 +48,37 @@ except ImportError:
     pytest.skip("axe-playwright-python is not installed (it comes with the project's test "
                 "tools: pip install -e '.[test]'): the page's tests skip",
                 allow_module_level=True)
+
+# The page's two transports: make serve's WebSocket, the static site's Worker.
+MODES = ("serve", "site")
+
+
+def _site_missing():
+    if shutil.which("npm") is None:
+        return "npm is not installed (Debian: npm), and make site fetches Pyodide with it"
+    if importlib.util.find_spec("ziglang") is None:
+        return "Zig is not installed (pip install ziglang), and make site compiles with it"
+    return None
+
+
+def console(mode, games, **options):
+    """The console of `games` in `mode`: make serve's server in this process (with
+    `options`), or the static site of those games, served from this machine. A site
+    that cannot be built here skips the test, in one line."""
+    if mode == "serve":
+        return timing.Served(tuple(games), **options)
+    missing = _site_missing()
+    if missing:
+        pytest.skip(f"{missing}: the static site's run of this test skips")
+    from boards.site.local import Local
+    return Local(tuple(games))
+
+
+@pytest.fixture(scope="module", params=MODES)
+def mode(request):
+    """Which console the module's pages play: each test runs against both."""
+    return request.param
+
 
 # Added to every page before its own scripts: a violation of its policy is an error.
 WATCH = """document.addEventListener("securitypolicyviolation", (event) => console.error(

@@ -102,7 +102,8 @@ def build(games=None, *, out=SITE, log=print):
     """Write the site of `games` (every game of the catalogue by default) to `out`;
     returns its description (site.json)."""
     from boards.box.box import design
-    games = tuple(games or catalogue.names())
+    # The 1990 chip first: the game the page opens with.
+    games = tuple(games or sorted(catalogue.names(), key=lambda name: name != catalogue.CHIP.name))
     package = _pyodide(log)
     if out.exists():
         shutil.rmtree(out)

@@ -90,7 +90,11 @@ export class Connection {
   send(message, waiting) {
     const [answer, said] = ANSWERS[message.kind] ?? [];
     if (answer && message.do !== "stop") this.waits.asked(answer, waiting ?? said);
-    const text = JSON.stringify(message);
+    this.sendText(JSON.stringify(message));
+  }
+
+  // A message's text as it is, over whichever transport the page has.
+  sendText(text) {
     if (this.worker) this.worker.postMessage(text);
     else if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
     else this.queue.push(text);
