@@ -11,7 +11,7 @@ import pytest
 from firmware_ref.eth.cycle import State
 from sim.backends import watch_history, watch_waves
 from sim.backends.watch import LIMIT, Full, Watch
-from sim.backends.watch_clock import COLUMN
+from sim.backends.watch_clock import COLUMN, WIDE
 from sim.chip.e2 import SESSION
 
 
@@ -104,7 +104,7 @@ def test_the_e2_sessions_waves_are_the_golden_models_and_a_wrong_one_is_found(tm
     assert report.equal and report.cycles == len(SESSION) and not report.unpaired
     assert {"stack.stackregs", "controller.state", "led", "keyboardN"} <= set(report.pairs)
     assert "ttt_chip" in (tmp_path / "chip.gtkw").read_text()
-    watch._history.block(0).values[20 - 1, COLUMN["value.a"]] ^= 1     # frame 20
+    watch._history.block(0).values[(20 - 1) * WIDE + COLUMN["value.a"]] ^= 1   # frame 20
     wrong = _compared(watch, tmp_path, "wrong")
     assert {d.signal for d in wrong.differences} == {"value.a"}
 

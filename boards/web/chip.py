@@ -5,17 +5,17 @@ the frame shown; the answer to ``open`` holds the panel's words too (words.py).
 
 The session is the page's own, kept beside its board, and closed with it. It is apart
 from the board in a box the panel plays: the panel's game goes on while a person clocks
-this chip by hand.
+this chip by hand. Its chip is the one a factory makes (`act`'s and `ChipSession`'s
+`chip`; None: the compiled chip, imported only then), and nothing here needs numpy or
+ctypes, so that a browser runs it too, its chip given.
 """
 
 import collections
-import ctypes
 import shutil
 
 from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip import e2, tree
-from sim.chip.lockstep import probe_from
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
 from sim.backends.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
 
@@ -44,11 +44,12 @@ GROWN = 256                     # cycles a tree grows by between two shares of t
 
 
 class ChipSession:
-    """A page's chip (sim.backends.watch) and the trees of the searches last shown,
-    each grown as its cycles come (a finished search's tree does not change)."""
+    """A page's chip (sim.backends.watch, its chip made by `chip`) and the trees of the
+    searches last shown, each grown as its cycles come (a finished search's tree does
+    not change)."""
 
-    def __init__(self, folder):
-        self.watch = Watch()
+    def __init__(self, folder, chip=None):
+        self.watch = Watch(chip=chip)
         self.folder = folder                        # where its session's waves go
         self._trees = collections.OrderedDict()     # (branches, begun): tree.Growing
 
@@ -100,9 +101,10 @@ def _give_back():
     """Hand the pages a closed chip freed back to the system: glibc's malloc keeps a
     freed heap's pages for the process (some 10 MB of a page's chip) until asked."""
     try:
+        import ctypes
         trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):       # not glibc: its malloc gives back itself
-        return
+    except (ImportError, OSError, AttributeError):  # not glibc (its malloc gives back
+        return                                      # itself), or no libc (a browser)
     trim(0)
 
 
@@ -130,6 +132,8 @@ def e2_rows(watch):
     registers, as the chip's outputs show them then) and at the edge (cp high: the
     registers taken). Each is checked as make sim checks it (a 'u' in the paper is a
     value nobody knew in 1990, and any value of a real chip's flip-flop matches it)."""
+    from sim.chip.lockstep import probe_from    # with Amaranth's simulator: when asked
+
     rows = []
     for want in e2.paper_rows():
         after = want["cp"] == "1"
@@ -165,15 +169,16 @@ def waves(session, watch):
             "names": list(NAMES), "folder": str(written), "cycles": watch.head}
 
 
-def _chip(session):
-    chip = session.extra.get(NAME)
-    if chip is None:
+def _chip(session, chip=None):
+    """`session`'s ChipSession; where it has none, a new one whose chip `chip` makes."""
+    held = session.extra.get(NAME)
+    if held is None:
         try:
-            chip = ChipSession(WAVES / session.token[:FOLDER])
+            held = ChipSession(WAVES / session.token[:FOLDER], chip)
         except BackendMissing as error:
             raise Invalid(f"the chip cannot be compiled here: {error}") from None
-        session.extra[NAME] = chip
-    return chip
+        session.extra[NAME] = held
+    return held
 
 
 def _count(message, field, default, low=0, high=None):
@@ -187,9 +192,11 @@ def _count(message, field, default, low=0, high=None):
     return value
 
 
-def act(session, message):
+def act(session, message, chip=None):
     """Do what `message` asks of `session`'s chip (on the session's thread); the view
-    of the frame shown, with how many edges were clocked."""
+    of the frame shown, with how many edges were clocked. A new chip is made by `chip`
+    (sim/backends/watch_clock.py says what it offers: a browser gives its own; None,
+    the compiled chip)."""
     do = message["do"]
     if do not in DOES:
         raise Invalid(f"chip: do is one of {', '.join(DOES)}")
@@ -197,7 +204,7 @@ def act(session, message):
         old = session.extra.pop(NAME, None)
         if old is not None:
             old.close(waves=False)
-    chip = _chip(session)
+    chip = _chip(session, chip)
     try:
         clocked = _clock(chip.watch, do, message)
     except Full as full:

@@ -5,7 +5,8 @@ its probe (the pins and E.2's internal nodes), packed into one 64-bit integer pe
 in an ``array('q')``. Building no `Probe` objects makes it several times faster than
 reading `CycleModel.probe` each cycle, so long sessions, and many of them (one per
 process), can be recorded and then compared as arrays, for instance against a compiled
-simulation of the chip (sim/backends/compiled.py). `columns` unpacks the rows with numpy.
+simulation of the chip (sim/backends/compiled.py). `columns` unpacks the rows with numpy
+(imported when called: recording needs none), `value` one of a row without it.
 
     chip = Recorder()
     start(chip, userbegins=True)       # any protocol of firmware_ref.eth.cycle
@@ -15,12 +16,10 @@ simulation of the chip (sim/backends/compiled.py). `columns` unpacks the rows wi
 from array import array
 from dataclasses import fields
 
-import numpy as np
-
 from .cycle import CycleModel, Probe
 
 __all__ = ["INPUT_COLUMNS", "PROBE_COLUMNS", "UNKNOWN", "Recorder", "record_session",
-           "columns"]
+           "columns", "value"]
 
 INPUT_COLUMNS = ("keyboardN", "userbegins", "piN", "resetN")
 PROBE_COLUMNS = tuple(f.name for f in fields(Probe))
@@ -37,6 +36,7 @@ _LAYOUT = (
 )
 _AT = {name: lsb for name, lsb, _ in _LAYOUT}
 _MAYBE = {"choose": 2, "toggleN": 1, "i": 4}        # width of the value under the flag
+_WIDTH = {name: _MAYBE.get(name, width) for name, _, width in _LAYOUT}  # of the value
 
 
 def _field(name, value):
@@ -106,14 +106,24 @@ def record_session(session, *, random=0):
 def columns(rows):
     """The packed rows as two int32 arrays, (cycles, 4) inputs by INPUT_COLUMNS and
     (cycles, 13) probes by PROBE_COLUMNS, UNKNOWN where the model does not know."""
+    import numpy as np      # here: the golden model runs where numpy is not (a browser)
+
     rows = np.frombuffer(rows, dtype=np.int64) if not isinstance(rows, np.ndarray) else rows
 
     def column(name):
-        lsb = _AT[name]
-        width = _MAYBE.get(name, dict((n, w) for n, _, w in _LAYOUT)[name])
+        lsb, width = _AT[name], _WIDTH[name]
         values = (rows >> lsb & (1 << width) - 1).astype(np.int32)
         if name in _MAYBE:
             values[(rows >> lsb + width & 1).astype(bool)] = UNKNOWN
         return values
     return (np.stack([column(n) for n in INPUT_COLUMNS], axis=1),
             np.stack([column(n) for n in PROBE_COLUMNS], axis=1))
+
+
+def value(row, name, unknown=UNKNOWN):
+    """Column `name` (of INPUT_COLUMNS or PROBE_COLUMNS) of one packed row, `unknown`
+    where the model does not know: `columns` of one row, without numpy."""
+    lsb, width = _AT[name], _WIDTH[name]
+    if name in _MAYBE and row >> lsb + width & 1:
+        return unknown
+    return row >> lsb & (1 << width) - 1

@@ -2,10 +2,11 @@
 with the session's history, for the web page's view of the chip's insides.
 
 A `Watch` holds the chip's input pins as a person sets them, clocks the compiled chip
-(sim/backends/compiled.py) and the golden model (firmware_ref/eth/cycle.py) together, and
-has after every edge a `frame`: every register and control the view shows, read from
-the HDL chip by the paper's names (below the block, as sim.chip.signals.GROUPS has them),
-and where the golden model disagrees, the difference. A difference is recorded and
+(the one its `chip` factory makes: sim/backends/watch_clock.py says what it offers) and
+the golden model (firmware_ref/eth/cycle.py) together, and has after every edge a
+`frame`: every register and control the view shows, read from the HDL chip by the
+paper's names (below the block, as sim.chip.signals.GROUPS has them), and where the
+golden model disagrees, the difference. A difference is recorded and
 shown, never raised: the page must show it, not stop.
 
 History: every frame can be shown again (sim/backends/watch_history.py keeps the pins of
@@ -22,18 +23,16 @@ session that is full clocks no more (`Full`) until New chip.
 import dataclasses
 from collections.abc import Sequence
 
-import numpy as np
-
 from firmware_ref.eth.cycle import NO_KEY, Inputs, State
 
-from sim.backends.watch_clock import (COLUMN, GOLDEN, NAMES, UNKNOWN, WAITS, pack, share,
-                                      unpack)
+from sim.backends.watch_clock import (COLUMN, GOLDEN, NAMES, UNKNOWN, WAITS, WIDE,
+                                      compiled_chip, pack, share, unpack)
 from sim.backends.watch_history import BLOCK, CYCLES, History, marks_of
 from sim.backends.watch_waves import write_waves
 from sim.chip.signals import GROUPS, INPUT_PINS
 
 __all__ = ["Watch", "Full", "NAMES", "CONTROLLER_READS", "LIMIT", "CYCLES", "BLOCK",
-           "share", "write_waves"]
+           "compiled_chip", "share", "write_waves"]
 
 # The controller's inputs, which its next edge reads (appendix C's conditions).
 CONTROLLER_READS = ("keyboard.keypressed", "board.validkey", "board.full", "board.wins",
@@ -72,13 +71,14 @@ class _Read(Sequence):
 
 
 class Watch:
-    """The chip and its golden model from power-up, the pins held as a person sets
+    """The chip `chip(random=random)` makes (None: compiled_chip, sim/backends/
+    compiled.py's) and its golden model from power-up, the pins held as a person sets
     them (the reset pin low at first: the chip needs a reset edge), and the frames."""
 
-    def __init__(self, *, random=0):
+    def __init__(self, *, random=0, chip=None):
         self.random = random
         self.pins = Inputs(resetN=0)
-        self._history = History(random)
+        self._history = History(random, chip or compiled_chip)
         self.cursor = 0         # the frame shown
         self.branches = 0       # how often the history was cut: what was built on it goes
 
@@ -101,16 +101,16 @@ class Watch:
     def applied(self):
         """The pins before edge n + 1, for every edge clocked (Inputs)."""
         history = self._history
-        return _Read(lambda: history.head, lambda n: unpack(int(history.codes.view()[n])))
+        return _Read(lambda: history.head, lambda n: unpack(history.codes[n]))
 
     @property
     def marks(self):
         """Frames 0 to the head as sim/chip/tree.py reads them: the registers of MARKS."""
         history = self._history
-        return _Read(lambda: history.head + 1, lambda n: marks_of(history.marks.view()[n]))
+        return _Read(lambda: history.head + 1, lambda n: marks_of(history.marks[n]))
 
     def states(self):
-        """The chip's state at every frame, 0 to the head (a numpy view)."""
+        """The chip's state at every frame, 0 to the head: bytes, one a frame."""
         return self._history.states()
 
     def kept_bytes(self):
@@ -149,11 +149,12 @@ class Watch:
         limit = min(limit, LIMIT)
         start = self.cursor
         if self.cursor < self.head and self._follows():
-            states = self.states()[self.cursor + 1:self.head + 1]
-            waits = np.flatnonzero(np.isin(states, WAITS))[:1].tolist()
-            ahead = min(limit, waits[0] + 1 if waits else len(states))
+            states = self.states()
+            waits = [at - self.cursor for at in (states.find(wait, self.cursor + 1)
+                                                 for wait in WAITS) if at >= 0]
+            ahead = min(limit, min(waits, default=self.head - self.cursor))
             self._replayed(ahead)
-            if waits and ahead == waits[0] + 1 or ahead == limit:
+            if waits and ahead == min(waits) or ahead == limit:
                 return ahead
         return self.cursor - start + self._clock(limit - (self.cursor - start), until=True)
 
@@ -183,7 +184,7 @@ class Watch:
     # -- the clock ------------------------------------------------------------------
 
     def _follows(self):
-        return pack(self.pins) == int(self._history.codes.view()[self.cursor])
+        return pack(self.pins) == self._history.codes[self.cursor]
 
     def _replayed(self, edges):
         """Go forward through the history, at most `edges`, while the pins held are the
@@ -221,7 +222,7 @@ class Watch:
         values["stack.stackregs"] = [row.stack >> 6 * k & 63 for k in range(8)]
         differences = {}
         if row.golden is not None:
-            for name, expected in zip(GOLDEN, row.golden.tolist()):
+            for name, expected in zip(GOLDEN, row.golden):
                 if expected != UNKNOWN and values[name] != expected:
                     differences[name] = {"hdl": values[name], "golden": expected}
         stopped = history.stopped is not None and n >= history.stopped
@@ -261,7 +262,7 @@ class Watch:
                     values[name] = [getattr(p, name) for p in pins]
                 elif name in COLUMN and name not in values:
                     names.append(name)
-                    values[name] = rows[:, COLUMN[name]].tolist()
+                    values[name] = rows[COLUMN[name]::WIDE].tolist()
             if names:
                 groups.append([group, names])
         widths = {name: self.widths[name] for name in values}

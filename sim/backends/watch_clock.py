@@ -5,9 +5,18 @@ A `Clock` clocks such a run in two calls, each over at most `SLICE` edges: the g
 model first (firmware_ref.eth.batch's `Recorder`, one packed integer an edge), then the
 compiled chip, its registers read after every edge in the same call (ctypes lets go of
 Python's lock for it, so the server's other pages go on meanwhile). The two are compared
-as arrays when a frame is shown. A clock is made at power-up, or at a `Checkpoint`: the
-compiled chip clocked there again from power-up in one call, and the golden model rebuilt
-from its registers (exactly, as a scan path would leave it).
+when a frame is shown. A clock is made at power-up, or at a `Checkpoint`: the compiled
+chip clocked there again from power-up in one call, and the golden model rebuilt from
+its registers (exactly, as a scan path would leave it).
+
+The compiled chip is made by the factory a watch is given, `chip(random=...)`: one lane
+from power-up, its random counter at `random`, with only ``set(lane, **pins)``,
+``get(lane, name)``, ``step(cycles=1)`` and ``clocked(inputs, outputs)`` (a flat
+array('I') of a row of INPUT_PINS an edge in, a flat array('I') of a row of `outputs`
+after each edge out: sim.backends.compiled's `Lanes`). Under `make serve` that is
+sim/backends/compiled.py's `chip` (`compiled_chip`, imported only when called); in a
+browser, the same compiled_chip.cc compiled to WebAssembly. Everything here is the
+standard library's (`array`, ints): no numpy, no ctypes.
 
 The stack's 48 bits are wider than one read of the compiled chip can give, so the
 registers are rebuilt from the stack's top entry (``stack.top``, six bits) after each
@@ -22,19 +31,18 @@ import itertools
 import operator
 import threading
 import time
-
-import numpy as np
+from array import array
 
 from firmware_ref.eth.batch import PROBE_COLUMNS, Recorder
-from firmware_ref.eth.batch import UNKNOWN as MODEL_UNKNOWN
-from firmware_ref.eth.batch import columns as model_columns
+from firmware_ref.eth.batch import value as model_value
 from firmware_ref.eth.cycle import Inputs, State, UnresetChip
 
-from sim.backends import compiled
+from sim.backends import BackendMissing
 from sim.chip.signals import INPUT_PINS, WAVES
 
-__all__ = ["NAMES", "COLUMN", "SIGNED", "GOLDEN", "UNKNOWN", "SLICE", "WAITS", "Clock",
-           "Checkpoint", "Chunk", "pack", "unpack", "pin", "share"]
+__all__ = ["NAMES", "COLUMN", "SIGNED", "GOLDEN", "REGISTERS", "UNKNOWN", "SLICE", "WAITS",
+           "Clock", "Checkpoint", "Chunk", "compiled_chip", "widths", "golden_row", "pack",
+           "unpack", "pin", "share"]
 
 # What a frame holds, by name below its block, as the HDL chip names it.
 NAMES = (
@@ -62,11 +70,16 @@ GOLDEN = {
     "value.r": "r", "value.bestr": "bestr", "value.a": "a", "stack.sp": "sp",
     "led": "led", "copyboard": "copyboard", "prompt": "prompt", "fin": "fin", "win": "win",
 }
-UNKNOWN = np.iinfo(np.int32).min    # a golden value nobody knows ('u')
+# A golden value nobody knows ('u'): the least int32, which no register holds.
+UNKNOWN = -(1 << 31)
+# The golden model's registers besides its probe, read after every edge: with its
+# packed row (firmware_ref.eth.batch), all GOLDEN holds of it.
+REGISTERS = ("p", "m", "random", "a", "r", "bestr")
+# Frames' values are a flat array('i'), a row of NAMES a frame.
+WIDE = len(NAMES)
 
 SLICE = 1024            # edges the compiled chip clocks in one call: some 7 ms
 _REPLAY = 1 << 16       # edges a clock made at a checkpoint takes in one call (1 MB)
-_FEW = 8                # edges whose golden values are read from the model's probe
 SHARE_EVERY_S = 0.001   # the most Python a page's long work runs between two pauses
 SHARE_S = 0.00002       # the pause: a thread waiting for Python's lock takes it then
 _STACK_ENTRY = 6        # bits of a stack entry (i, a, bestr)
@@ -90,15 +103,49 @@ def unpack(code):
                      for name, shift in zip(INPUT_PINS, _SHIFTS)})
 
 
-def pin(codes, name):
-    """Input pin `name`'s value in each of `codes` (or in one code)."""
-    return codes >> _SHIFTS[INPUT_PINS.index(name)] & (1 << WAVES[name]) - 1
+def pin(code, name):
+    """Input pin `name`'s value in `code`."""
+    return code >> _SHIFTS[INPUT_PINS.index(name)] & (1 << WAVES[name]) - 1
+
+
+@functools.cache
+def _row(code):
+    """The pins of `code` as one edge's row of the chip's `clocked` (array('I'))."""
+    return array("I", [pin(code, name) for name in INPUT_PINS])
 
 
 def _inputs(codes):
-    """(1, edges, len(INPUT_PINS)) uint32, as the compiled chip's batch takes them."""
-    codes = np.asarray(codes, np.uint32)
-    return np.stack([pin(codes, name) for name in INPUT_PINS], axis=1)[None]
+    """The rows of each of `codes` (the pins of an edge each), as `clocked` takes them:
+    a run of one code is one row repeated."""
+    rows = array("I")
+    for code, run in itertools.groupby(codes):
+        rows += _row(code) * sum(1 for _ in run)
+    return rows
+
+
+def compiled_chip(*, random=0):
+    """A watch's chip unless it is given another: one lane of sim/backends/compiled.py's,
+    imported here (it needs ctypes and numpy, which a browser's watch has not: there it
+    is BackendMissing, said in one line)."""
+    try:
+        from sim.backends import compiled
+    except ImportError as missing:
+        raise BackendMissing(f"the compiled chip needs {missing.name}, which this Python "
+                             f"has not") from None
+    return compiled.chip(1, random=random)
+
+
+@functools.cache
+def widths():
+    """The bits of each of NAMES and INPUT_PINS, as hdl/eth/chip.py declares them (the
+    chip a watch is given says only values)."""
+    from amaranth.hdl import Fragment, Value
+
+    from hdl.eth.chip import Chip
+    chip = Chip()
+    Fragment.get(chip, None)    # elaborated (some 35 ms), so Amaranth does not warn it unused
+    return {name: Value.cast(functools.reduce(getattr, name.split("."), chip)).shape().width
+            for name in (*NAMES, *INPUT_PINS)}
 
 
 _shared = threading.local()     # when this thread last paused
@@ -118,21 +165,25 @@ def share():
         _shared.last = time.perf_counter()
 
 
-def _signed(values):
-    """The HDL's registers as the frame shows them: r and bestr in two's complement."""
-    values = values.astype(np.int32)
+def _signed(rows):
+    """The HDL's registers (`clocked`'s or `get`'s array('I'), a row of NAMES an edge)
+    as the frames show them (array('i')): r and bestr in two's complement."""
+    values = array("i")
+    values.frombytes(memoryview(rows).cast("B"))   # no register reaches bit 31
     for name, bits in SIGNED.items():
-        column = values[..., COLUMN[name]]
-        column -= (column >> bits - 1 & 1) << bits
+        sign, whole = 1 << bits - 1, 1 << bits
+        column = COLUMN[name]
+        values[column::WIDE] = array("i", [value - whole if value & sign else value
+                                           for value in values[column::WIDE]])
     return values
 
 
 # -- the golden model ------------------------------------------------------------------
 
-_PROBE = {name: k for k, name in enumerate(PROBE_COLUMNS)}
-# Its registers besides the probe, read after every edge.
-_REGISTERS = ("p", "m", "random", "a", "r", "bestr")
-_READ = operator.attrgetter(*_REGISTERS)
+_READ = operator.attrgetter(*REGISTERS)
+# Where each of GOLDEN is: a column of the packed row (a str), or of REGISTERS (an int).
+_SOURCES = [source if source in PROBE_COLUMNS else REGISTERS.index(source)
+            for source in GOLDEN.values()]
 
 
 def _registers(model):
@@ -142,27 +193,12 @@ def _registers(model):
     return values
 
 
-def _probed(model):
-    """The golden model's values as one row of GOLDEN, read from its probe."""
-    probe = model.probe
-    values = (getattr(probe if source in _PROBE else model, source)
-              for source in GOLDEN.values())
-    return [UNKNOWN if value is None else int(value) for value in values]
-
-
-def _golden(rows, registers):
-    """The golden model's values, (edges, len(GOLDEN)) int32 (UNKNOWN where the model
-    does not know), from a Recorder's rows and its registers beside them."""
-    _, probes = model_columns(np.array(rows, np.int64))
-    registers = np.array(registers, np.int32).reshape(-1, len(_REGISTERS))
-    out = np.empty((len(probes), len(GOLDEN)), np.int32)
-    for k, source in enumerate(GOLDEN.values()):
-        if source in _PROBE:
-            column = probes[:, _PROBE[source]]
-            out[:, k] = np.where(column == MODEL_UNKNOWN, UNKNOWN, column)
-        else:
-            out[:, k] = registers[:, _REGISTERS.index(source)]
-    return out
+def golden_row(packed, registers):
+    """One frame's golden values, by GOLDEN (UNKNOWN where the model does not know),
+    from the model's packed row and its REGISTERS then: decoded only when a frame is
+    shown, not as it is clocked."""
+    return [registers[source] if isinstance(source, int) else
+            model_value(packed, source, UNKNOWN) for source in _SOURCES]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,32 +216,38 @@ class Checkpoint:
 
 @dataclasses.dataclass
 class Chunk:
-    """Frames a clock clocked with one code: their values (edges, len(NAMES)) int32,
-    the stack (edges,) int64, the golden model's (edges, len(GOLDEN)) or None (it
-    stopped), and what the outputs showed before the first edge (None: the pins had not
-    changed)."""
+    """Frames a clock clocked with one code: their values (array('i'), a row of NAMES
+    a frame), the stack (array('q'), one a frame), the golden model's (its packed rows,
+    array('q'), and its registers, array('i') of a row of REGISTERS a frame) or None (it
+    stopped), and what the outputs showed before the first edge (a row of NAMES; None:
+    the pins had not changed)."""
     code: int
-    values: np.ndarray
-    stack: np.ndarray
+    values: array
+    stack: array
     golden: object
     before: object
 
+    @property
+    def edges(self):
+        return len(self.stack)
+
 
 class Clock:
-    """The compiled chip and its golden model at `cycle`: at power-up, or at
-    `checkpoint` with the chip clocked there through `codes` (the pins of each edge)."""
+    """The chip `chip(random=random)` makes and its golden model at `cycle`: at
+    power-up, or at `checkpoint` with the chip clocked there through `codes` (the pins
+    of each edge)."""
 
-    def __init__(self, random, checkpoint=None, codes=None):
-        self.chips = compiled.chip(1, random=random)
+    def __init__(self, chip, random, checkpoint=None, codes=None):
+        self.chips = chip(random=random)
         if checkpoint is None:
             self.model = Recorder(random=random)
             self.cycle, self.stack, self.code = 0, 0, None
             self.power_up = _signed(self._read())
-            self.sp = int(self.power_up[_SP])
+            self.sp = self.power_up[_SP]
             return
         for first in range(0, checkpoint.cycle, _REPLAY):    # 1 MB of inputs a call
             part = codes[first:min(checkpoint.cycle, first + _REPLAY)]
-            self.chips.run(_inputs(part), outputs=())
+            self.chips.clocked(_inputs(part), ())
         self.model = None if checkpoint.registers is None else \
             Recorder.from_registers(checkpoint.registers, checkpoint.pins)
         self.cycle, self.stack = checkpoint.cycle, checkpoint.stack
@@ -218,7 +260,7 @@ class Clock:
                           self.code)
 
     def _read(self):
-        return np.array([self.chips.get(0, name) for name in NAMES], np.uint32)
+        return array("I", [self.chips.get(0, name) for name in NAMES])
 
     def run(self, code, count, until=False):
         """Clock at most `count` edges (SLICE at most) with the pins of `code`; with
@@ -234,30 +276,26 @@ class Clock:
             golden, count = self._golden(pins, count, until)
         if golden is None and until:
             rows = self._until(code, count)
-        elif count == 1:
-            self.chips.step()
-            rows = self._read()[None]
         else:
-            rows = self.chips.run(_inputs(np.full(count, code)), outputs=NAMES)[0]
+            rows = self.chips.clocked(_row(code) * count, NAMES)
         share()
         values = _signed(rows)
         stack = self._stacks(values)
-        self.cycle += len(values)
+        self.cycle += len(stack)
         self.code = code
         return Chunk(code, values, stack, golden, before)
 
     def _golden(self, pins, count, until):
-        """The golden model's values at each of `count` edges (fewer with `until`); None
-        and no edge if it stopped (the chip was clocked before a reset edge)."""
+        """The golden model's packed rows and registers at each of `count` edges (fewer
+        with `until`); None and no edge if it stopped (the chip was clocked before a
+        reset edge)."""
         model = self.model
         model.inputs = pins
-        # A few edges are read from the model's probe: decoding its rows costs more.
-        read = _probed if count <= _FEW else _registers
         registers = []
         try:
             for _ in range(count):
                 model.tick()
-                registers += read(model)       # ints: no object a frame for the GC
+                registers += _registers(model)      # ints: no object a frame for the GC
                 if until and model.state in WAITS:
                     break
                 share()
@@ -265,37 +303,37 @@ class Clock:
             self.model = None
             return None, count
         share()
-        golden = np.array(registers, np.int32).reshape(-1, len(GOLDEN)) \
-            if read is _probed else _golden(model.rows, registers)
+        rows = model.rows[:]
         del model.rows[:]
-        return golden, len(golden)
+        return (rows, array("i", registers)), len(rows)
 
     def _until(self, code, count):
         """Edge by edge, the chip's own state read after each: the golden model cannot
         say when it waits."""
-        rows = []
-        one = _inputs([code])
+        rows = array("I")
+        one = _row(code)
         for _ in range(count):
-            rows.append(self.chips.run(one, outputs=NAMES)[0, 0])
-            if rows[-1][_STATE] in WAITS:
+            rows += self.chips.clocked(one, NAMES)
+            if rows[_STATE - WIDE] in WAITS:
                 break
             share()
-        return np.array(rows, np.uint32)
+        return rows
 
     def _stacks(self, values):
-        """The stack's registers after each frame, entry k at bits 6k, rebuilt from its
-        top entry after each push."""
-        sp, top = values[:, _SP], values[:, _TOP]
-        pushed = np.flatnonzero(sp == np.concatenate(([self.sp], sp[:-1])) + 1)
-        out = np.empty(len(values), np.int64)
-        stack, last = self.stack, 0
-        for edge in pushed.tolist():
-            out[last:edge] = stack
-            shift = _STACK_ENTRY * (int(sp[edge]) - 1)
-            stack = stack & ~((1 << _STACK_ENTRY) - 1 << shift) | int(top[edge]) << shift
-            last = edge
-        out[last:] = stack
-        self.stack, self.sp = stack, int(sp[-1]) if len(sp) else self.sp
+        """The stack's registers after each frame (array('q')), entry k at bits 6k,
+        rebuilt from its top entry after each push."""
+        sp, top = values[_SP::WIDE], values[_TOP::WIDE]
+        out = array("q")
+        stack, last, previous = self.stack, 0, self.sp
+        for edge, now in enumerate(sp):
+            if now == previous + 1:
+                out += array("q", [stack]) * (edge - last)
+                shift = _STACK_ENTRY * (now - 1)
+                stack = stack & ~((1 << _STACK_ENTRY) - 1 << shift) | top[edge] << shift
+                last = edge
+            previous = now
+        out += array("q", [stack]) * (len(sp) - last)
+        self.stack, self.sp = stack, previous
         return out
 
     def close(self):

@@ -7,17 +7,18 @@ its pins (two bytes) and, for the search trees, the seven registers a tree is re
 the head's block and the `KEPT` last used besides it, and at each block's start a
 `Checkpoint` of the golden model. A block that was let go is clocked again when asked
 for (sim/backends/watch_clock.py's `Clock`, made at the block's checkpoint), and a
-session holds at most `CYCLES` cycles.
+session holds at most `CYCLES` cycles. Its columns and blocks are the standard
+library's arrays (a browser's watch has no numpy).
 """
 
 import collections
 import dataclasses
+import itertools
+import sys
+from array import array
 
-import numpy as np
-
-from sim.backends.watch_clock import (COLUMN, GOLDEN, NAMES, SIGNED, SLICE, UNKNOWN, WAITS,
-                                      Clock, share)
-from sim.chip.signals import INPUT_PINS
+from sim.backends.watch_clock import (COLUMN, REGISTERS, SIGNED, SLICE, WAITS, WIDE, Clock,
+                                      compiled_chip, golden_row, share, widths)
 
 __all__ = ["MARKS", "BLOCK", "KEPT", "CYCLES", "History", "Block", "Row", "marks_of"]
 
@@ -29,57 +30,58 @@ BLOCK = 4096            # frames a block holds
 KEPT = 3                # blocks kept besides the head's
 CYCLES = 250_000        # the longest session: some sixteen of the chip's longest searches
 _STATE = COLUMN["controller.state"]
-
-
-class _Column:
-    """A growing numpy column, at most `CYCLES` + 1 long."""
-
-    def __init__(self, dtype):
-        self.data, self.length = np.zeros(1024, dtype), 0
-
-    def extend(self, values):
-        end = self.length + len(values)
-        if end > len(self.data):
-            grown = np.zeros(min(max(end, 2 * len(self.data)), CYCLES + 1), self.data.dtype)
-            grown[:self.length] = self.data[:self.length]
-            self.data = grown
-        self.data[self.length:end] = values
-        self.length = end
-
-    def view(self):
-        return self.data[:self.length]
+# The state of a frame from its marks' low byte, which holds it (MARKS' first), and
+# where that byte is in an array('H')'s bytes.
+_, _STATE_AT, _STATE_BITS = MARKS[0]
+_STATE_OF = bytes(byte >> _STATE_AT & (1 << _STATE_BITS) - 1 for byte in range(256))
+_LOW = 0 if sys.byteorder == "little" else 1
 
 
 @dataclasses.dataclass
 class Block:
-    """Frames first .. first + BLOCK - 1 (`length` of them clocked): their values,
-    stack, golden model's values, and what the outputs showed before an edge where the
-    pins changed, by its row."""
+    """Frames first .. first + BLOCK - 1 (`length` of them clocked): their values (a
+    row of NAMES a frame), stack, golden model's packed rows and registers (a row of
+    REGISTERS a frame), and what the outputs showed before an edge where the pins
+    changed, by its row."""
     first: int
-    values: np.ndarray = dataclasses.field(
-        default_factory=lambda: np.zeros((BLOCK, len(NAMES)), np.int32))
-    stack: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(BLOCK, np.int64))
-    golden: np.ndarray = dataclasses.field(
-        default_factory=lambda: np.full((BLOCK, len(GOLDEN)), UNKNOWN, np.int32))
+    values: array = dataclasses.field(
+        default_factory=lambda: array("i", [0]) * (BLOCK * WIDE))
+    stack: array = dataclasses.field(default_factory=lambda: array("q", [0]) * BLOCK)
+    model_rows: array = dataclasses.field(default_factory=lambda: array("q", [0]) * BLOCK)
+    model_registers: array = dataclasses.field(
+        default_factory=lambda: array("i", [0]) * (BLOCK * len(REGISTERS)))
     before: dict = dataclasses.field(default_factory=dict)
     length: int = 0
 
     def add(self, chunk):
-        at, end = self.length, self.length + len(chunk.values)
-        self.values[at:end], self.stack[at:end] = chunk.values, chunk.stack
+        at, end = self.length, self.length + chunk.edges
+        self.values[at * WIDE:end * WIDE] = chunk.values
+        self.stack[at:end] = chunk.stack
         if chunk.golden is not None:
-            self.golden[at:end] = chunk.golden
+            rows, registers = chunk.golden
+            self.model_rows[at:end] = rows
+            self.model_registers[at * len(REGISTERS):end * len(REGISTERS)] = registers
         if chunk.before is not None:
             self.before[at] = chunk.before
         self.length = end
 
+    def golden(self, at):
+        """Row `at`'s golden values, by GOLDEN."""
+        return golden_row(self.model_rows[at], self.model_registers[
+            at * len(REGISTERS):(at + 1) * len(REGISTERS)])
+
+    def nbytes(self):
+        arrays = (self.values, self.stack, self.model_rows, self.model_registers,
+                  *self.before.values())
+        return sum(len(kept) * kept.itemsize for kept in arrays)
+
 
 @dataclasses.dataclass(frozen=True)
 class Row:
-    """One frame as kept: its values (len(NAMES),), stack, the golden model's values
-    (None: not known) and what the outputs showed before its edge (None: as the last
-    frame)."""
-    values: np.ndarray
+    """One frame as kept: its values (a row of NAMES), stack, the golden model's values
+    (a row of GOLDEN; None: not known) and what the outputs showed before its edge (None:
+    as the last frame)."""
+    values: array
     stack: int
     golden: object
     before: object
@@ -87,18 +89,17 @@ class Row:
 
 class History:
     """The frames of a session from power-up (`random`: the chip's random counter then),
-    kept as the module's docstring says; the clock holds the head's state. Frame n >= 1
-    is block (n - 1) // BLOCK's row (n - 1) % BLOCK; frame 0 is kept apart."""
+    kept as the module's docstring says; the clock holds the head's state (its chip
+    made by `chip`, as sim/backends/watch_clock.py says). Frame n >= 1 is block
+    (n - 1) // BLOCK's row (n - 1) % BLOCK; frame 0 is kept apart."""
 
-    def __init__(self, random=0):
-        self.random = random
-        self.clock = Clock(random)
-        chips = self.clock.chips
-        self.widths = {name: chips.width(name) for name in (*NAMES, *INPUT_PINS)}
+    def __init__(self, random=0, chip=compiled_chip):
+        self.random, self.chip = random, chip
+        self.clock = Clock(chip, random)
+        self.widths = widths()
         self.zero = Row(self.clock.power_up, 0, None, None)
-        self.codes = _Column(np.uint16)         # the pins of edge n at n - 1
-        self.marks = _Column(np.uint16)         # frame n's MARKS at n
-        self.marks.extend(_marks(self.zero.values[None]))
+        self.codes = array("H")         # the pins of edge n at n - 1
+        self.marks = _marks(self.zero.values)   # frame n's MARKS at n
         self.checkpoints = [self.clock.checkpoint()]    # block k's at its cycle k * BLOCK
         self.blocks = collections.OrderedDict()         # the kept, the last used last
         self.stopped = None     # the edge where the golden model stopped, if it did
@@ -106,7 +107,7 @@ class History:
 
     @property
     def head(self):
-        return self.codes.length
+        return len(self.codes)
 
     def close(self):
         for clock in (self.clock, self._spare):
@@ -130,8 +131,8 @@ class History:
                 self.stopped = self.head + 1
             self._keep(chunk)
             share()
-            clocked += len(chunk.values)
-            if until and chunk.values[-1, _STATE] in WAITS:
+            clocked += chunk.edges
+            if until and chunk.values[_STATE - WIDE] in WAITS:
                 break
         return clocked
 
@@ -142,8 +143,8 @@ class History:
             block = self.blocks[index] = Block(index * BLOCK + 1)
         self.blocks.move_to_end(index)
         block.add(chunk)
-        self.codes.extend(np.full(len(chunk.values), chunk.code))
-        self.marks.extend(_marks(chunk.values))
+        self.codes += array("H", [chunk.code]) * chunk.edges
+        self.marks += _marks(chunk.values)
         if self.head % BLOCK == 0 and len(self.checkpoints) == self.head // BLOCK:
             self.checkpoints.append(self.clock.checkpoint())
         self._let_go()
@@ -160,7 +161,7 @@ class History:
         if self._spare is not None:
             self._spare.close()
             self._spare = None
-        self.codes.length, self.marks.length = cycle, cycle + 1
+        del self.codes[cycle:], self.marks[cycle + 1:]
         del self.checkpoints[cycle // BLOCK + 1:]
         if self.stopped is not None and self.stopped > cycle:
             self.stopped = None
@@ -168,7 +169,7 @@ class History:
             del self.blocks[index]
         self.clock.close()
         if cycle == 0:
-            self.clock = Clock(self.random)
+            self.clock = Clock(self.chip, self.random)
             return
         block, clock = self._clocked_again((cycle - 1) // BLOCK, cycle)
         self.blocks[(cycle - 1) // BLOCK] = block
@@ -182,19 +183,20 @@ class History:
             return self.zero
         index, at = divmod(n - 1, BLOCK)
         block = self.block(index)
-        golden = block.golden[at] if self.stopped is None or n < self.stopped else None
-        return Row(block.values[at], int(block.stack[at]), golden, block.before.get(at))
+        golden = block.golden(at) if self.stopped is None or n < self.stopped else None
+        return Row(block.values[at * WIDE:(at + 1) * WIDE], block.stack[at], golden,
+                   block.before.get(at))
 
     def values(self, first, last):
-        """Frames `first` .. `last`'s values, (frames, len(NAMES)) int32."""
-        rows = [self.zero.values[None]] if first == 0 else []
+        """Frames `first` .. `last`'s values, array('i') of a row of NAMES a frame."""
+        rows = self.zero.values[:] if first == 0 else array("i")
         n = max(first, 1)
         while n <= last:
             index, at = divmod(n - 1, BLOCK)
             end = min(last - n + 1, BLOCK - at)
-            rows.append(self.block(index).values[at:at + end])
+            rows += self.block(index).values[at * WIDE:(at + end) * WIDE]
             n += end
-        return np.concatenate(rows)
+        return rows
 
     def block(self, index, keep=True):
         """Block `index`, clocked again if it was let go (and then kept, if `keep`)."""
@@ -217,37 +219,43 @@ class History:
         if spare is not None and spare.cycle == start:
             clock, self._spare = spare, None
         else:
-            clock = Clock(self.random, self.checkpoints[index], self.codes.view())
+            clock = Clock(self.chip, self.random, self.checkpoints[index], self.codes)
         block = Block(start + 1)
-        codes = self.codes.view()[start:last]
-        changes = np.flatnonzero(np.diff(codes)) + 1
-        for first, end in zip([0, *changes.tolist()], [*changes.tolist(), len(codes)]):
-            for at in range(first, end, SLICE):
-                block.add(clock.run(int(codes[at]), min(SLICE, end - at)))
+        at = start
+        for code, run in itertools.groupby(self.codes[start:last]):
+            end = at + sum(1 for _ in run)
+            for first in range(at, end, SLICE):
+                block.add(clock.run(code, min(SLICE, end - first)))
                 share()
+            at = end
         return block, clock
 
     def nbytes(self):
         """The bytes the history's arrays hold (what it keeps, not the compiled chips)."""
-        blocks = sum(block.values.nbytes + block.stack.nbytes + block.golden.nbytes
-                     + sum(row.nbytes for row in block.before.values())
-                     for block in self.blocks.values())
-        return blocks + self.codes.data.nbytes + self.marks.data.nbytes
+        blocks = sum(block.nbytes() for block in self.blocks.values())
+        return blocks + len(self.codes) * self.codes.itemsize + \
+            len(self.marks) * self.marks.itemsize
 
     def states(self):
-        """The chip's state at every frame, 0 to head (uint16, a view)."""
-        return self.marks.view() & 7
+        """The chip's state at every frame, 0 to head: bytes, one a frame (found in at
+        C's speed, as sim/chip/tree.py's `bounds` does)."""
+        return self.marks.tobytes()[_LOW::2].translate(_STATE_OF)
 
 
 _MARK_COLUMNS = [COLUMN[name] for name, _, _ in MARKS]
-_MARK_MASKS = np.array([(1 << width) - 1 for _, _, width in MARKS], np.int32)
-_MARK_SHIFTS = np.array([lsb for _, lsb, _ in MARKS], np.int32)
+_MARK_MASKS = [(1 << width) - 1 for _, _, width in MARKS]
+_MARK_SHIFTS = [lsb for _, lsb, _ in MARKS]
 
 
 def _marks(values):
-    """Each frame's MARKS, packed (uint16)."""
-    return ((values[:, _MARK_COLUMNS] & _MARK_MASKS) << _MARK_SHIFTS).sum(
-        axis=1).astype(np.uint16)
+    """Each frame's MARKS, packed (array('H')), from values of a row of NAMES a frame:
+    one expression of the seven (a loop over them costs a third more a frame)."""
+    m0, m1, m2, m3, m4, m5, m6 = _MARK_MASKS
+    s0, s1, s2, s3, s4, s5, s6 = _MARK_SHIFTS
+    return array("H", [
+        (a & m0) << s0 | (b & m1) << s1 | (c & m2) << s2 | (d & m3) << s3
+        | (e & m4) << s4 | (f & m5) << s5 | (g & m6) << s6
+        for a, b, c, d, e, f, g in zip(*(values[k::WIDE] for k in _MARK_COLUMNS))])
 
 
 def marks_of(packed):

@@ -16,8 +16,6 @@ golden model alike, so the node count can be checked against alg.move's ``nodes`
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from firmware_ref.eth.cycle import State
 
 __all__ = ["Node", "Growing", "grow", "searches", "bounds", "path_at"]
@@ -105,16 +103,15 @@ def searches(frames, first=0):
 
 def bounds(states, cycle):
     """The search shown at `cycle` from `states` (the controller's state at every
-    cycle, a numpy array): the one running then, or the last before it, as (the cycle
-    it began, the cycle it ended or None); None before the first. A search begins at a
-    ``userjustmoved`` cycle, which only a waiting chip enters, so the last one at or
-    before `cycle` began it."""
-    begun = np.flatnonzero(states[:cycle + 1] == State.USERJUSTMOVED)
-    if not len(begun):
+    cycle, bytes: one a cycle): the one running then, or the last before it, as (the
+    cycle it began, the cycle it ended or None); None before the first. A search begins
+    at a ``userjustmoved`` cycle, which only a waiting chip enters, so the last one at
+    or before `cycle` began it."""
+    begun = states.rfind(State.USERJUSTMOVED, 0, cycle + 1)
+    if begun < 0:
         return None
-    begun = int(begun[-1])
-    ends = np.flatnonzero(np.isin(states[begun + 1:], _ENDS))
-    return begun, begun + 1 + int(ends[0]) if len(ends) else None
+    ends = [end for end in (states.find(state, begun + 1) for state in _ENDS) if end >= 0]
+    return begun, min(ends) if ends else None
 
 
 def path_at(nodes, cycle):
