@@ -6,12 +6,16 @@ browser has none), printed as JSON [[root, path], ...] for build.py's zip.
     python -m boards.site.modules
 """
 
+import importlib
 import json
 import sys
 from pathlib import Path
 
 # What the Worker lacks, so that an import of one fails here rather than in a page.
-ABSENT = ("numpy", "ctypes", "aiohttp", "serial")
+ABSENT = ("numpy", "ctypes", "aiohttp", "serial", "pywellen")
+# Imported inside the functions that need them (the chip's insides: E.2's rows, its
+# widths, its waves), which importing the console does not reach.
+LATER = ("sim.chip.lockstep", "hdl.eth.chip", "hdl.eth.export")
 # What Pyodide provides, which the Worker's own module imports.
 PYODIDE = ("js", "pyodide", "pyodide.ffi")
 # What the installer put in site-packages to find the project: not the page's.
@@ -36,6 +40,8 @@ def gathered():
         views.module(name)
         catalogue.game(name).title
     chip.words.chip()
+    for name in LATER:
+        importlib.import_module(name)
     roots = sorted({Path(p).resolve() for p in sys.path if p and Path(p).is_dir()},
                    key=lambda p: -len(p.parts))
     stdlib = Path(json.__file__).resolve().parent.parent

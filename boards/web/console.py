@@ -196,7 +196,7 @@ class Page:
     async def on_chip(self, message):
         session = self.session
         began = time.perf_counter()
-        view = await session.call(chip.act, session, message)
+        view = await session.call(chip.act, session, message, self.console.chip)
         return [messages.encode("chip", server_ms=_ms_since(began), **view)]
 
     async def on_match(self, message):

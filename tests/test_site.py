@@ -1,0 +1,94 @@
+"""The static site of make site (boards/site/): what it holds, that Python's own
+http.server serves it as the page needs, and that a machine without npm is told so in
+one line. The page played on it: every browser test (tests/webpage.py's `mode`), and its
+first load: test_web_site.py."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sim import BUILD
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("eth", "firstfree")
+needs_npm = pytest.mark.skipif(shutil.which("npm") is None,
+                               reason="npm is not installed (Debian: npm): make site "
+                                      "fetches Pyodide with it")
+
+
+@pytest.fixture(scope="module")
+def site():
+    from boards.site.build import build
+    folder = BUILD / "sites" / "-".join(GAMES)
+    build(GAMES, out=folder, log=lambda text: None)
+    return folder
+
+
+@needs_npm
+def test_the_site_holds_the_page_the_runtime_the_python_and_a_desk_per_game(site):
+    page = (site / "index.html").read_text()
+    static = (ROOT / "boards/web/static/index.html").read_text()
+    assert page.replace('<meta name="console-transport" content="worker">\n', "") == static
+    assert (site / "static/worker.js").read_bytes() == \
+        (ROOT / "boards/web/static/worker.js").read_bytes()
+    described = json.loads((site / "site.json").read_text())
+    assert described["games"] == list(GAMES)
+    files = {str(p.relative_to(site)): p.stat().st_size for p in site.rglob("*")
+             if p.is_file() and p.name != "site.json"}
+    assert described["bytes"] == files
+    for game in GAMES:
+        assert (site / "desks" / f"{game}.wasm").read_bytes()[:4] == b"\0asm"
+    assert (site / "chip.wasm").read_bytes()[:4] == b"\0asm"
+    names = zipfile.ZipFile(site / "python.zip").namelist()
+    for needed in ("boards/site/page.py", "boards/web/console.py", "firmware_ref/eth/cycle.py",
+                   "sim/backends/watch.py", "sim/chip/e2_trace.txt", "amaranth/__init__.py"):
+        assert needed in names, needed
+    # What the browser has none of is not shipped, nor what the page never runs.
+    assert not [n for n in names if n.startswith(("numpy/", "aiohttp/", "tests/"))
+                or n.endswith(".so")]
+    assert "boards/web/server.py" not in names and "sim/verification/verify.py" not in names
+
+
+@needs_npm
+def test_python3_m_http_server_in_the_sites_folder_serves_it(site):
+    """The documented line, as typed (port 8000): the page, its module Worker's files as
+    JavaScript and the desks as WebAssembly, which the browser compiles only so."""
+    server = subprocess.Popen(["python3", "-m", "http.server"], cwd=site,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        said = server.stdout.readline().decode()
+        if "port 8000" not in said:
+            pytest.skip(f"port 8000 is taken here: {said.strip()}")
+        for path, kind in (("", "text/html"), ("pyodide/pyodide.mjs", "javascript"),
+                           ("static/worker.js", "javascript"),
+                           ("desks/eth.wasm", "application/wasm")):
+            for _ in range(50):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:8000/{path}") as got:
+                        assert kind in got.headers["Content-Type"], (path, got.headers)
+                        break
+                except ConnectionError:
+                    time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait()
+        server.stdout.close()
+
+
+def test_make_site_without_npm_says_so_in_one_line(tmp_path):
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
+    done = subprocess.run([sys.executable, "-m", "boards", "site", "--out", str(tmp_path)],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 2, done
+    assert done.stderr.strip().splitlines() == [
+        "error: make site fetches Pyodide with Node's npm, which is not installed "
+        "(Debian: apt-get install npm)"], done.stderr
+    assert not (tmp_path / "site").exists()
