@@ -5,15 +5,15 @@ messages and shows the same board; the chip's insides at the same cycle with the
 values; another cartridge by its name and an act by its fields; a link pasted into an
 open page; and a link that will not do said in one line, never in the console.
 
-The page is served by `served` (make serve's server, its messages over a WebSocket): a
-transport of another kind is one more of its params, and every test here runs over it."""
+Every test runs twice (tests/webpage.py's `mode`): on make serve's page, its messages
+over a WebSocket, and on the static site's, its console in the page's Worker."""
 
 import re
 
 import pytest
 
-from boards.web.timing import PLACES, Served, answered, leds
-from webpage import browser, context, key, look, opened, watched   # noqa: F401
+from boards.web.timing import PLACES, answered, leds
+from webpage import browser, console, context, key, look, mode, opened, watched  # noqa: F401
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 # What the chip's insides show, each value by its accessible name.
@@ -23,10 +23,10 @@ CHIP_VALUES = """() => Object.fromEntries(
 CHIP_CYCLE = "document.querySelector('#chip output[aria-label=cycle]')?.value"
 
 
-@pytest.fixture(scope="module", params=["serve"])
-def served(request):
-    """The page's address, served with its messages carried by `request.param`."""
-    with Served(("eth", "tactic"), limit=8) as url:
+@pytest.fixture(scope="module")
+def served(mode):
+    """The page's address, in each mode (tests/webpage.py): make serve's, the site's."""
+    with console(mode, ("eth", "tactic"), limit=8) as url:
         yield url
 
 

@@ -14,8 +14,10 @@ the time of every game in lockstep on each of them, the chip's think time on
 every position a user can reach, for each board built with make bitstream its
 logic cells, flip-flops, fmax and worst time per move, and the time from a key's
 click to the LEDs' answer on make serve's page in Chromium (where Chromium is
-installed), beside the board in a box's own time, and make serve under a
-classroom's load (30 pages each playing a game, a page's keys while another
+installed), beside the board in a box's own time, the same on the static site of
+make site (where npm is installed: what a first visit fetches, the time to a
+playable panel, each desk's WebAssembly speed beside its native build), and make
+serve under a classroom's load (30 pages each playing a game, a page's keys while another
 floods the chip's clock, the most memory one page can take). It writes
 build/BENCHMARKS.md, build/benchmark.json (every run) and a histogram of the
 think times, build/benchmark/think_times.png. Targets are reported as ratios:
@@ -45,7 +47,8 @@ def run(args):
     from ..builds import netlists
     return benchmark.run(repeats=args.repeats, quick=args.quick,
                          icarus_games=args.icarus_games, boards=netlists.boards(),
-                         web=click_to_led, classroom=classroom, out=args.out)
+                         web=click_to_led, classroom=classroom, site=site,
+                         out=args.out)
 
 
 def click_to_led():
@@ -64,3 +67,14 @@ def classroom():
         return classroom.figures()
     except (classroom.Unserved, OSError, TimeoutError) as error:     # OSError: no /proc
         return {"missing": f"make serve could not be measured: {error}"}
+
+
+def site():
+    """The static site in a browser (boards/site/figures.py), or why not."""
+    from ..web import timing
+    from firmware_ref.cli import UserError
+    try:
+        from ..site import figures
+        return figures.figures()
+    except (timing.Missing, UserError) as missing:     # UserError: no npm, no Zig
+        return {"missing": f"the static site could not be measured: {missing}"}

@@ -102,6 +102,7 @@ def build(games=None, *, out=SITE, log=print):
     """Write the site of `games` (every game of the catalogue by default) to `out`;
     returns its description (site.json)."""
     from boards.box.box import design
+    from boards.web.server import FIGURE
     # The 1990 chip first: the game the page opens with.
     games = tuple(games or sorted(catalogue.names(), key=lambda name: name != catalogue.CHIP.name))
     package = _pyodide(log)
@@ -109,6 +110,7 @@ def build(games=None, *, out=SITE, log=print):
         shutil.rmtree(out)
     # As the server lays it out: the page at the top, its files under static/.
     shutil.copytree(STATIC, out / "static")
+    shutil.copyfile(FIGURE, out / "static" / FIGURE.name)   # the insides' figure
     # The one difference: the page's console runs in a Worker of its own (socket.js).
     page = (STATIC / "index.html").read_text()
     (out / "index.html").write_text(page.replace(

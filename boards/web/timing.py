@@ -20,7 +20,7 @@ from . import words
 
 __all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
            "WORST", "CHIP_CYCLE", "TIMED_CLICK", "UNTIL", "LET_GO", "chip_panel", "cycle_is",
-           "chip_step_ms", "chip_worst_run_ms"]
+           "chip_step_ms", "chip_worst_run_ms", "in_browser"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 PLACES = words.board()["places"]     # the keys by name, as the page names them
@@ -228,11 +228,20 @@ def chip_worst_run_ms(page):
 
 def click_to_led(games=3):
     """The figures `make benchmark` reports: `games` games against the chip by clicks,
-    each opening with the worst move, in Chromium on this machine. Missing without
-    Chromium or Playwright."""
+    each opening with the worst move, in Chromium on this machine, through make serve's
+    server. Missing without Chromium or Playwright."""
+    with Served() as url:
+        figures = in_browser(url, games)
+    return {**figures, "box_alone_worst_move_ms": box_alone()}
+
+
+def in_browser(url, games=3):
+    """The console's page at `url` (make serve's, or the static site's) timed in
+    Chromium: `games` games against the chip by clicks, each opening with the worst
+    move, and the chip's insides stepped and run through B3's search."""
     chromium, sync_playwright = find_chromium(), playwright()
     moves, worst, board_ms = [], [], []
-    with Served() as url, sync_playwright() as driver:
+    with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium)
         try:
             for _ in range(games):
@@ -251,10 +260,9 @@ def click_to_led(games=3):
             page.close()
         finally:
             browser.close()
-    alone = box_alone()
     return {"games": games, "moves": len(moves), "median_ms": statistics.median(moves),
             "worst_ms": max(moves), "board_median_ms": statistics.median(board_ms),
-            "worst_move_ms": statistics.median(worst), "box_alone_worst_move_ms": alone,
+            "worst_move_ms": statistics.median(worst),
             "chip_step_median_ms": statistics.median(steps), "chip_steps": len(steps),
             "chip_step_worst_ms": max(steps),
             "chip_worst_run_median_ms": statistics.median(runs), "chip_runs": len(runs),

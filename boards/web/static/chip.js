@@ -52,7 +52,7 @@ function entryText(words, entry) {
 // signal a wire carries is given its value, and a wire whose signal changed on the last
 // edge is lit.
 async function figure(section) {
-  const answer = await fetch("/static/chip.svg");
+  const answer = await fetch(new URL("chip.svg", import.meta.url));
   if (!answer.ok) throw new Error(`the server answered ${answer.status}`);
   const svg = new DOMParser().parseFromString(await answer.text(), "image/svg+xml")
     .documentElement;

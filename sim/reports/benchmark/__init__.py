@@ -42,7 +42,7 @@ __all__ = ["measure", "run"]
 
 
 def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
-            classroom=None, log=print):
+            classroom=None, site=None, log=print):
     """Every figure of the benchmark, as ``build/benchmark.json`` keeps them."""
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
@@ -64,13 +64,14 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
                                      quick, log)
     result["classroom"] = console.measured(classroom, "the console under a classroom's load",
                                            quick, log)
+    result["site"] = console.measured(site, "the static site in a browser", quick, log)
     result["targets"] = targets.targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
 
 
 def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, classroom=None,
-        out=BUILD):
+        site=None, out=BUILD):
     """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) and the
     console in a browser (`web()`) among it, with a timed log line per step, and write
     the report into `out`."""
@@ -81,7 +82,7 @@ def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, clas
     try:
         result = measure(repeats=1 if quick else repeats, quick=quick,
                          icarus_games=icarus_games, boards=boards, web=web,
-                         classroom=classroom, log=log)
+                         classroom=classroom, site=site, log=log)
     except Mismatch as difference:
         raise UserError("a simulator differs from the golden model, so nothing is "
                         f"reported: {str(difference).splitlines()[0]}") from None

@@ -10,7 +10,8 @@ from sim import BUILD
 
 from .cartridge import CARTRIDGE
 
-__all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section", "write"]
+__all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section",
+           "site_section", "write"]
 
 # Word operations an x86-64 core can do in a clock at the most: its four integer ALUs.
 # The bit-parallel check's limit is the machine's clock times these, over its operations.
@@ -34,6 +35,7 @@ def markdown(result):
     lines += _boards_section(result["boards"])
     lines += web_section(result["web"])
     lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
+    lines += site_section(result.get("site", {"missing": "not measured"}))
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
@@ -364,6 +366,46 @@ def classroom_section(room):
         f"{pupils['rss_after_mb']:.0f} MB once they had left; the most one page added: "
         f"{room['one_page_mb']:.0f} MB. On {room['cores']} cores.",
     ]
+
+
+def site_section(site):
+    lines = [
+        "",
+        "## The static site",
+        "",
+        "`make site`'s every game served by `python3 -m http.server` on this machine and "
+        "opened in Chromium, the page's console in a Worker of its own (docs/site.md). "
+        "Goals: a first visit under 20 MB and playable within 5 s; click to lights under "
+        "100 ms; one edge of the insides under 50 ms, B3's search with its tree under 1 s.",
+        "",
+    ]
+    if "missing" in site:
+        return lines + [f"missing: {site['missing']}"]
+    parts = site["first_visit_bytes"]
+    page = site["page"]
+    lines += ["| a first visit fetches | MB |", "| --- | --- |"]
+    lines += [f"| {part} | {size / 1e6:.2f} |" for part, size in
+              sorted(parts.items(), key=lambda item: -item[1])]
+    lines += [f"| all of it | {sum(parts.values()) / 1e6:.2f} |", "",
+              f"From opening the address to a playable panel: {site['load_median_s']:.1f} s "
+              f"(median of {site['loads']} fresh visits, nothing cached).", "",
+              "| on the site's page | median |", "| --- | --- |",
+              f"| click to lights, {page['moves']} moves of {page['games']} games | "
+              f"{page['median_ms']:.1f} ms (worst {page['worst_ms']:.1f} ms) |",
+              f"| B3 from the empty board (15,007 clocks) | {page['worst_move_ms']:.1f} ms |",
+              f"| the insides: one edge stepped and shown | "
+              f"{page['chip_step_median_ms']:.1f} ms |",
+              f"| the insides: B3's search run and its tree drawn | "
+              f"{page['chip_worst_run_median_ms']:.0f} ms |", "",
+              "Each game's desk, idle, in desk clocks per second: compiled to WebAssembly "
+              "(Zig, -O1) and clocked in Chromium, beside its native build (the system's "
+              "compiler, -O2), the board in a box's.", "",
+              "| desk | WebAssembly in Chromium | native | ratio |", "| --- | --- | --- | --- |"]
+    lines += [f"| {row['game']} | {row['wasm_clocks_per_s'] / 1e6:.2f} M | "
+              f"{row['native_clocks_per_s'] / 1e6:.2f} M | "
+              f"{row['wasm_clocks_per_s'] / row['native_clocks_per_s']:.2f} |"
+              for row in site["desks"]]
+    return lines + ["", f"In {page['browser']}."]
 
 
 def write(result, out):
