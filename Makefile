@@ -86,7 +86,7 @@ play-board: $(STAMP)  ## play the board over its USB serial port, or the board i
 serve: $(STAMP)       ## the console in a web browser: its front panel and each cartridge's view; PORT=...: a real board
 	$(TTT) serve $(if $(PORT),--port "$(PORT)",--game $(GAME)) $(ARGS)
 
-site: $(STAMP)        ## the console as static files for any web server, played in the browser: build/site/ (needs npm)
+site: $(STAMP)        ## the console as static files for any web server, played in the browser with no server of ours: build/site/ (needs npm)
 	$(TTT) site $(ARGS)
 
 test: $(STAMP)        ## the test suite

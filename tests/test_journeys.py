@@ -476,6 +476,16 @@ JOURNEYS = [
     J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
 
+    # The console as a static site: built (npm fetches Pyodide once), then served.
+    J(("make site", "ttt site"), needs="npm", slow=True, locks=("site",),
+      last=r"^the site is in build/site: serve it with python3 -m http\.server"),
+    J("ttt site --game eth,ktane", needs="npm", locks=("site",),
+      last=r"^the site is in build/site: serve it with python3 -m http\.server",
+      wrote=("build/site/desks/eth.wasm", "build/site/desks/ktane.wasm")),
+    J("python3 -m http.server", covered=(
+        "tests/test_site.py::test_python3_m_http_server_in_the_sites_folder_serves_it",
+        '["python3", "-m", "http.server"]')),
+
     # The games in the terminal, on their golden models.
     J("make play", input="y\nb2\n", first=r"^T I C - T A C - T O E",
       says=r"I play A1\. Time for move 1: 6496 clock cycles = 1082\.7 microseconds at 6 MHz",

@@ -190,6 +190,7 @@ LAYERS = {
         ["builds", "box"],
         ["host"],
         ["web"],
+        ["site"],
         ["commands ttt.py __main__.py"],
     ],
 }

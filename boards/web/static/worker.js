@@ -7,7 +7,8 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const SITE = new URL("../", import.meta.url);
 const modules = new Map();        // a WebAssembly file's name -> its compiled module
-let site, transport, sizes = {}, fetched = {};
+let site, transport, sizes = {}, fetched = {}, lastSaid = -Infinity;
+const SAY_EVERY_MS = 100;
 
 const post = (text) => self.postMessage(text);
 const say = (doing, step, steps) =>
@@ -26,9 +27,13 @@ self.fetch = async (input, init) => {
       const { done, value } = await reader.read();
       if (done) { controller.close(); return; }
       fetched[name] = (fetched[name] ?? 0) + value.length;
-      const got = Object.values(fetched).reduce((a, b) => a + b, 0);
-      const all = Object.values(sizes).reduce((a, b) => a + b, 0);
-      say(`Fetching ${name} (${megabytes(got)} of ${megabytes(all)} MB)`);
+      const now = performance.now();
+      if (now - lastSaid > SAY_EVERY_MS) {      // not a message a chunk: the page redraws
+        lastSaid = now;
+        const got = Object.values(fetched).reduce((a, b) => a + b, 0);
+        const all = Object.values(sizes).reduce((a, b) => a + b, 0);
+        say(`Fetching ${name} (${megabytes(got)} of ${megabytes(all)} MB)`);
+      }
       controller.enqueue(value);
     },
   });
@@ -154,10 +159,14 @@ async function load() {
   sizes = Object.fromEntries(Object.entries(site.bytes)
     .filter(([name]) => name.startsWith("pyodide/") || name === "python.zip")
     .map(([name, bytes]) => [name.split("/").pop(), bytes]));
+  // The console's Python and the first game's desk come while Pyodide starts.
+  const python = fetch(new URL("python.zip", SITE)).then((answer) => answer.arrayBuffer());
+  const desk = ready(`desks/${site.games[0]}.wasm`);
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", SITE).href,
                                       packages: [] });
   say("Unpacking the console's Python");
-  const zip = await (await fetch(new URL("python.zip", SITE))).arrayBuffer();
+  const zip = await python;
+  await desk;
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/console" });
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/console')");
   say("Starting the console");
