@@ -479,7 +479,7 @@ JOURNEYS = [
     # The console as a static site: built (npm fetches Pyodide once), then served.
     J(("make site", "ttt site"), needs="npm", slow=True, locks=("site",),
       last=r"^the site is in build/site: serve it with python3 -m http\.server"),
-    J("ttt site --game eth,ktane", needs="npm", locks=("site",),
+    J("ttt site --game eth,ktane", needs="npm", locks=("site",), slow=True,
       last=r"^the site is in build/site: serve it with python3 -m http\.server",
       wrote=("build/site/desks/eth.wasm", "build/site/desks/ktane.wasm")),
     J("python3 -m http.server", covered=(

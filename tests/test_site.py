@@ -1,7 +1,9 @@
-"""The static site of make site (boards/site/): what it holds, that Python's own
-http.server serves it as the page needs, and that a machine without npm is told so in
-one line. The page played on it: every browser test (tests/webpage.py's `mode`), and its
-first load: test_web_site.py."""
+"""The static site of make site (boards/site/): a board of a desk per game, as the
+page's Worker plays it, here on the desks' native builds; the Python the Worker is
+given; what a built site holds, and that Python's own http.server serves it as the page
+needs (both building desks with Zig: make test-slow); and that a machine without npm is
+told so in one line. The page played on the site: every browser test
+(tests/webpage.py's `mode`)."""
 
 import json
 import os
@@ -32,6 +34,46 @@ def site():
     return folder
 
 
+def test_a_board_of_a_desk_per_game_opens_the_desk_of_the_game_chosen():
+    """boards/web/board.py with `desks`, each a desk's line with no thread
+    (boards/box/stream.py): what the page's Worker does with the WebAssembly desks."""
+    from boards.box.box import CompiledDesk
+    from boards.box.stream import DeskStream
+    from boards.web.board import Board
+    opened = []
+
+    def desks(game):
+        opened.append(game)
+        return DeskStream(CompiledDesk((game,)))
+    board = Board(("eth", "firstfree"), desks=desks)
+    try:
+        assert opened == ["eth"] and board.state()["name"] == "eth"
+        state = board.act({"kind": "act", "do": "key", "place": 4})     # B2
+        assert state["board"][4] and state["board"][0], state       # the chip plays A1
+        state = board.play(1)
+        assert opened == ["eth", "firstfree"] and state["game"] == 1
+        assert state["name"] == "firstfree" and not any(state["board"])
+        state = board.act({"kind": "act", "do": "key", "place": 4})
+        assert state["board"][0] and "3 clock cycles" in " ".join(state["said"]), state
+        assert board.play(0)["name"] == "eth" and opened[-1] == "eth"
+    finally:
+        board.close()
+
+
+def test_the_workers_python_needs_no_numpy_and_holds_what_the_console_imports():
+    done = subprocess.run([sys.executable, "-m", "boards.site.modules"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = {path for _, path in json.loads(done.stdout)}
+    for needed in ("boards/site/page.py", "boards/web/views/bomb.py",
+                   "firmware_ref/ultimate/rules.py", "sim/chip/lockstep.py",
+                   "sim/chip/e2_trace.txt", "amaranth/hdl/__init__.py"):
+        assert needed in names, needed
+    assert not [n for n in names if n.startswith(("numpy/", "aiohttp/", "serial/"))]
+    assert "boards/web/server.py" not in names
+
+
+@pytest.mark.slow
 @needs_npm
 def test_the_site_holds_the_page_the_runtime_the_python_and_a_desk_per_game(site):
     page = (site / "index.html").read_text()
@@ -57,6 +99,7 @@ def test_the_site_holds_the_page_the_runtime_the_python_and_a_desk_per_game(site
     assert "boards/web/server.py" not in names and "sim/verification/verify.py" not in names
 
 
+@pytest.mark.slow
 @needs_npm
 def test_python3_m_http_server_in_the_sites_folder_serves_it(site):
     """The documented line, as typed (port 8000): the page, its module Worker's files as

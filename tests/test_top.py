@@ -14,3 +14,12 @@ def test_unknown_board_lists_the_known_ones(capsys):
     assert ttt(["bitstream", "--board", "ulx3s"]) == cli.USAGE
     assert capsys.readouterr().err == ("error: unknown board 'ulx3s'; the known boards "
                                        "are: icebreaker, icestick\n")
+
+
+def test_every_board_runs_at_the_one_clock_the_host_side_counts_in():
+    """boards/gateware/rates.py's CLOCK_HZ, which the board in a box, the page's desks
+    and the think times count in, is each board's oscillator."""
+    from boards.gateware.rates import CLOCK_HZ
+    from boards.gateware.top import BOARDS
+    assert {name: board.platform().default_clk_frequency for name, board in BOARDS.items()} \
+        == {name: CLOCK_HZ for name in BOARDS}

@@ -310,3 +310,26 @@ def test_a_wait_over_half_a_second_is_said_and_a_switch_clears_the_view(browser,
     page.get_by_role("heading", name=re.compile("first free")).wait_for()
     progress.wait_for(state="hidden")
     assert leds(page) == ["empty"] * 9
+
+
+def test_the_sites_first_load_says_what_it_fetches_and_how_much_is_left(browser):
+    """On the static site the page's console loads first (some 14 MB, seconds): the
+    page says what it fetches, how much of all of it has come, then that it starts."""
+    with console("site", ("eth",)) as url:
+        page = context(browser).new_page()
+        page.goto(url)
+        said, ready = [], page.locator("#view[aria-busy=false]")
+        while not ready.count():
+            if page.locator("#progress").is_visible():
+                said.append(page.locator("#progress").text_content())
+            page.wait_for_timeout(50)
+        fetched = [re.search(r"Fetching (\S+) \(([\d.]+) of ([\d.]+) MB\)", line)
+                   for line in said]
+        fetched = [(name, float(got), float(of)) for name, got, of in
+                   (found.groups() for found in fetched if found)]
+        assert fetched, said
+        assert all(got <= of for _, got, of in fetched) and \
+            fetched[0][1] < fetched[-1][1] <= fetched[-1][2], fetched
+        assert {name for name, _, _ in fetched} & {"pyodide.asm.wasm", "python_stdlib.zip"}
+        assert any("Starting the console" in line for line in said), said
+        assert page.locator("#progress").is_hidden() and leds(page) == ["empty"] * 9

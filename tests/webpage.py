@@ -190,6 +190,9 @@ def axe(page):
 def look(page, name, fits=("#view .console",)):
     """The view on `page` as a person sees it, at a desk's screen and a phone's (module
     docstring). `fits`: the parts that must each be whole on the desk's screen."""
+    # The static site's page is shot beside make serve's, to be looked at both.
+    if page.evaluate("() => !!document.querySelector('meta[name=console-transport]')"):
+        name += "-site"
     for size in (DESK, PHONE):
         page.set_viewport_size(size)
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() => "

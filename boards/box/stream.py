@@ -7,7 +7,7 @@ desks (compiled to WebAssembly, boards/site/) so. Any desk with `send(data)` and
 `run(cycles) -> bytes` will do; box.py's `CompiledDesk` is one.
 """
 
-from boards.gateware.top import BAUD, CLOCK_HZ
+from boards.gateware.rates import BAUD, CLOCK_HZ
 
 __all__ = ["DeskStream", "CHUNK", "PATIENCE", "LINGER"]
 

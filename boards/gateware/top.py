@@ -11,12 +11,12 @@ from hdl.cartridge import blink_clocks
 
 from .desk import Desk
 from .resources import ICEBREAKER_PANEL
+from .rates import BAUD, CLOCK_HZ  # noqa: F401 -- CLOCK_HZ: the boards run at it
 
 
 __all__ = ["BOARDS", "DEFAULT_BOARD", "UnknownBoard", "Target", "target", "BoardTop",
            "BAUD", "CLOCK_HZ", "desk_for"]
 
-BAUD = 115_200
 ROW_HZ = 3_000          # each panel row ~333 us: the display refreshes at 1 kHz
 STABLE_FRAMES = 10      # a key or button must agree for ~10 ms: contacts bounce for less
 
@@ -64,11 +64,6 @@ def target(name):
         return BOARDS[name]
     except KeyError:
         raise UnknownBoard(name) from None
-
-
-# The board's oscillator, which the board in a box and the page's desks run at: every
-# board the project knows runs at 12 MHz.
-CLOCK_HZ = target(DEFAULT_BOARD).platform().default_clk_frequency
 
 
 def desk_for(cartridges, clock_hz):

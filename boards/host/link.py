@@ -14,7 +14,7 @@ import os
 from firmware_ref.cli import UserError
 
 from . import protocol
-from ..gateware.top import BAUD
+from ..gateware.rates import BAUD
 
 
 __all__ = ["Link", "NoAnswer", "open_port", "open_box", "link_errors", "TIMEOUT"]

@@ -58,7 +58,7 @@ def _desk_speeds(browser, url, games):
     """Each game's desk in clocks per second: in Chromium, and natively (CXXRTL's C++
     through the system's compiler)."""
     from boards.box.box import CompiledDesk
-    from boards.gateware.top import BAUD, CLOCK_HZ
+    from boards.gateware.rates import BAUD, CLOCK_HZ
     page = browser.new_page()
     page.goto(url)
     rows = []

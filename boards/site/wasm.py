@@ -11,7 +11,7 @@ from array import array
 import js
 from pyodide.ffi import to_js
 
-from boards.gateware.top import BAUD, CLOCK_HZ
+from boards.gateware.rates import BAUD, CLOCK_HZ
 from sim.chip.signals import INPUT_PINS, RANDOM
 
 __all__ = ["Desk", "Chip", "chip"]

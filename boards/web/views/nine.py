@@ -9,7 +9,7 @@ machine's moves named once, a game of turns' move read from its line.
 from firmware_ref.places import BY_MARK, EMPTY, HUMAN, coordinate
 from sim import catalogue
 
-from ...gateware.top import CLOCK_HZ
+from ...gateware.rates import CLOCK_HZ
 from ...host import protocol
 from ...host.terminal import OVER, YOU_BEGIN, check_position, machine, \
     machine_moves, result
