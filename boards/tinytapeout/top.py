@@ -1,0 +1,155 @@
+"""The Tiny Tapeout top: the desk with the 1990 chip on TT's 24 pins (docs/tinytapeout.md).
+
+The desk of the iCE40 boards (boards/gateware/desk.py) holds the chip, unchanged, behind
+its cartridge adapter; the host link is its UART on the pins TT's demo board gives its
+RP2040's USB serial, so the host's clients play the TT chip as they play an iCE40 board.
+Beside the adapter the person's pins reach the chip's own pins (`PinnedChip`), and the
+desk's display, a row at a time, is on the outputs: no key matrix is scanned.
+"""
+
+import re
+
+from amaranth.back import rtlil, verilog
+from amaranth.hdl import Cat, ClockDomain, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.cdc import FFSynchronizer
+from amaranth.lib.wiring import In, Out
+
+from hdl.eth.cartridge import EthCartridge
+from hdl.eth.export import _wake_at_time_zero
+
+from ..gateware.rates import BAUD, CLOCK_HZ
+from ..gateware.top import desk_for
+
+
+__all__ = ["TOP", "CLOCK_HZ", "BAUD", "PINOUT", "INPUTS", "OUTPUTS", "BIDIRECTIONAL",
+           "PinnedChip", "TinyTapeoutTop", "top", "netlist"]
+
+TOP = "tt_um_ttt_eth1990"       # TT's rule: the top module's name begins with tt_um_
+
+# The pin map, one definition: info.yaml's pinout, docs/tinytapeout.md and the top's
+# wiring all read it. RX on ui[3] and TX on uo[4]: TT's demo board wires them to its
+# RP2040's USB serial (TT's common pinouts).
+INPUTS = ("key strobe", "chip begins", "piN", "UART RX", "place index bit 0",
+          "place index bit 1", "place index bit 2", "place index bit 3")
+OUTPUTS = ("prompt", "fin", "win", "thinking", "UART TX", "row 1 (A1 B1 C1)",
+           "row 2 (A2 B2 C2)", "row 3 (A3 B3 C3)")
+BIDIRECTIONAL = ("chip's stone, column A", "chip's stone, column B",
+                 "chip's stone, column C", "person's stone, column A",
+                 "person's stone, column B", "person's stone, column C",
+                 "userbegins (as the chip sees it)", "piN (as the chip sees it)")
+PINOUT = {**{f"ui[{n}]": name for n, name in enumerate(INPUTS)},
+          **{f"uo[{n}]": name for n, name in enumerate(OUTPUTS)},
+          **{f"uio[{n}]": name for n, name in enumerate(BIDIRECTIONAL)}}
+STROBE, CHIP_BEGINS, PIN_PIN, RX = 0, 1, 2, 3
+INDEX = slice(4, 8)
+TX = 4
+
+
+class PinnedChip(wiring.Component):
+    """The 1990 chip, unchanged, with a person's pins beside its adapter's: a key held on
+    ``keys`` is held on ``keyboardN``, ``chip_begins`` pulls ``userbegins`` low and
+    ``pin_piN`` pulls ``piN`` high. All low, the chip is the adapter's alone.
+
+    Its members are the chip's (:class:`hdl.eth.chip.Chip`, `chip`), and these three.
+    """
+
+    def __init__(self, chip):
+        self.chip = chip
+        members = dict(self.chip.signature.members)
+        members.update(keys=In(9), chip_begins=In(1), pin_piN=In(1))
+        super().__init__(members)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.chip = chip = self.chip
+        m.d.comb += [
+            chip.keyboardN.eq(self.keyboardN & ~self.keys),
+            chip.userbegins.eq(self.userbegins & ~self.chip_begins),
+            chip.piN.eq(self.piN | self.pin_piN),
+            chip.resetN.eq(self.resetN), chip.scan.eq(self.scan),
+            chip.scanin.eq(self.scanin),
+        ]
+        for name, member in chip.signature.members.items():
+            if member.flow == Out:
+                m.d.comb += getattr(self, name).eq(getattr(chip, name))
+        return m
+
+
+class TinyTapeoutCartridge(EthCartridge):
+    """The chip's cartridge with the person's pins beside its adapter (`PinnedChip`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.chip = PinnedChip(self.chip)
+
+
+class TinyTapeoutTop(wiring.Component):
+    """TT's top: its eight ports, the desk with the chip's cartridge, clocked by ``clk``
+    at `CLOCK_HZ` and reset, the chip with the rest, while ``rst_n`` is low (silicon has
+    no power-up values: every register takes its initial value from this reset)."""
+
+    ui_in: In(8)
+    uo_out: Out(8)
+    uio_in: In(8)
+    uio_out: Out(8)
+    uio_oe: Out(8)
+    ena: In(1)
+    clk: In(1)
+    rst_n: In(1)
+
+    def __init__(self):
+        super().__init__()
+        self.desk = desk_for([TinyTapeoutCartridge], CLOCK_HZ)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.domains.sync = domain = ClockDomain()
+        domain.clk = self.clk           # the pin itself, so no second name for the clock
+        m.d.comb += domain.rst.eq(~self.rst_n)
+        m.submodules.desk = desk = self.desk
+        cartridge = desk.cartridges[0]
+        pinned = cartridge.chip
+
+        # The person's pins pass a synchroniser, as the iCE40 desk's buttons do.
+        pins = Signal(8)
+        m.submodules.pin_sync = FFSynchronizer(self.ui_in, pins)
+        index = pins[INDEX]
+        pressed = Signal(9)
+        for place in range(9):
+            m.d.comb += pressed[place].eq(pins[STROBE] & (index == place))
+        m.d.comb += [
+            desk.rx.eq(self.ui_in[RX]),         # the UART synchronises its own line
+            pinned.keys.eq(pressed),
+            pinned.chip_begins.eq(pins[CHIP_BEGINS]), pinned.pin_piN.eq(pins[PIN_PIN]),
+            self.uo_out.eq(Cat(desk.lamps[:3], cartridge.busy, desk.tx, desk.row)),
+            self.uio_out.eq(Cat(desk.red, desk.green, pinned.chip.userbegins,
+                                pinned.chip.piN)),
+            self.uio_oe.eq(0xFF),               # every bidirectional pin an output
+        ]
+        return m
+
+
+def top():
+    """The top as an Amaranth Elaboratable, module `TOP` with TT's ports."""
+    return TinyTapeoutTop()
+
+
+# A register's initial value in Verilog, `reg [7:0] x = 8'h00;`: silicon has none.
+# (An escaped name ends at a space, so one stays before the semicolon.)
+_INITIAL = re.compile(r"^(\s*reg [^=;]*?)\s*= [^;]+;$", re.M)
+
+
+def netlist(kind="verilog"):
+    """The top and everything in it as one text: ``kind`` "verilog" or "rtlil".
+
+    The Verilog gives no register an initial value: on silicon every register is
+    unknown until ``rst_n`` (or, for a synchroniser, its input) sets it, so a simulation
+    of this text starts from x and shows that the reset reaches every register.
+    """
+    if kind == "verilog":
+        text = _wake_at_time_zero(verilog.convert(top(), name=TOP, emit_src=False))
+        return _INITIAL.sub(r"\1 ;", text)
+    if kind == "rtlil":
+        return rtlil.convert(top(), name=TOP, emit_src=False)
+    raise ValueError(f"unknown netlist kind {kind!r}; known: verilog, rtlil")
