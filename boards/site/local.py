@@ -4,8 +4,12 @@ browser tests and `make benchmark`: ``with Local(games) as url``. Nothing of the
 console runs here: only files are served."""
 
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+
+from pathlib import Path
 
 from firmware_ref.cli import UserError
 from sim import BUILD
@@ -19,14 +23,18 @@ LISTENING = re.compile(rb"port (\d+)")
 
 
 class Local:
-    """The site of `games` (every game by default), built into `folder` and served on
-    a free port of 127.0.0.1."""
+    """The site of `games` (every game by default), built into a folder of its own
+    under build/sites/ (another run's build of the same games never replaces the files
+    it serves) and served on a free port of 127.0.0.1; the folder goes at the end."""
 
-    def __init__(self, games=None, folder=None):
+    def __init__(self, games=None):
         self.games = games
-        self.folder = folder or BUILD / "sites" / ("-".join(games) if games else "all")
 
     def __enter__(self):
+        BUILD.mkdir(exist_ok=True)
+        (BUILD / "sites").mkdir(exist_ok=True)
+        self.folder = Path(tempfile.mkdtemp(prefix="-".join(self.games or ["all"]) + "-",
+                                            dir=BUILD / "sites"))
         build(self.games, out=self.folder, log=lambda text: None)
         self._server = subprocess.Popen(
             [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
@@ -42,3 +50,4 @@ class Local:
         self._server.terminate()
         self._server.wait()
         self._server.stdout.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
