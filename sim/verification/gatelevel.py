@@ -321,10 +321,11 @@ def _verilator():
                             "(verilator --build), and make is not on the PATH")
 
 
-def _model(verilog, *, log=None):
-    """The Verilator model of the chip's `verilog` with the harness, built once."""
+def _model(verilog, *, cells=None, log=None):
+    """The Verilator model of the chip's `verilog` with the harness, built once, its
+    cells' models `cells` (the iCE40's by default)."""
     _verilator()
-    cells = cells_sim()
+    cells = cells or cells_sim()
 
     def verilate(work):
         (work / "chip.v").write_text(verilog)   # kept beside the model, to read
