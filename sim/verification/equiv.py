@@ -1,6 +1,7 @@
 """Formal equivalence of the chip's netlists: the RTL against the exported
-Verilog, against Yosys's synth_ice40 netlist of the chip alone, and against the chip as
-each board build has it, synthesised and placed and routed (docs/equivalence.md).
+Verilog, against Yosys's synth_ice40 netlist of the chip alone, against the chip as
+each board build has it, synthesised and placed and routed, and against the chip in
+SkyWater 130 nm cells (sim/verification/sky130.py; docs/equivalence.md).
 
 The gold netlist is always the RTL, Amaranth's RTLIL of `Chip()`; the gate netlist is
 the other one. Yosys sets the two side by side on shared inputs (``miter``), flattened
@@ -40,12 +41,12 @@ from hdl.eth import export
 from sim import BUILD, yosys_json
 from sim.yosys_json import DFF_P, SCOPEINFO
 
-from sim.verification import equiv_aig, equiv_netlists, equiv_proofs, gatelevel
+from sim.verification import equiv_aig, equiv_netlists, equiv_proofs, gatelevel, sky130
 
 __all__ = ["PAIRS", "Result", "check", "report"]
 
 WORK = BUILD / "formal" / "equiv"
-PAIRS = ("verilog", "synth", "board-synth", "routed")
+PAIRS = ("verilog", "synth", "board-synth", "routed", sky130.NETLIST)
 
 
 @dataclasses.dataclass
@@ -91,13 +92,15 @@ def _prepare(pair, board, work, log, edit):
     checked."""
     (work / "gold.il").write_text(export.netlist("rtlil"))
     try:
-        verilog, top, cells = equiv_netlists.gate(pair, board, work, log)
+        verilog, top, cells = (sky130.netlist(log=log), export.TOP, True) \
+            if pair == sky130.NETLIST else equiv_netlists.gate(pair, board, work, log)
     except cli.UserError as missing:
         if pair != "routed":
             raise
         return str(missing)             # make bitstream has not made it
     (work / "gate.v").write_text(edit(verilog) if edit else verilog)
-    (work / "cells_sim.v").write_text(gatelevel.cells_sim())
+    (work / "cells_sim.v").write_text(sky130.yosys_models() if pair == sky130.NETLIST
+                                      else gatelevel.cells_sim())
     board_pins = pair in ("board-synth", "routed")
     log(f"{equiv_netlists.title(pair, board)}: the pair as an and-inverter graph")
     # No opt beyond opt_expr: opt_merge would merge gold cells with gate cells.
@@ -134,7 +137,8 @@ def _check_pair(pair, board, work, log, edit, by_name):
     pins = list(pair_.pins)
     registers = [pair_.label[k] for k in pair_.registers]
     result = Result(title, "", pins, total=len(pins) + len(registers))
-    if by_name and pair != "routed":    # nextpnr keeps the names of the pins only
+    # nextpnr keeps the names of the pins only, and so does the sky130 mapping (ABC)
+    if by_name and pair not in ("routed", sky130.NETLIST):
         said("by name (equiv_make, equiv_simple, equiv_induct)")
         result.by_name = equiv_proofs.by_name(work, board_pins, top, cells)
 
