@@ -37,8 +37,8 @@ def gathered():
     from boards.web import chip, views
     from sim import catalogue
     for name in catalogue.names():
-        views.module(name)
-        catalogue.game(name).title
+        views.module(name)          # a view imports its client and golden model
+        catalogue.game(name).title  # a game's entry imports its package
     chip.words.chip()
     for name in LATER:
         importlib.import_module(name)
@@ -57,8 +57,9 @@ def gathered():
         root = next(r for r in roots if source.is_relative_to(r))
         path = source.relative_to(root)
         if "site-packages" in root.parts:
-            # A library whole, with its data (jschon's schemas): its fallbacks (markupsafe's pure Python beside its C
-            # speedups) are imported only where the C is missing, as in the browser.
+            # A library whole, with its data (jschon's schemas): a pure-Python fallback
+            # beside a compiled part is imported only where the compiled one is missing,
+            # as in the browser.
             files.update((str(root), str(f.relative_to(root)))
                          for f in (root / path.parts[0]).rglob("*")
                          if f.is_file() and f.suffix not in COMPILED
