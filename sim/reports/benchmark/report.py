@@ -8,6 +8,7 @@ from firmware_ref.cli import replacing
 
 from sim import BUILD
 
+from . import tiles
 from .cartridge import CARTRIDGE
 
 __all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section",
@@ -36,6 +37,7 @@ def markdown(result):
     lines += web_section(result["web"])
     lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
     lines += site_section(result.get("site", {"missing": "not measured"}))
+    lines += tiles.section(result.get("sky130", {"missing": "not measured"}))
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
