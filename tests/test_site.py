@@ -6,6 +6,7 @@ told so in one line. The page played on the site: every browser test
 (tests/webpage.py's `mode`)."""
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -135,3 +136,16 @@ def test_make_site_without_npm_says_so_in_one_line(tmp_path):
         "error: make site fetches Pyodide with Node's npm, which is not installed "
         "(Debian: apt-get install npm)"], done.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_the_page_names_its_files_relative_to_itself():
+    """A static host may serve the site from a folder (GitHub Pages' project sites:
+    /<repository>/): the page and its scripts reach their files by relative addresses,
+    but for make serve's own WebSocket."""
+    static = ROOT / "boards/web/static"
+    page = (static / "index.html").read_text()
+    assert not re.findall(r'(?:href|src)="/', page), page
+    for script in static.glob("*.js"):
+        absolute = re.findall(r"""(?:fetch|URL|import)\(\s*["'`]/(\w*)""",
+                              script.read_text())
+        assert absolute in ([], ["ws"]), (script.name, absolute)
