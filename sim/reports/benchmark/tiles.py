@@ -1,6 +1,6 @@
 """The chip, and the Tiny Tapeout top that holds it, in SkyWater 130 nm cells: the cells
 by type, their area from the LEF, and the Tiny Tapeout tiles that area asks for
-(sim/verification/sky130.py synthesises them; docs/tinytapeout.md).
+(sim/verification/sky130.py synthesises them; docs/sky130.md).
 
 A tile's cells stand in its core: the die less TT's margins (its flow's config:
 LEFT_MARGIN_MULT and RIGHT_MARGIN_MULT 6 sites, TOP_MARGIN_MULT and
@@ -79,7 +79,7 @@ def section(found):
     lines = ["", "## The chip in SkyWater 130 nm cells (Tiny Tapeout)", "",
              f"Yosys's mapping to `{sky130.LIBRARY}` (sim/verification/sky130.py), the "
              f"cells' area from their LEF, and the Tiny Tapeout tiles at TT's "
-             f"{UTILISATION:.0%} placement density (docs/tinytapeout.md).", ""]
+             f"{UTILISATION:.0%} placement density (docs/sky130.md).", ""]
     if "missing" in found:
         return lines + [f"Not measured: {found['missing']}"]
     lines += ["| design | cells | flip-flops | area of the cells | utilisation of 1x1 "
