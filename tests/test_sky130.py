@@ -1,6 +1,6 @@
 """The chip in SkyWater 130 nm cells (sim/verification/sky130.py): the Liberty read from
 the cells' functional models, every game on the gate netlist with those models, its
-equivalence with the RTL, and its tiles (docs/tinytapeout.md). Where the sky130
+equivalence with the RTL, and its tiles (docs/sky130.md). Where the sky130
 package, Verilator or make is missing, the tests that need them skip and say which."""
 
 import importlib.util
