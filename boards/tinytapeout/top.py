@@ -10,7 +10,7 @@ desk's display, a row at a time, is on the outputs: no key matrix is scanned.
 import re
 
 from amaranth.back import rtlil, verilog
-from amaranth.hdl import Cat, ClockDomain, Module, Signal
+from amaranth.hdl import ClockDomain, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
@@ -23,6 +23,8 @@ from ..gateware.top import desk_for
 
 
 __all__ = ["TOP", "CLOCK_HZ", "BAUD", "PINOUT", "INPUTS", "OUTPUTS", "BIDIRECTIONAL",
+           "STROBE", "CHIP_BEGINS", "PIN_PIN", "RX", "INDEX", "LAMP_PINS", "THINKING", "TX",
+           "ROW_PINS", "RED_PINS", "GREEN_PINS", "USERBEGINS", "PIN_OUT",
            "PinnedChip", "TinyTapeoutTop", "top", "netlist"]
 
 TOP = "tt_um_ttt_eth1990"       # TT's rule: the top module's name begins with tt_um_
@@ -41,9 +43,16 @@ BIDIRECTIONAL = ("chip's stone, column A", "chip's stone, column B",
 PINOUT = {**{f"ui[{n}]": name for n, name in enumerate(INPUTS)},
           **{f"uo[{n}]": name for n, name in enumerate(OUTPUTS)},
           **{f"uio[{n}]": name for n, name in enumerate(BIDIRECTIONAL)}}
+# ui_in
 STROBE, CHIP_BEGINS, PIN_PIN, RX = 0, 1, 2, 3
 INDEX = slice(4, 8)
-TX = 4
+# uo_out
+LAMP_PINS = (0, 1, 2)            # the chip's prompt, fin, win: the cartridge's lamps 0-2
+THINKING, TX = 3, 4
+ROW_PINS = (5, 6, 7)
+# uio_out
+RED_PINS, GREEN_PINS = (0, 1, 2), (3, 4, 5)
+USERBEGINS, PIN_OUT = 6, 7
 
 
 class PinnedChip(wiring.Component):
@@ -122,11 +131,14 @@ class TinyTapeoutTop(wiring.Component):
             desk.rx.eq(self.ui_in[RX]),         # the UART synchronises its own line
             pinned.keys.eq(pressed),
             pinned.chip_begins.eq(pins[CHIP_BEGINS]), pinned.pin_piN.eq(pins[PIN_PIN]),
-            self.uo_out.eq(Cat(desk.lamps[:3], cartridge.busy, desk.tx, desk.row)),
-            self.uio_out.eq(Cat(desk.red, desk.green, pinned.chip.userbegins,
-                                pinned.chip.piN)),
             self.uio_oe.eq(0xFF),               # every bidirectional pin an output
         ]
+        outputs = {THINKING: cartridge.busy, TX: desk.tx,
+                   **dict(zip(LAMP_PINS, desk.lamps)), **dict(zip(ROW_PINS, desk.row))}
+        shown = {USERBEGINS: pinned.chip.userbegins, PIN_OUT: pinned.chip.piN,
+                 **dict(zip(RED_PINS, desk.red)), **dict(zip(GREEN_PINS, desk.green))}
+        for port, pins in ((self.uo_out, outputs), (self.uio_out, shown)):
+            m.d.comb += [port[pin].eq(signal) for pin, signal in pins.items()]
         return m
 
 
