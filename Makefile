@@ -24,7 +24,7 @@ NETLIST ?=
 ARGS ?=
 
 .PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board serve site museum formal clean
+	compare bitstream prog load cost play-board serve site tinytapeout museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -88,6 +88,9 @@ serve: $(STAMP)       ## the console in a web browser: its front panel and each 
 
 site: $(STAMP)        ## the console as static files for any web server, played in the browser with no server of ours: build/site/ (needs npm)
 	$(TTT) site $(ARGS)
+
+tinytapeout: $(STAMP) ## the chip as a Tiny Tapeout project: build/tinytapeout/ (ARGS=--test: its cocotb test on Icarus)
+	$(TTT) tinytapeout $(ARGS)
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)
