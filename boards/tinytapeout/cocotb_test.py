@@ -11,7 +11,7 @@ import os
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, with_timeout
 
 PROJECT = {}
 
@@ -59,6 +59,12 @@ async def receive_line(dut):
     return line.decode().strip()
 
 
+def answer_ns():
+    """The longest an answer may take: the slowest move, then a line of 40 bytes."""
+    clocks = PROJECT["patience"] + 40 * 10 * PROJECT["bit_cycles"]
+    return round(clocks * 1e9 / PROJECT["clock_hz"])
+
+
 @cocotb.test()
 async def test_uart(dut):
     """Games through the host link, frame by frame as `make play-board` sends them."""
@@ -69,7 +75,7 @@ async def test_uart(dut):
             # The answer may begin before the frame's last stop bit ends.
             answering = cocotb.start_soon(receive_line(dut))
             await send(dut, frame + "\r")
-            answer = await answering
+            answer = await with_timeout(answering, answer_ns(), "ns")
             dut._log.info(f"{frame} -> {answer}")
             assert answer == expected, f"{frame}: {answer!r}, the golden model {expected!r}"
 
