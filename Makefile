@@ -89,7 +89,7 @@ serve: $(STAMP)       ## the console in a web browser: its front panel and each 
 site: $(STAMP)        ## the console as static files for any web server, played in the browser with no server of ours: build/site/ (needs npm)
 	$(TTT) site $(ARGS)
 
-tinytapeout: $(STAMP) ## the chip as a Tiny Tapeout project: build/tinytapeout/ (ARGS=--test: its cocotb test on Icarus)
+tinytapeout: $(STAMP) ## write the chip as a Tiny Tapeout project: build/tinytapeout/ (ARGS=--test: its cocotb test on Icarus)
 	$(TTT) tinytapeout $(ARGS)
 
 test: $(STAMP)        ## the test suite

@@ -154,6 +154,13 @@ def no_port():
     return None
 
 
+def no_acm_port():
+    """TT's demo board's RP2040 (docs/tinytapeout.md)."""
+    if Path("/dev/ttyACM0").exists():
+        return "/dev/ttyACM0 is there: the journey would play it"
+    return None
+
+
 # -- checks beyond the first and last lines (the journeys that replaced API tests) ------
 
 def bitstream_report(done):
@@ -475,6 +482,22 @@ JOURNEYS = [
     J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"\(default[ :][^()]*\)$"),
     J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
+
+    # The chip as a Tiny Tapeout project (docs/tinytapeout.md), and its demo board's port.
+    J("make tinytapeout", first=r"^wrote build/tinytapeout/: info\.yaml",
+      last=r"^wrote build/tinytapeout/: info\.yaml, src/tt_um_ttt_eth1990\.v, src/ttt_chip\.v, "
+      r"test/Makefile, test/tb\.v, test/test\.py, docs/info\.md$",
+      wrote=("build/tinytapeout/info.yaml", "build/tinytapeout/test/test.py"),
+      locks=("tinytapeout",)),
+    J("make tinytapeout ARGS=--test", needs="iverilog", slow=True, locks=("tinytapeout",),
+      last=r"^cocotb on icarus: 2 passed, 0 failed \(log: build/tinytapeout/test/icarus\.log\)$"),
+    J(".venv/bin/ttt tinytapeout --test --sim verilator", slow=True, locks=("tinytapeout",),
+      last=r"^cocotb on verilator: 2 passed, 0 failed \(log: build/tinytapeout/test/"
+      r"verilator\.log\)$"),
+    J("make play-board PORT=/dev/ttyACM0", status=2, needs=no_acm_port,
+      last=r"^error: cannot open the serial port /dev/ttyACM0: No such file or directory"),
+    J("make serve PORT=/dev/ttyACM0", status=2, needs=no_acm_port,
+      last=r"^error: cannot open the serial port /dev/ttyACM0: No such file or directory"),
 
     # The console as a static site: built (npm fetches Pyodide once), then served.
     J(("make site", "ttt site"), needs="npm", slow=True, locks=("site",),

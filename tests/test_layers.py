@@ -189,7 +189,7 @@ LAYERS = {
         ["__init__.py gateware"],
         ["builds", "box"],
         ["host"],
-        ["web"],
+        ["web", "tinytapeout"],
         ["site"],
         ["commands ttt.py __main__.py"],
     ],
