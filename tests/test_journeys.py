@@ -406,6 +406,9 @@ JOURNEYS = [
     J("OPENFPGALOADER=/path/to/openFPGALoader make prog", status=2,
       last=r"^error: OPENFPGALOADER=/path/to/openFPGALoader is not an executable$",
       steps=BOARD_STEPS, locks=("icebreaker",)),
+    J(("make verify NETLIST=sky130", "ttt verify --netlist sky130"),
+      last=r"^all 1955 games agree: .* the chip's pins .* at every edge"),
+    J("python -m sim.verification.sky130", first=r"^sky130==\d", last=r"^sky130==\d"),
     J("make verify NETLIST=synth", covered=(
         "tests/test_gatelevel.py::test_make_verify_netlist_synth_plays_every_game_like_the_"
         "golden_model", 'make("verify", "NETLIST=synth")')),

@@ -16,7 +16,7 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 from hdl.eth.cartridge import EthCartridge
-from hdl.eth.export import _wake_at_time_zero
+from hdl.eth.export import wake_at_time_zero
 
 from ..gateware.rates import BAUD, CLOCK_HZ
 from ..gateware.top import desk_for
@@ -160,7 +160,7 @@ def netlist(kind="verilog"):
     of this text starts from x and shows that the reset reaches every register.
     """
     if kind == "verilog":
-        text = _wake_at_time_zero(verilog.convert(top(), name=TOP, emit_src=False))
+        text = wake_at_time_zero(verilog.convert(top(), name=TOP, emit_src=False))
         return _INITIAL.sub(r"\1 ;", text)
     if kind == "rtlil":
         return rtlil.convert(top(), name=TOP, emit_src=False)

