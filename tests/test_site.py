@@ -56,6 +56,8 @@ def test_a_board_of_a_desk_per_game_opens_the_desk_of_the_game_chosen():
         assert state["name"] == "firstfree" and not any(state["board"])
         state = board.act({"kind": "act", "do": "key", "place": 4})
         assert state["board"][0] and "3 clock cycles" in " ".join(state["said"]), state
+        state = board.play(1)           # the same game again: its desk kept, begun anew
+        assert opened == ["eth", "firstfree"] and not any(state["board"]), state
         assert board.play(0)["name"] == "eth" and opened[-1] == "eth"
     finally:
         board.close()

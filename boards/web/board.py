@@ -139,13 +139,13 @@ class Board:
                           f"{len(self.games) - 1}")
 
         def begun():
-            if self.desks and number != self._desk:
+            if not self.desks:
+                self.console.number = number
+            elif number != self._desk:      # another game's desk; its own game is 0
                 self.close()
                 self._desk = number
                 self._open(self.games)
                 self.link.games = self._on_link()
-            else:
-                self.console.number = number
             self.console.begin()
             self.view = self._view()
         self._talking(begun)
