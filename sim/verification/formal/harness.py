@@ -135,9 +135,12 @@ class Harness(Elaboratable):
         in `asserts` is checked rather than assumed.
     chip : Chip, optional
         The chip to check (a mutant, say); a new ``Chip()`` by default.
+    positions : iterable of int
+        Boards a waiting chip is assumed to hold (sim.verification.formal.guides): with
+        ``no_setup`` left out, a set-up then ends in a position of a game.
     """
 
-    def __init__(self, asserts=(), assumes=(), covers=(), *, chip=None):
+    def __init__(self, asserts=(), assumes=(), covers=(), *, chip=None, positions=()):
         self.asserts = set(asserts)
         self.assumes = set(assumes)
         self.covers = set(covers)
@@ -150,6 +153,7 @@ class Harness(Elaboratable):
         self.inputs = {name: Signal(len(getattr(self.chip, name)), name=name)
                        for name in ("keyboardN", "userbegins", "piN", "resetN", "scan",
                                     "scanin")}
+        self.positions = tuple(positions)
 
     def elaborate(self, platform):
         m = Module()
@@ -161,7 +165,15 @@ class Harness(Elaboratable):
         self._properties(m, watch)
         self._invariants(m, watch)
         self._covers(m, watch)
+        self._positions(m, watch)
         return m
+
+    def _positions(self, m, w):
+        """Assume a waiting chip holds one of `positions` (a set-up ends in a game's)."""
+        if not self.positions:
+            return
+        known = Cat(*(w.board == board for board in self.positions)).any()
+        m.d.comb += Assume(~w.started | (w.state != State.waiting) | known, "game_position")
 
     def _check(self, m, name, test):
         """`test` as the statement its name has in this job, or nothing. An assumption

