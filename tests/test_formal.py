@@ -14,7 +14,7 @@ from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import clocked, press, pressing, start
 from firmware_ref.places import COMPUTER, EMPTY, HUMAN
 from sim.chip import games
-from sim.verification.formal import jobs
+from sim.verification.formal import guides, jobs, proofs
 from sim.verification.formal.harness import ASSUMPTIONS, PROPERTIES, key_bound
 from sim.verification.mutants import mutants
 
@@ -140,3 +140,25 @@ def test_a_lost_chip_plays_an_unassigned_move():
     board = [HUMAN, HUMAN, EMPTY, EMPTY, EMPTY, COMPUTER, EMPTY, COMPUTER, EMPTY]
     start(chip, userbegins=True, position=board)
     assert not _plays_an_assigned_move(chip.registers(), 3)
+
+
+def test_a_deep_cover_is_reached_from_a_game_position(tmp_path):
+    # No game reaches case 5 within 160 clocks (guides.FIRST); a set-up ending in a
+    # game's position does in 13.
+    kept, game = jobs.reach("returned_case_5", work=tmp_path)
+    assert kept is None and game.reached == {"returned_case_5": 13}
+
+
+def test_the_game_positions_are_boards_a_game_waits_with():
+    positions = guides.positions()
+    assert 0 in positions                           # the user begins
+    assert all(board_places(board).count(EMPTY) >= 1 for board in positions)
+    assert len(positions) == 447
+
+
+def test_the_jobs_run_the_longest_of_the_last_run_first():
+    ran = []
+    tasks = {key: (lambda key=key: ran.append(key)) for key in "abc"}
+    done, seconds = proofs.parallel(tasks, 1, log=lambda line: None,
+                                    last={"a": 1.0, "c": 9.0})
+    assert ran == ["c", "a", "b"] and set(done) == set(seconds) == set("abc")

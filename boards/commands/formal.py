@@ -27,6 +27,9 @@ def arguments(parser):
                         help="leave out the mutant controllers")
     parser.add_argument("--no-equiv", action="store_true",
                         help="leave out the equivalence of the netlists")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="jobs at once (default: the number of cores), the longest "
+                             "of the last run first")
 
 
 def run(args):
@@ -34,4 +37,5 @@ def run(args):
 
     from ..builds import netlists
     return proofs.run(boards=netlists.boards(), covers=not args.no_covers,
-                      mutated=not args.no_mutants, equivalence=not args.no_equiv)
+                      mutated=not args.no_mutants, equivalence=not args.no_equiv,
+                      workers=args.jobs)

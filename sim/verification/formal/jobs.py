@@ -5,9 +5,10 @@
   per property, a bounded check without each input assumption shows which it needs.
 - Why each assumption is needed: a bounded check without it, whose failing trace is
   kept as a VCD (``build/formal/needs_<assumption>/trace.vcd``).
-- Covers: each cover in its own job, so that the shortest trace to it is found.
+- Covers: each cover in its own job, so that the shortest trace to it is found; the deep
+  ones (`DEEP`) from a set-up that ends in a game's position (sim.verification.formal.guides).
 - Mutants: every mutant controller of sim.verification.mutants (those of tests/test_mutants.py),
-  proven and checked.
+  proven and checked, from power-up and from a game's position.
 """
 
 import dataclasses
@@ -17,11 +18,13 @@ import hdl.eth.chip
 
 from sim.verification.mutants import controller_from
 
+from sim.verification.formal import guides
 from sim.verification.formal.harness import ASSUMPTIONS, COVERS, INVARIANTS, PROPERTIES, key_bound
-from sim.verification.formal.sby import ENGINE, WORK, Job, run
+from sim.verification.formal.sby import ELABORATING, ENGINE, WORK, Job, run
 
-__all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "FALSIFY", "proof",
-           "needs", "cover", "Row", "falsify", "rows", "mutant", "result_text", "report"]
+__all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "DEEP", "FALSIFY",
+           "proof", "needs", "cover", "reach", "Row", "falsify", "rows", "mutant",
+           "in_games", "result_text", "report", "job_table"]
 
 PROVE_DEPTH = 1                 # k of the k-induction: the invariants make k = 1 enough
 ALL = tuple(ASSUMPTIONS)
@@ -52,15 +55,32 @@ def needs(assumption, *, work=WORK):
 
 
 # A cover the solver cannot reach in time under every assumption is tried again with a
-# set-up position allowed (the report's §4, keys at reset), which shortens the game.
+# set-up (the report's §4, keys at reset) that ends in a game's position: a state a game
+# reaches, which shortens the trace (guides).
 SETUP = tuple(a for a in ALL if a != "no_setup")
+# The covers no game reaches within hundreds of clocks (guides.FIRST): from a set-up only.
+DEEP = tuple(guides.FIRST)
+SETUP_DEPTH = 30
+# The bounded checks from a game's position: the mutants' failures come by clock 22.
+GAME_DEPTH = 25
 
 
-def cover(name, depth=COVER_DEPTH, *, assumes=ALL, timeout=None, work=WORK):
-    """The shortest trace to cover `name` (within `depth` clocks) under `assumes`."""
-    tag = "" if assumes == ALL else "_setup" if assumes == SETUP else "_other"
-    return run(Job(f"cover{tag}_{name}", "cover", depth, (), tuple(assumes), (name,)),
-               timeout=timeout, work=work)
+def cover(name, depth=COVER_DEPTH, *, assumes=ALL, positions=(), timeout=None, work=WORK):
+    """The shortest trace to cover `name` (within `depth` clocks) under `assumes` (and a
+    waiting chip holding one of `positions`)."""
+    tag = "" if assumes == ALL else "_game" if positions else "_other"
+    return run(Job(f"cover{tag}_{name}", "cover", depth, (), tuple(assumes), (name,),
+                   positions=tuple(positions)), timeout=timeout, work=work)
+
+
+def reach(name, *, timeout=None, work=WORK):
+    """(the cover under every assumption, or None for a deep one; from a game's position,
+    or None when the first reached it)."""
+    kept = None if name in DEEP else cover(name, timeout=timeout, work=work)
+    if kept is not None and name in kept.reached:
+        return kept, None
+    return kept, cover(name, SETUP_DEPTH, assumes=SETUP, positions=guides.positions(),
+                       timeout=timeout, work=work)
 
 
 # The assumptions a bounded check can show a property needs, within this many clocks.
@@ -114,9 +134,10 @@ def result_text(outcome):
     return f"{outcome.status} (log: {outcome.log})"
 
 
-def _reached(outcome):
+def _reached(outcome, name=None):
     if outcome is None:
-        return "-"
+        first = guides.FIRST.get(name)
+        return f"a game at clock {first:,} (golden model)" if first else "-"
     name = outcome.job.covers[0]
     step = outcome.reached.get(name)
     if step is not None:
@@ -161,13 +182,14 @@ def report(rows, needs_outcomes, covers, mutants=()):
                    f"{trace} |")
     if covers:
         out += ["", "## Covers", "",
-                "Shortest traces, under every assumption; where the solver stops first, "
-                "again with a position set up at reset (no_setup left out).", "",
-                "| cover | what | every assumption | with a set-up | time |",
+                "Shortest traces, under every assumption; the deep ones from a position "
+                "set up at reset (no_setup left out) that a game reaches "
+                "(docs/formal.md).", "",
+                "| cover | what | every assumption | from a game's position | time |",
                 "| --- | --- | --- | --- | --- |"]
         for name, (kept, setup) in covers.items():
-            spent = kept.seconds + (setup.seconds if setup else 0)
-            out.append(f"| `{name}` | {COVERS[name]} | {_reached(kept)} | "
+            spent = sum(o.seconds for o in (kept, setup) if o)
+            out.append(f"| `{name}` | {COVERS[name]} | {_reached(kept, name)} | "
                        f"{_reached(setup)} | {spent:.1f} s |")
     if mutants:
         out += ["", "## Mutants of tests/test_mutants.py", "",
@@ -177,22 +199,46 @@ def report(rows, needs_outcomes, covers, mutants=()):
     return "\n".join(out) + "\n"
 
 
-def mutant(source, depth=20, *, work=WORK):
+def in_games(depth=GAME_DEPTH, *, work=WORK):
+    """The bounded check of the unchanged chip from a game's position: it must pass for
+    a mutant's failure there to count."""
+    return run(Job("game_bmc", "bmc", depth, tuple(PROPERTIES), SETUP,
+                   positions=guides.positions()), work=work)
+
+
+def mutant(source, depth=20, *, tag="mutant", work=WORK):
     """What the properties say of the mutant controller `source`: None when they are
-    still proven; else the property a bounded check finds failing, or, with no failure
+    still proven; else the property a bounded check finds failing, from power-up or
+    from a set-up that ends in a game's position (as `in_games`), or, with no failure
     within `depth` clocks, the invariant where the proof breaks."""
     def chip():
         # Chip() builds its controller from the name in its module, as the test does.
-        with mock.patch.object(hdl.eth.chip, "Controller", controller_from(source)):
+        with ELABORATING, mock.patch.object(hdl.eth.chip, "Controller",
+                                            controller_from(source)):
             return hdl.eth.chip.Chip()
 
-    proved = run(Job("mutant_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
+    proved = run(Job(f"{tag}_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
                      ALL), chip=chip(), work=work)
     if proved.status == "pass":
         return None
-    found = run(Job("mutant_bmc", "bmc", depth, tuple(PROPERTIES), ALL), chip=chip(),
+    found = run(Job(f"{tag}_bmc", "bmc", depth, tuple(PROPERTIES), ALL), chip=chip(),
                 work=work)
     if found.status == "fail":
         return f"caught: `{found.failed}` fails at clock {found.step}"
+    game = run(Job(f"{tag}_game", "bmc", GAME_DEPTH, tuple(PROPERTIES), SETUP,
+                   positions=guides.positions()), chip=chip(), work=work)
+    if game.status == "fail":
+        return (f"caught from a game's position: `{game.failed}` fails at clock "
+                f"{game.step}")
     return (f"flagged: the proof breaks at `{proved.failed or proved.status}`; no "
-            f"failure within {depth} clocks")
+            f"failure within {depth} clocks, nor {GAME_DEPTH} from a game's position")
+
+
+def job_table(runs):
+    """The report's table of every SBY job: mode, engine, depth, verdict and time."""
+    out = ["", "## Jobs", "", "| job | mode | engine | depth | result | time |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for o in sorted(runs, key=lambda o: -o.seconds):
+        out.append(f"| {o.job.name} | {o.job.mode} | `{o.job.engine}` | {o.job.depth} | "
+                   f"{o.status} | {o.seconds:.1f} s |")
+    return out

@@ -20,21 +20,29 @@ and writes build/formal/report.md and report.json, each whole or not at all. The
 status is 1 when the properties are not proven or a netlist is not equivalent.
 """
 
+import functools
 import json
+import os
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from firmware_ref.cli import UserError, replacing
 
 from sim.verification.formal import jobs
-from sim.verification.formal.harness import ASSUMPTIONS, COVERS
-from sim.verification.formal.sby import WORK
+from sim.verification.formal.harness import ASSUMPTIONS, COVERS, PROPERTIES
+from sim.verification.formal.sby import RUNS, WORK
 from sim.verification import equiv
 from sim.verification.mutants import mutants
 
-__all__ = ["REPORT", "run"]
+__all__ = ["REPORT", "run", "parallel"]
 
+_BUILDING = threading.Lock()
 REPORT = WORK / "report"
-# The time limit of a cover's job: the deepest covers take longer than the rest together.
-COVER_TIMEOUT = 360
+# The time limit of a cover's job under every assumption, before it is tried from a
+# game's position: the others take 15 s at most; state_doingbestmove and returned_case_1
+# (clocks 38 and 37) took minutes.
+COVER_TIMEOUT = 20
 
 
 def _routed(boards, log):
@@ -47,34 +55,100 @@ def _routed(boards, log):
             board.bitstream()
 
 
-def run(*, boards=(), covers=True, mutated=True, equivalence=True, log=print):
-    """``ttt formal``: the proofs, and the equivalence of the netlists, the chip of each
-    of `boards` (sim.verification.gatelevel.Board) among them; 1 if one fails."""
-    rows = jobs.rows(log=log)
-    needs = {}
+def parallel(tasks, workers, log=print, last=None):
+    """Run `tasks` ({key: function}) on `workers` threads (each job is a process),
+    the longest first by the seconds of the last run (`last`, {key: seconds}); return
+    ({key: result}, {key: seconds})."""
+    last = last or {}
+    order = sorted(tasks, key=lambda key: -last.get(key, 0))
+    results, seconds = {}, {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        running = {pool.submit(_timed, tasks[key]): key for key in order}
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                key = running.pop(future)
+                results[key], seconds[key] = future.result()
+                log(f"{key}: {seconds[key]:.1f} s")
+    return results, seconds
+
+
+def _timed(task):
+    start = time.monotonic()
+    result = task()
+    return result, time.monotonic() - start
+
+
+def _last_seconds():
+    try:
+        return json.loads(REPORT.with_suffix(".json").read_text()).get("seconds", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def _tasks(boards, covers, mutated, equivalence, log):
+    tasks = {"proof": functools.partial(jobs.proof, PROPERTIES)}
+    for name in PROPERTIES:
+        for assumption in jobs.FALSIFY:
+            tasks[f"falsify {name} {assumption}"] = functools.partial(
+                jobs.falsify, name, assumption)
     for name in ASSUMPTIONS:
-        needs[name] = outcome = jobs.needs(name)
-        log(f"without {name}: {outcome.failed or outcome.status} at clock {outcome.step}")
-    reached = {}
+        tasks[f"needs {name}"] = functools.partial(jobs.needs, name)
     if covers:
         for name in COVERS:
-            kept = jobs.cover(name, timeout=COVER_TIMEOUT)
-            setup = None
-            if name not in kept.reached:
-                setup = jobs.cover(name, assumes=jobs.SETUP, timeout=COVER_TIMEOUT)
-            reached[name] = (kept, setup)
-            log(f"cover {name}: {kept.reached.get(name, kept.status)}"
-                + (f", set up: {setup.reached.get(name, setup.status)}" if setup else ""))
-    caught = []
+            tasks[f"cover {name}"] = functools.partial(jobs.reach, name,
+                                                      timeout=COVER_TIMEOUT)
     if mutated:
-        for name, source in mutants():
-            caught.append((name, jobs.mutant(source)))
-            log(f"mutant {name}: {caught[-1][1] or 'not caught'}")
-    equal = []
+        tasks["mutant control"] = jobs.in_games
+        for n, (name, source) in enumerate(mutants()):
+            tasks[f"mutant {name}"] = functools.partial(jobs.mutant, source,
+                                                       tag=f"mutant_{n}")
     if equivalence:
-        _routed(boards, log)
-        equal = equiv.check(boards=boards, log=log)
+        # A task per pair and board, each in its own directory (equiv.check).
+        for pair in equiv.PAIRS:
+            for board in (boards if pair in ("board-synth", "routed") else (None,)):
+                tasks[f"equivalence {board.name + ' ' if board else ''}{pair}"] = \
+                    functools.partial(_netlists, pair, board, log)
+    return tasks
+
+
+def _netlists(pair, board, log):
+    if board is not None:
+        with _BUILDING:         # a board's two pairs share its build
+            _routed((board,), log)
+    return equiv.check(pairs=(pair,), boards=(board,) if board else (), log=log)
+
+
+def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
+        log=print):
+    """``ttt formal``: the proofs, and the equivalence of the netlists, the chip of each
+    of `boards` (sim.verification.gatelevel.Board) among them, on `workers` threads
+    (default: the cores); 1 if one fails."""
+    start = time.monotonic()
+    tasks = _tasks(boards, covers, mutated, equivalence, log)
+    done, seconds = parallel(tasks, workers or os.cpu_count() or 1, log, _last_seconds())
+    together = done["proof"]
+    rows = []
+    for name in PROPERTIES:
+        checks = {a: done[f"falsify {name} {a}"] for a in jobs.FALSIFY}
+        rows.append(jobs.Row(name, together, {a: o for a, o in checks.items()
+                                              if o.status == "fail"},
+                             sum(o.seconds for o in checks.values())))
+    needs = {name: done[f"needs {name}"] for name in ASSUMPTIONS}
+    reached = {name: done[f"cover {name}"] for name in COVERS} if covers else {}
+    control = done.get("mutant control")
+    caught = [(name, done[f"mutant {name}"]) for name, _ in mutants()] if mutated else []
+    if control is not None and control.status != "pass":
+        caught = [(name, f"{result} (but the unchanged chip fails there too)")
+                  if result and "game's position" in result else (name, result)
+                  for name, result in caught]
+    equal = [result for key in tasks if key.startswith("equivalence")
+             for result in done[key]]
+    wall = time.monotonic() - start
     text = jobs.report(rows, needs, reached, caught)
+    text += "\n".join(jobs.job_table(RUNS)) + (
+        f"\n\n{len(tasks)} tasks on {workers or os.cpu_count()} threads: {wall:.0f} s wall, "
+        f"{sum(seconds.values()):.0f} s of jobs.\n")
     if equal:
         text += "\n## Equivalence of the netlists (docs/equivalence.md)\n\n" + \
             equiv.report(equal)
@@ -85,11 +159,16 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, log=print):
         "needs": {name: {"fails": o.failed, "clock": o.step,
                          "trace": str(o.traces[0]) if o.traces else None}
                   for name, o in needs.items()},
-        "covers": {name: {"clocks": kept.reached.get(name),
+        "covers": {name: {"clocks": kept.reached.get(name) if kept else None,
                           "set_up": setup.reached.get(name) if setup else None}
                    for name, (kept, setup) in reached.items()},
         "mutants": dict(caught),
         "equivalence": {result.pair: result.summary() for result in equal},
+        "seconds": seconds,
+        "wall": wall,
+        "jobs": [{"job": o.job.name, "mode": o.job.mode, "engine": o.job.engine,
+                  "depth": o.job.depth, "status": o.status, "seconds": o.seconds}
+                 for o in RUNS],
     }
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     with replacing(REPORT.with_suffix(".md")) as out:

