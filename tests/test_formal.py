@@ -5,6 +5,7 @@ make test runs one failing trace and two covers of each kind, make test-slow the
 
 import dataclasses
 import itertools
+import json
 from math import perm
 
 import pytest
@@ -162,3 +163,13 @@ def test_the_jobs_run_the_longest_of_the_last_run_first():
     done, seconds = proofs.parallel(tasks, 1, log=lambda line: None,
                                     last={"a": 1.0, "c": 9.0})
     assert ran == ["c", "a", "b"] and set(done) == set(seconds) == set("abc")
+
+
+def test_make_benchmark_prints_the_median_of_the_last_whole_runs(tmp_path):
+    from sim.reports.benchmark.report import formal_section
+    runs = [{"wall": wall, "workers": 2, "load": 1.0, "date": "2026-11-27 10:00"}
+            for wall in (900, 250, 280, 270)]
+    (tmp_path / "report.json").write_text(json.dumps({"runs": runs}))
+    assert "Median of the last 3 whole runs: 270 s" in "\n".join(
+        formal_section(tmp_path / "report.json"))
+    assert formal_section(tmp_path / "none.json")[-1] == "No whole run of make formal yet."

@@ -12,7 +12,7 @@ from . import tiles
 from .cartridge import CARTRIDGE
 
 __all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section",
-           "site_section", "write"]
+           "site_section", "formal_section", "write"]
 
 # Word operations an x86-64 core can do in a clock at the most: its four integer ALUs.
 # The bit-parallel check's limit is the machine's clock times these, over its operations.
@@ -38,6 +38,7 @@ def markdown(result):
     lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
     lines += site_section(result.get("site", {"missing": "not measured"}))
     lines += tiles.section(result.get("sky130", {"missing": "not measured"}))
+    lines += formal_section()
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
 
@@ -408,6 +409,23 @@ def site_section(site):
               f"{row['wasm_clocks_per_s'] / row['native_clocks_per_s']:.2f} |"
               for row in site["desks"]]
     return lines + ["", f"In {page['browser']}."]
+
+
+def formal_section(path=BUILD / "formal" / "report.json"):
+    """make formal's last whole runs, as it wrote them (make benchmark does not run it)."""
+    try:
+        runs = json.loads(Path(path).read_text()).get("runs", [])
+    except (OSError, ValueError):
+        runs = []
+    if not runs:
+        return ["", "## make formal", "", "No whole run of make formal yet."]
+    walls = sorted(run["wall"] for run in runs[-3:])
+    return ["", "## make formal", "",
+            f"Median of the last {len(walls)} whole runs: {walls[len(walls) // 2]:.0f} s "
+            "wall (build/formal/report.md has each job's time).", "",
+            "| date | wall | jobs at once | load at the start |", "| --- | --- | --- | --- |",
+            *(f"| {run['date']} | {run['wall']:.0f} s | {run['workers']} | "
+              f"{run['load']:.2f} |" for run in runs[-3:])]
 
 
 def write(result, out):

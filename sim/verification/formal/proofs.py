@@ -79,9 +79,10 @@ def _timed(task):
     return result, time.monotonic() - start
 
 
-def _last_seconds():
+def _last():
+    """The last run's report.json, or {}."""
     try:
-        return json.loads(REPORT.with_suffix(".json").read_text()).get("seconds", {})
+        return json.loads(REPORT.with_suffix(".json").read_text())
     except (OSError, ValueError):
         return {}
 
@@ -124,9 +125,10 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     """``ttt formal``: the proofs, and the equivalence of the netlists, the chip of each
     of `boards` (sim.verification.gatelevel.Board) among them, on `workers` threads
     (default: the cores); 1 if one fails."""
-    start = time.monotonic()
+    start, load, last = time.monotonic(), os.getloadavg()[0], _last()
+    workers = workers or os.cpu_count() or 1
     tasks = _tasks(boards, covers, mutated, equivalence, log)
-    done, seconds = parallel(tasks, workers or os.cpu_count() or 1, log, _last_seconds())
+    done, seconds = parallel(tasks, workers, log, last.get("seconds"))
     together = done["proof"]
     rows = []
     for name in PROPERTIES:
@@ -147,8 +149,8 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     wall = time.monotonic() - start
     text = jobs.report(rows, needs, reached, caught)
     text += "\n".join(jobs.job_table(RUNS)) + (
-        f"\n\n{len(tasks)} tasks on {workers or os.cpu_count()} threads: {wall:.0f} s wall, "
-        f"{sum(seconds.values()):.0f} s of jobs.\n")
+        f"\n\n{len(tasks)} tasks on {workers} threads: {wall:.0f} s wall, "
+        f"{sum(seconds.values()):.0f} s of jobs (load {load:.2f} at the start).\n")
     if equal:
         text += "\n## Equivalence of the netlists (docs/equivalence.md)\n\n" + \
             equiv.report(equal)
@@ -166,6 +168,10 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
         "equivalence": {result.pair: result.summary() for result in equal},
         "seconds": seconds,
         "wall": wall,
+        # The whole runs (every part) so far, the last five, for make benchmark.
+        "runs": ([*last.get("runs", []), {"wall": wall, "workers": workers, "load": load,
+                                           "date": time.strftime("%Y-%m-%d %H:%M")}][-5:]
+                 if covers and mutated and equivalence else last.get("runs", [])),
         "jobs": [{"job": o.job.name, "mode": o.job.mode, "engine": o.job.engine,
                   "depth": o.job.depth, "status": o.status, "seconds": o.seconds}
                  for o in RUNS],
