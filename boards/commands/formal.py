@@ -15,9 +15,10 @@ than the sources is built first). It writes build/formal/report.md and
 report.json, and each job's files under build/formal/. Exit status 1 when a
 property is not proven or a netlist is not equal.
 
-About 35 minutes on 2 cores, most of it three deep covers that run to their time
-limit; --no-covers --no-mutants takes about 3 minutes. --no-equiv leaves out the
-netlists. make formal runs it (make formal ARGS=--no-covers)."""
+Every job runs on its own, --jobs N at once (default: the cores), the longest of
+the last run first: about 5 minutes on 2 cores; the deep covers start from a
+position a game reaches (docs/formal.md). --no-equiv leaves out the netlists.
+make formal runs it (make formal ARGS=--no-covers)."""
 
 
 def arguments(parser):

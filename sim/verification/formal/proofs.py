@@ -40,9 +40,8 @@ __all__ = ["REPORT", "run", "parallel"]
 _BUILDING = threading.Lock()
 REPORT = WORK / "report"
 # The time limit of a cover's job under every assumption, before it is tried from a
-# game's position: the others take 15 s at most; state_doingbestmove and returned_case_1
-# (clocks 38 and 37) took minutes.
-COVER_TIMEOUT = 20
+# game's position: each takes 15 s at most (the deep ones, jobs.DEEP, start there).
+COVER_TIMEOUT = 60
 
 
 def _routed(boards, log):
