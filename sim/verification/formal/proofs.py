@@ -5,9 +5,9 @@
 1. the properties of sim.verification.formal.harness by k-induction, and for each a bounded check
    without each input assumption, to show the ones it needs;
 2. a bounded check without each assumption, whose failing trace is kept as a VCD;
-3. each cover, for its shortest trace, and where the solver stops at its time limit,
-   again with a position set up at reset (``--no-covers`` leaves them out: the deep
-   ones take minutes each);
+3. each cover, for its shortest trace; the deep ones (jobs.DEEP) and any the solver does
+   not reach within COVER_TIMEOUT from a set-up that ends in a game's position
+   (sim.verification.formal.guides; ``--no-covers`` leaves them out);
 4. every mutant controller of sim.verification.mutants, to see which the properties catch
    (``--no-mutants``);
 5. the equivalence of the RTL with the exported Verilog, synth_ice40's netlist and the
@@ -16,7 +16,9 @@
    docs/equivalence.md explains; ``--no-equiv``). A board whose bitstream is missing or
    older than the sources is built first, as ``make bitstream`` does,
 
-and writes build/formal/report.md and report.json, each whole or not at all. The exit
+each job a task of its own, `workers` at once, the longest of the last run first
+(`parallel`), and writes build/formal/report.md and report.json (with each task's time
+and the last whole runs), each whole or not at all. The exit
 status is 1 when the properties are not proven or a netlist is not equivalent.
 """
 
