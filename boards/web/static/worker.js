@@ -19,8 +19,9 @@ const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 const plainFetch = self.fetch.bind(self);
 self.fetch = async (input, init) => {
   const response = await plainFetch(input, init);
-  const name = new URL(response.url).pathname.split("/").pop();
-  if (!response.ok || !response.body || !(name in sizes)) return response;
+  const path = new URL(response.url).pathname, name = path.split("/").pop();
+  const loading = path.includes("/pyodide/") || name === "python.zip";
+  if (!response.ok || !response.body || !loading) return response;
   const reader = response.body.getReader();
   const counted = new ReadableStream({
     async pull(controller) {
@@ -31,8 +32,8 @@ self.fetch = async (input, init) => {
       if (now - lastSaid > SAY_EVERY_MS) {      // not a message a chunk: the page redraws
         lastSaid = now;
         const got = Object.values(fetched).reduce((a, b) => a + b, 0);
-        const all = Object.values(sizes).reduce((a, b) => a + b, 0);
-        say(`Fetching ${name} (${megabytes(got)} of ${megabytes(all)} MB)`);
+        const all = Object.values(sizes).reduce((a, b) => a + b, 0);   // once site.json is in
+        say(`Fetching ${name} (${megabytes(got)}${all ? ` of ${megabytes(all)}` : ""} MB)`);
       }
       controller.enqueue(value);
     },
@@ -155,15 +156,16 @@ function offered(text, pyodide) {
 }
 
 async function load() {
+  // Pyodide starts at once; what the site holds, its Python and the first game's desk
+  // come meanwhile.
+  const starting = loadPyodide({ indexURL: new URL("pyodide/", SITE).href, packages: [] });
   site = await (await plainFetch(new URL("site.json", SITE))).json();
   sizes = Object.fromEntries(Object.entries(site.bytes)
     .filter(([name]) => name.startsWith("pyodide/") || name === "python.zip")
     .map(([name, bytes]) => [name.split("/").pop(), bytes]));
-  // The console's Python and the first game's desk come while Pyodide starts.
   const python = fetch(new URL("python.zip", SITE)).then((answer) => answer.arrayBuffer());
   const desk = ready(`desks/${site.games[0]}.wasm`);
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", SITE).href,
-                                      packages: [] });
+  const pyodide = await starting;
   say("Unpacking the console's Python");
   const zip = await python;
   await desk;
