@@ -6,13 +6,13 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const SITE = new URL("../", import.meta.url);
-const modules = new Map();        // a WebAssembly file's name -> its compiled module
+const compiling = new Map();      // a WebAssembly file's name -> its module, promised
+const modules = new Map();        // the same, once compiled: Python's calls cannot wait
 let site, transport, sizes = {}, fetched = {}, lastSaid = -Infinity;
 const SAY_EVERY_MS = 100;
 
 const post = (text) => self.postMessage(text);
-const say = (doing, step, steps) =>
-  post(JSON.stringify({ kind: "progress", doing, ...(step === undefined ? {} : { step, steps }) }));
+const say = (doing) => post(JSON.stringify({ kind: "progress", doing }));
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 // Every file fetched while the Worker loads is counted, and said as it comes.
@@ -41,15 +41,8 @@ self.fetch = async (input, init) => {
   return new Response(counted, { headers: response.headers, status: response.status });
 };
 
-// WASI as the desks need it: they write nothing, so every call only says it did.
+// WASI as the desks need it: they never write, and each call answers ENOSYS (52).
 const wasi = { fd_write: () => 52, fd_seek: () => 52, fd_close: () => 52 };
-
-async function compiled(file) {
-  if (!modules.has(file)) {
-    modules.set(file, WebAssembly.compileStreaming(fetch(new URL(file, SITE))));
-  }
-  return modules.get(file);
-}
 
 function instance(module) {
   const made = new WebAssembly.Instance(module, { wasi_snapshot_preview1: wasi });
@@ -122,14 +115,16 @@ class Chip {
 
 // What boards/site/wasm.py finds as `js.ttt`.
 self.ttt = {
-  desk: (game, bit) => new Desk(modules.get(`desks/${game}.wasm`).value, bit),
-  chip: () => new Chip(modules.get("chip.wasm").value),
+  desk: (game, bit) => new Desk(modules.get(`desks/${game}.wasm`), bit),
+  chip: () => new Chip(modules.get("chip.wasm")),
 };
 
-// A module is compiled before Python asks for it: Python's calls cannot wait.
+// A module is compiled before Python asks for it, once.
 async function ready(file) {
-  const module = await compiled(file);
-  modules.set(file, Object.assign(modules.get(file), { value: module }));
+  if (!compiling.has(file)) {
+    compiling.set(file, WebAssembly.compileStreaming(fetch(new URL(file, SITE))));
+  }
+  modules.set(file, await compiling.get(file));
 }
 
 // The desks and the chip a message will need, by what it asks.
