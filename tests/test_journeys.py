@@ -599,11 +599,14 @@ JOURNEYS = [
     J("make formal", 'make formal ARGS="--no-covers --no-mutants --no-equiv"',
       first=r"^every property, 9 invariants: pass", last=r"^\| `never_lost` \|", slow=True,
       steps=FORMAL_STEPS),
-    J(("ttt formal", "ttt formal --no-covers --no-mutants"),
+    J("ttt formal",
       "ttt formal --no-covers --no-mutants", first=r"^every property, 9 invariants: pass",
       says=r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \1 \(", slow=True,
       last=r"^\| RTL vs icestick routed \| .* \| (\d+) / \1 \(", steps=FORMAL_STEPS,
       locks=("icebreaker", "icestick")),
+
+    J("ttt formal --jobs N", "ttt formal --no-covers --no-mutants --no-equiv --jobs 1",
+      first=r"^every property, 9 invariants: pass", slow=True, steps=FORMAL_STEPS),
 
     # The benchmark, quick: it replaced tests/test_benchmark.py's run through the API.
     J("make benchmark", "make benchmark ARGS=--quick", first=r"^\[ +0\.0 s\] golden model",
