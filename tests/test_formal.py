@@ -86,20 +86,6 @@ def _presses():
     return presses
 
 
-def _returned_case(registers):
-    """Which of the report's §3.5's nine cases the controller takes in returned, from the
-    registers alone: r >= a (1, 2), else r > bestr (3-6), else (7-9); the last move or
-    not (lasti); the bottom level or not (ground)."""
-    board = board_places(registers.board)
-    ground = registers.sp == 0
-    lasti = all(board[k] != EMPTY for k in range(registers.i + 1, 9))
-    if registers.r >= registers.a:
-        return 1 if ground else 2
-    if registers.r > registers.bestr:
-        return (3 if ground else 4) if lasti else (5 if ground else 6)
-    return (7 if ground else 8) if lasti else 9
-
-
 class _Watched:
     """A golden chip that notes the returned case of every clock it spends there."""
     def __init__(self, chip):
@@ -113,7 +99,7 @@ class _Watched:
         self.chip.tick()
         registers = self.chip.registers()
         if registers.state is State.RETURNED:
-            self.cases.add(_returned_case(registers))
+            self.cases.add(guides.returned_case(registers))
 
 
 def test_the_games_reach_all_nine_returned_cases():

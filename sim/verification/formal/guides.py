@@ -26,7 +26,7 @@ from firmware_ref.eth.pins import start
 from firmware_ref.places import EMPTY
 from sim.chip import games
 
-__all__ = ["FIRST", "positions", "shortest"]
+__all__ = ["FIRST", "positions", "shortest", "returned_case"]
 
 # The deep covers, and the clock at which the first game `shortest` finds reaches each;
 # state_doingbestmove (the end of the first search) at 38 as the solver found it in
@@ -45,8 +45,10 @@ def positions():
     return tuple(sorted(boards))
 
 
-def _case(registers):
-    """The §3.5 case of a chip in returned, from its registers (as tests/test_formal.py)."""
+def returned_case(registers):
+    """Which of the report's §3.5's nine cases the controller takes in returned, from the
+    registers alone: r >= a (1, 2), else r > bestr (3-6), else (7-9); the last move or
+    not (lasti); the bottom level or not (ground)."""
     board = board_places(registers.board)
     ground = registers.sp == 0
     lasti = all(board[k] != EMPTY for k in range(registers.i + 1, 9))
@@ -74,7 +76,7 @@ def _answer(registers, key, pin, limit):
             return None
         now = chip.registers()
         if now.state is State.RETURNED:
-            cases.setdefault(_case(now), clocks)
+            cases.setdefault(returned_case(now), clocks)
     return clocks, cases, chip.registers(), chip.state
 
 
