@@ -23,7 +23,7 @@ from sim.verification.formal.harness import ASSUMPTIONS, COVERS, INVARIANTS, PRO
 from sim.verification.formal.sby import ELABORATING, ENGINE, WORK, Job, run
 
 __all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "DEEP", "FALSIFY",
-           "proof", "needs", "cover", "reach", "Row", "falsify", "rows", "mutant",
+           "proof", "needs", "cover", "reach", "Row", "falsify", "mutant",
            "in_games", "result_text", "report", "job_table"]
 
 PROVE_DEPTH = 1                 # k of the k-induction: the invariants make k = 1 enough
@@ -103,22 +103,6 @@ def falsify(name, assumption, *, work=WORK):
     kept = tuple(a for a in ALL if a != assumption)
     return run(Job(f"without_{assumption}_{name}", "bmc", FALSIFY_DEPTH, (name,), kept),
                work=work)
-
-
-def rows(log=print, *, work=WORK):
-    """Every property's row: the proof of all of them together (each helps the others'
-    induction, as the invariants do), and for each the assumptions whose absence a
-    bounded check shows it needs."""
-    together = proof(PROPERTIES, work=work)
-    log(f"every property, {len(INVARIANTS)} invariants: {together.status} "
-        f"({together.seconds:.1f} s)")
-    made = []
-    for name in PROPERTIES:
-        checks = {a: falsify(name, a, work=work) for a in FALSIFY}
-        needed = {a: o for a, o in checks.items() if o.status == "fail"}
-        made.append(Row(name, together, needed, sum(o.seconds for o in checks.values())))
-        log(f"{name} needs: {', '.join(needed) or 'none of ' + ', '.join(FALSIFY)}")
-    return made
 
 
 def result_text(outcome):
