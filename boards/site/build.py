@@ -32,7 +32,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 STATIC = Path(__file__).parent.parent / "web" / "static"
 CACHE = BUILD / "site-cache"
-# -O1: a desk compiles in some 7 s where -O2 takes 70 s, and clocks at 0.63 of its
+# -O1: a desk compiles in some 7 s where -O2 takes 70 s, and clocks at 0.62 of its
 # speed (docs/site.md gives the figures). WASI's reactor model: no main, the page calls in.
 WASM_FLAGS = ("-target", "wasm32-wasi", "-mexec-model=reactor", "-std=c++17", "-O1", "-g0",
               "-w", "-fno-exceptions", "-Wl,--strip-all", "-Wl,--export=malloc",
