@@ -8,12 +8,13 @@ Prove properties of the chip for every input sequence with SBY, Yosys and Yices
 (installed with the project): no stack overflow or underflow, no place 11, every
 search ends, and the others docs/formal.md lists. Each input assumption is shown
 needed by the failing trace found without it; each cover gets its shortest
-trace; the mutant controllers show which mistakes the proofs catch; and the RTL
+trace; each mutant controller must be caught with a failing trace; and the RTL
 is proven equal to the exported Verilog and to the synthesised and the placed
 and routed chip of each board build (a board whose bitstream is missing or older
 than the sources is built first). It writes build/formal/report.md and
 report.json, and each job's files under build/formal/. Exit status 1 when a
-property is not proven or a netlist is not equal.
+property is not proven, a cover not reached, a mutant not caught or a netlist
+not equal.
 
 Every job runs on its own, --jobs N at once (default: the cores), the longest of
 the last run first: about 5 minutes on 2 cores; the deep covers start from a

@@ -19,7 +19,7 @@ from amaranth.hdl import Assert, Assume, Cat, Cover, Elaboratable, Module, Signa
 
 from hdl.eth.board import PLACES
 from hdl.eth.chip import Chip
-from hdl.eth.controller import State
+from hdl.eth.controller import Choose, State
 from hdl.eth.stack import DEPTH
 
 __all__ = ["PROPERTIES", "ASSUMPTIONS", "INVARIANTS", "COVERS", "SEARCH", "Harness",
@@ -47,6 +47,10 @@ PROPERTIES = {
                    "leaves within key_bound() clocks to doingbestmove or finished",
     "reset_to_justreset": "a clock with resetN low always leads to justreset, the board "
                           "empty, sp = 0 and p the chip's",
+    "chip_opens": "a game starts as §3.2 says: justreset leads to waiting only with "
+                  "userbegins high or after the chip's stone at the random counter's place",
+    "finished_stays": "a finished game waits for a reset: finished leads only to "
+                      "finished, or to justreset after resetN low (§3.5)",
 }
 
 ASSUMPTIONS = {
@@ -106,7 +110,8 @@ def _has(board, place, player):
 
 class Watch(NamedTuple):
     """What the statements read: the chip's blocks and nodes, and the harness's own
-    registers (`started`, `last_resetN`, `assigned`) and wires."""
+    registers (`started`, `last_resetN`, `last_state`, `opened`, `assigned`) and
+    wires."""
     chip: object
     ctl: object
     board: object           # the board register's 18 bits
@@ -118,6 +123,8 @@ class Watch(NamedTuple):
     i: object
     started: object         # at least one clock has passed
     last_resetN: object     # resetN a clock ago
+    last_state: object      # the state a clock ago
+    opened: object          # a clock ago: userbegins high, or the chip's random stone
     assigned: object        # m set since the user's move began this search
     searching: object       # in one of SEARCH
     placed: object          # the deepest level's stone is on the board at i
@@ -198,6 +205,11 @@ class Harness(Elaboratable):
         m.d.sync += started.eq(1)
         last_resetN = Signal(init=1)
         m.d.sync += last_resetN.eq(chip.resetN)
+        last_state = Signal(State)
+        m.d.sync += last_state.eq(state)
+        opened = Signal()
+        m.d.sync += opened.eq(chip.userbegins
+                              | (~ctl.toggleN & (ctl.choose == Choose.random)))
         assigned = Signal()     # m has been set since the user's move began the current search
         with m.If(~chip.resetN | (state == State.userjustmoved)):
             m.d.sync += assigned.eq(0)
@@ -212,8 +224,8 @@ class Harness(Elaboratable):
         for k in range(DEPTH):
             m.d.comb += below[k].eq(searching & (sp > k))
         return Watch(chip, ctl, chip.board.board, chip.move, stack, chip.value, state, sp,
-                     chip.move.i, started, last_resetN, assigned, searching, placed,
-                     entries, below)
+                     chip.move.i, started, last_resetN, last_state, opened, assigned,
+                     searching, placed, entries, below)
 
     def _assumptions(self, m, w):
         chip = w.chip
@@ -242,15 +254,19 @@ class Harness(Elaboratable):
         holds("reset_to_justreset",
               w.last_resetN | ((state == State.justreset) & (board == 0) & (sp == 0)
                                & ~chip.board.p))
+        holds("chip_opens",
+              (w.last_state != State.justreset) | (state != State.waiting) | w.opened)
+        holds("finished_stays",
+              (w.last_state != State.finished) | ~w.last_resetN
+              | (state == State.finished))
 
     def _search_ends(self, m, w):
         """Every clock of a search raises the ranking key, and a search leaves only to
         doingbestmove or finished."""
-        state = w.state
+        state, last_state = w.state, w.last_state
         key, last_key = Signal(DIGIT * LEVELS), Signal(DIGIT * LEVELS)
-        last_state = Signal(State)
         m.d.comb += key.eq(self._key(m, state, w.sp, w.i, w.entries))
-        m.d.sync += [last_key.eq(key), last_state.eq(state)]
+        m.d.sync += last_key.eq(key)
         was_searching = Signal()
         m.d.comb += was_searching.eq(Cat(*(last_state == s for s in SEARCH)).any())
         after = {State.userjustmoved: (State.setboardi, State.finished),

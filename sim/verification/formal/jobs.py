@@ -8,7 +8,7 @@
 - Covers: each cover in its own job, so that the shortest trace to it is found; the deep
   ones (`DEEP`) from a set-up that ends in a game's position (sim.verification.formal.guides).
 - Mutants: every mutant controller of sim.verification.mutants (those of tests/test_mutants.py),
-  proven and checked, from power-up and from a game's position.
+  checked from power-up and from a game's position, and proven where neither fails.
 """
 
 import dataclasses
@@ -23,8 +23,8 @@ from sim.verification.formal.harness import ASSUMPTIONS, COVERS, INVARIANTS, PRO
 from sim.verification.formal.sby import ELABORATING, ENGINE, WORK, Job, run
 
 __all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "DEEP", "FALSIFY",
-           "proof", "needs", "cover", "reach", "Row", "falsify", "mutant",
-           "in_games", "result_text", "report", "job_table"]
+           "POWER_UP", "proof", "needs", "cover", "reach", "Row", "falsify", "mutant",
+           "in_games", "from_power_up", "result_text", "report", "unfinished", "job_table"]
 
 PROVE_DEPTH = 1                 # k of the k-induction: the invariants make k = 1 enough
 ALL = tuple(ASSUMPTIONS)
@@ -191,23 +191,33 @@ def in_games(depth=GAME_DEPTH, *, work=WORK):
                    positions=guides.positions()), work=work)
 
 
-def mutant(source, depth=20, *, tag="mutant", work=WORK):
-    """What the properties say of the mutant controller `source`: None when they are
-    still proven; else the property a bounded check finds failing, from power-up or
-    from a set-up that ends in a game's position (as `in_games`), or, with no failure
-    within `depth` clocks, the invariant where the proof breaks."""
+# From power-up `never_lost` is checked rather than assumed: every game keeps it (the
+# enumeration of tests/test_formal.py), so a bounded check may look for a mutant that
+# plays an m it never assigned. Only the unbounded proof has to assume it.
+POWER_UP = FALSIFY
+POWER_UP_DEPTH = 20
+
+
+def from_power_up(depth=POWER_UP_DEPTH, *, chip=None, name="power_up_bmc", work=WORK):
+    """The bounded check from power-up with never_lost checked: the unchanged chip
+    passes it (the control of the mutants' checks), a mutant may fail it."""
+    return run(Job(name, "bmc", depth, (*PROPERTIES, "never_lost"), POWER_UP),
+               chip=chip, work=work)
+
+
+def mutant(source, depth=POWER_UP_DEPTH, *, tag="mutant", work=WORK):
+    """What the properties say of the mutant controller `source`: the property a
+    bounded check finds failing, from power-up (as `from_power_up`) or else from a
+    set-up that ends in a game's position (as `in_games`); with no failure in either,
+    None when the properties are still proven, else the invariant where the proof
+    breaks."""
     def chip():
         # Chip() builds its controller from the name in its module, as the test does.
         with ELABORATING, mock.patch.object(hdl.eth.chip, "Controller",
                                             controller_from(source)):
             return hdl.eth.chip.Chip()
 
-    proved = run(Job(f"{tag}_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
-                     ALL), chip=chip(), work=work)
-    if proved.status == "pass":
-        return None
-    found = run(Job(f"{tag}_bmc", "bmc", depth, tuple(PROPERTIES), ALL), chip=chip(),
-                work=work)
+    found = from_power_up(depth, chip=chip(), name=f"{tag}_bmc", work=work)
     if found.status == "fail":
         return f"caught: `{found.failed}` fails at clock {found.step}"
     game = run(Job(f"{tag}_game", "bmc", GAME_DEPTH, tuple(PROPERTIES), SETUP,
@@ -215,8 +225,23 @@ def mutant(source, depth=20, *, tag="mutant", work=WORK):
     if game.status == "fail":
         return (f"caught from a game's position: `{game.failed}` fails at clock "
                 f"{game.step}")
+    proved = run(Job(f"{tag}_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
+                     ALL), chip=chip(), work=work)
+    if proved.status == "pass":
+        return None
     return (f"flagged: the proof breaks at `{proved.failed or proved.status}`; no "
             f"failure within {depth} clocks, nor {GAME_DEPTH} from a game's position")
+
+
+def unfinished(covers, mutants):
+    """The covers not reached ({name: (kept, from a game's position)}) and the mutants
+    not caught ([(name, verdict)]) of a run: make formal fails with any."""
+    def reached(name, outcome):
+        return outcome is not None and name in outcome.reached
+    return ([name for name, outcomes in covers.items()
+             if not any(reached(name, o) for o in outcomes)]
+            + [name for name, verdict in mutants
+               if not (verdict or "").startswith("caught")])
 
 
 def job_table(runs):

