@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from boards.web import timing
-from boards.web.timing import PLACES, answered, leds
+from boards.web.timing import KEY_NAMES, answered, leds
 from firmware_ref.eth import alg
 from webpage import browser, console, context, key, look, mode, opened, watched  # noqa: F401
 
@@ -160,7 +160,7 @@ def test_the_worst_move_run_at_full_speed_and_its_tree_drawn(browser, insides):
     timing.chip_panel(page)
     run_ms = timing.chip_worst_run_ms(page)
     answer = alg.move([0] * 7 + [alg.HUMAN, 0]).place
-    assert _chip_reads(page, f"board {PLACES[answer]}") == "chip"   # its answer to B3
+    assert _chip_reads(page, f"board {KEY_NAMES[answer]}") == "chip"   # its answer to B3
     assert page.locator("#chip .differences li").count() == 0
     steps = timing.chip_step_ms(page, steps=10)
     assert run_ms < 10_000 and statistics.median(steps) < 500, (run_ms, steps)

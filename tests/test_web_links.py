@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from boards.web.timing import PLACES, answered, leds
+from boards.web.timing import KEY_NAMES, answered, leds
 from webpage import browser, console, context, key, look, mode, opened, watched  # noqa: F401
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
@@ -79,7 +79,7 @@ def test_a_link_opens_the_same_board(browser, mode, served):
     page.get_by_role("button", name="New game").click()
     answered(page, 4)
     place = leds(page).index("empty")
-    play_on = PLACES[place]
+    play_on = KEY_NAMES[place]
     key(page, play_on).click()
     answered(page, 5)
     link = copied(page)
@@ -193,7 +193,7 @@ def test_a_link_that_will_not_do_is_said_in_one_line(browser, served, fragment, 
     line = error_line(page)
     assert line is not None and line.startswith(said) and "\n" not in line, line
     shown = leds(page)
-    assert [PLACES[k] for k, who in enumerate(shown) if who == "you"] == played, shown
+    assert [KEY_NAMES[k] for k, who in enumerate(shown) if who == "you"] == played, shown
     key(page, "B1" if "B2" in played else "B2").click()
     answered(page, 1)
     assert error_line(page) is None

@@ -14,7 +14,7 @@ import statistics
 
 import pytest
 
-from boards.web.timing import PLACES, Served, answered, leds, over, play_by_clicks
+from boards.web.timing import KEY_NAMES, Served, answered, leds, over, play_by_clicks
 from webpage import (DESK, PHONE, SHOTS, browser, console, context, key, look,  # noqa: F401
                      mode, opened, watched)
 
@@ -174,7 +174,7 @@ def test_the_bomb_module(browser, mode):
         page.get_by_role("img", name=re.compile("^Up Next: [XO]")).wait_for()
         empty = [k for k, shown in enumerate(leds(page)) if shown.startswith("label")]
         assert empty, leds(page)
-        key(page, PLACES[empty[0]]).click()
+        key(page, KEY_NAMES[empty[0]]).click()
         answered(page, 2)
         assert re.match(r"Strikes: \d", strikes.get_attribute("aria-label"))
         look(page, "bomb")

@@ -8,6 +8,7 @@ from amaranth_boards.icebreaker import ICEBreakerPlatform
 from amaranth_boards.icestick import ICEStickPlatform
 
 from hdl.cartridge import blink_clocks
+from sim.yosys_json import ICESTORM_LC, ICESTORM_RAM, SB_IO
 
 from .desk import Desk
 from .resources import ICEBREAKER_PANEL
@@ -45,10 +46,10 @@ BOARDS = {
     "icebreaker": Target("icebreaker", ICEBreakerPlatform, "ice40_generic",
                          "iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off "
                          "buttons and LEDs, USB serial", front_panel=True,
-                         capacity={"ICESTORM_LC": 5280, "ICESTORM_RAM": 30, "SB_IO": 39}),
+                         capacity={ICESTORM_LC: 5280, ICESTORM_RAM: 30, SB_IO: 39}),
     "icestick": Target("icestick", ICEStickPlatform, "ice40_generic",
                        "iCEstick (iCE40HX1K): status LEDs, USB serial", front_panel=False,
-                       capacity={"ICESTORM_LC": 1280, "ICESTORM_RAM": 16, "SB_IO": 96}),
+                       capacity={ICESTORM_LC: 1280, ICESTORM_RAM: 16, SB_IO: 96}),
 }
 DEFAULT_BOARD = "icebreaker"
 

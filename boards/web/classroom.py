@@ -23,6 +23,7 @@ import time
 import aiohttp
 
 from sim.backends.watch import LIMIT
+from sim.catalogue import CHIP
 
 from .chip import greediest
 
@@ -44,7 +45,7 @@ class Server:
     """``ttt serve --no-browser`` for the chip, in a process of its own, with `options`
     (its command line's, e.g. ``sessions=32``): ``with Server(...) as server``."""
 
-    def __init__(self, games="eth", **options):
+    def __init__(self, games=CHIP.name, **options):
         argv = [sys.executable, "-m", "boards", "serve", "--no-browser", "--game", games]
         for name, value in options.items():
             argv += [f"--{name.replace('_', '-')}", str(value)]

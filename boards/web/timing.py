@@ -18,12 +18,12 @@ from sim import catalogue
 
 from . import words
 
-__all__ = ["find_chromium", "Missing", "Served", "play_by_clicks", "click_to_led",
+__all__ = ["find_chromium", "Missing", "Served", "KEY_NAMES", "play_by_clicks", "click_to_led",
            "WORST", "CHIP_CYCLE", "TIMED_CLICK", "UNTIL", "LET_GO", "chip_panel", "cycle_is",
            "chip_step_ms", "chip_worst_run_ms", "in_browser"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
-PLACES = words.board()["places"]     # the keys by name, as the page names them
+KEY_NAMES = words.board()["places"]     # the keys by name, as the page names them
 # Chromium by the names a shell finds it on PATH (Debian's /usr/bin/chromium, a script
 # that starts the browser, which Playwright drives as well): a machine whose PATH has
 # none is a machine without it, as for a user.
@@ -127,7 +127,7 @@ def play_by_clicks(page, first=WORST):
     before = page.evaluate("window.ttt.timings.done.length")
     done, place = before, first
     while True:
-        page.get_by_role("button", name=PLACES[place], exact=True).click()
+        page.get_by_role("button", name=KEY_NAMES[place], exact=True).click()
         done += 1
         answered(page, done)
         shown = leds(page)
@@ -217,7 +217,7 @@ def chip_worst_run_ms(page):
     step.click()
     cycle_is(page, "1 of 1")
     page.locator("#chip-resetN").check()
-    page.get_by_role("button", name=f"hold key {PLACES[WORST]}").click()
+    page.get_by_role("button", name=f"hold key {KEY_NAMES[WORST]}").click()
     step.click()
     cycle_is(page, "2 of 2")
     step.click()

@@ -33,7 +33,7 @@ INPUTS = ("start", "key", "switches", "position", "rx__valid", "rx__payload", "t
 OUTPUTS = ("ready", "busy", "over", "lamps", "board", "rx__ready", "tx__valid",
            "tx__payload")
 BINARY = ("key", "lamps", "switches")
-PLACES = {"position", "board"}     # nine places of two bits: shown place by place
+BOARD_SIGNALS = {"position", "board"}     # nine places of two bits: shown place by place
 
 
 def fields(package):
@@ -139,7 +139,7 @@ def view(waves_path, *, save_path=None):
                        f"{n} {coordinate(k)}", "hex", "place") for k in range(9)))
 
     def rows(names):
-        return tuple(places(n) if n in PLACES else trace(n) for n in names if n in found)
+        return tuple(places(n) if n in BOARD_SIGNALS else trace(n) for n in names if n in found)
 
     shown = [gtkw.Group("clock", (trace(CLOCK),))] if CLOCK in found else []
     shown += [gtkw.Group("inputs", rows(INPUTS)), gtkw.Group("outputs", rows(OUTPUTS))]
