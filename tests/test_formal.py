@@ -183,7 +183,13 @@ def test_make_benchmark_prints_the_median_of_the_last_whole_runs(tmp_path):
     from sim.reports.benchmark.report import formal_section
     runs = [{"wall": wall, "workers": 2, "load": 1.0, "date": "2026-11-27 10:00"}
             for wall in (900, 250, 280, 270)]
-    (tmp_path / "report.json").write_text(json.dumps({"runs": runs}))
-    assert "Median of the last 3 whole runs: 270 s" in "\n".join(
-        formal_section(tmp_path / "report.json"))
+    done = [{"job": f"job_{k}", "mode": mode, "engine": "smtbmc yices", "depth": 20,
+             "status": "pass", "seconds": float(k)}
+            for k, mode in enumerate(["bmc"] * 11 + ["cover"] * 2)]
+    (tmp_path / "report.json").write_text(json.dumps({"runs": runs, "jobs": done}))
+    lines = formal_section(tmp_path / "report.json")
+    assert "Median of the last 3 whole runs: 270 s" in "\n".join(lines)
+    assert "| bmc | 11 | 55 |" in lines and "| cover | 2 | 23 |" in lines
+    longest = [line for line in lines if line.startswith("| job_")]
+    assert longest[0].startswith("| job_12 |") and len(longest) == 10
     assert formal_section(tmp_path / "none.json")[-1] == "No whole run of make formal yet."

@@ -18,6 +18,10 @@ __all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section
 # The bit-parallel check's limit is the machine's clock times these, over its operations.
 OPS_PER_CLOCK = 4
 RAW = BUILD / "benchmark.json"
+# make formal's longest jobs shown; and its one run before the jobs ran in parallel and
+# the deep covers started from a game's position (seconds, commit, date), measured then.
+FORMAL_LONGEST = 10
+FORMAL_BEFORE = (1619, "c1aec7f", "2026-11-27")
 
 
 def _number(value, digits=0):
@@ -412,20 +416,40 @@ def site_section(site):
 
 
 def formal_section(path=BUILD / "formal" / "report.json"):
-    """make formal's last whole runs, as it wrote them (make benchmark does not run it)."""
+    """make formal's last whole runs, as it wrote them (make benchmark does not run it),
+    and the jobs of the last run: the time by mode, and the longest."""
     try:
-        runs = json.loads(Path(path).read_text()).get("runs", [])
+        last = json.loads(Path(path).read_text())
     except (OSError, ValueError):
-        runs = []
+        last = {}
+    runs = last.get("runs", [])
     if not runs:
         return ["", "## make formal", "", "No whole run of make formal yet."]
     walls = sorted(run["wall"] for run in runs[-3:])
-    return ["", "## make formal", "",
-            f"Median of the last {len(walls)} whole runs: {walls[len(walls) // 2]:.0f} s "
-            "wall (build/formal/report.md has each job's time).", "",
-            "| date | wall | jobs at once | load at the start |", "| --- | --- | --- | --- |",
-            *(f"| {run['date']} | {run['wall']:.0f} s | {run['workers']} | "
-              f"{run['load']:.2f} |" for run in runs[-3:])]
+    out = ["", "## make formal", "",
+           f"Median of the last {len(walls)} whole runs: {walls[len(walls) // 2]:.0f} s "
+           "wall (build/formal/report.md has each job's time). Before the jobs ran in "
+           "parallel and the deep covers started from a game's position, one run took "
+           f"{FORMAL_BEFORE[0]:,} s on this machine (commit {FORMAL_BEFORE[1]}, "
+           f"{FORMAL_BEFORE[2]}).", "",
+           "| date | wall | jobs at once | load at the start |", "| --- | --- | --- | --- |",
+           *(f"| {run['date']} | {run['wall']:.0f} s | {run['workers']} | "
+             f"{run['load']:.2f} |" for run in runs[-3:])]
+    done = last.get("jobs", [])
+    if done:
+        modes = sorted({job["mode"] for job in done})
+        out += ["", "The SBY jobs of the last run, by mode:", "",
+                "| mode | jobs | seconds |", "| --- | --- | --- |",
+                *(f"| {mode} | {sum(job['mode'] == mode for job in done)} | "
+                  f"{sum(job['seconds'] for job in done if job['mode'] == mode):.0f} |"
+                  for mode in modes),
+                "", f"The {min(FORMAL_LONGEST, len(done))} longest:", "",
+                "| job | mode | engine | depth | result | seconds |",
+                "| --- | --- | --- | --- | --- | --- |",
+                *(f"| {job['job']} | {job['mode']} | `{job['engine']}` | {job['depth']} | "
+                  f"{job['status']} | {job['seconds']:.1f} |"
+                  for job in sorted(done, key=lambda job: -job["seconds"])[:FORMAL_LONGEST])]
+    return out
 
 
 def write(result, out):
