@@ -59,3 +59,35 @@ def test_a_server_that_does_not_start_is_said_with_its_last_lines():
     with pytest.raises(Unserved, match=r"ttt serve did not start: .*nosuchgame"):
         with Server(games="nosuchgame"):
             pass
+
+
+def _saying(*code):
+    """A Server whose program is Python's `code` rather than ttt serve."""
+    server = Server()
+    server.argv = [sys.executable, "-c", "\n".join(code)]
+    return server
+
+
+def test_a_server_that_says_much_is_heard_whole_and_never_stopped_by_its_pipe():
+    # Each line is read as it comes: 200 kB said before the address, and 200 kB after
+    # it, more than a pipe holds, and the server still ends when told.
+    lines = ["import signal, sys, time",
+             "for k in range(2000): print('x' * 100, flush=True)",
+             "print('The console is at http://127.0.0.1:1/ (Ctrl-C ends it)', flush=True)",
+             "for k in range(2000): print('y' * 100, flush=True)",
+             "print('all said', flush=True)",
+             "time.sleep(60)"]
+    with _saying(*lines) as server:
+        assert server.url == "http://127.0.0.1:1/"
+        began = time.monotonic()
+        while not any("all said" in line for line in server.lines):
+            assert time.monotonic() - began < FREED_S, "the server's output stopped"
+            time.sleep(0.05)
+    assert server.process.returncode is not None
+
+
+def test_a_server_that_says_nothing_is_given_up_after_the_start_limit(monkeypatch):
+    monkeypatch.setattr("boards.web.classroom.START_S", 1)
+    with pytest.raises(Unserved, match="ttt serve did not start: it said nothing"):
+        with _saying("import time", "time.sleep(60)"):
+            pass

@@ -18,6 +18,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 import aiohttp
@@ -50,22 +51,30 @@ class Server:
         for name, value in options.items():
             argv += [f"--{name.replace('_', '-')}", str(value)]
         self.argv, self.url, self.lines = argv, None, []
+        self._started = threading.Event()
 
     def __enter__(self):
         self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
-        began = time.monotonic()
-        while self.url is None:
-            line = self.process.stdout.readline()
-            if not line or time.monotonic() - began > START_S:
-                self.__exit__()
-                said = [text.strip() for text in self.lines if text.strip()]
-                raise Unserved("ttt serve did not start: " + (said[-1] if said else
-                                                               "it said nothing"))
-            self.lines.append(line)
-            found = ADDRESS.search(line)
-            self.url = found and found.group(1)
+        # A thread reads every line the server says, so that its pipe never fills and
+        # stops it, and the start is waited for with a limit whether it speaks or not.
+        self._heard = threading.Thread(target=self._hear, daemon=True)
+        self._heard.start()
+        if not self._started.wait(START_S) or self.url is None:
+            said = [text.strip() for text in self.lines if text.strip()]
+            self.__exit__()
+            raise Unserved("ttt serve did not start: " + (said[-1] if said else
+                                                           "it said nothing"))
         return self
+
+    def _hear(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+            found = self.url is None and ADDRESS.search(line)
+            if found:
+                self.url = found.group(1)
+                self._started.set()
+        self._started.set()             # it ended: nothing more to wait for
 
     def __exit__(self, *exc):
         if self.process.poll() is None:
@@ -75,7 +84,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.lines += self.process.stdout.readlines()
+        self._heard.join()
         self.process.stdout.close()
 
     def status(self, field):
