@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware_ref.places import EMPTY, MARKS, PLACES
 from hdl.cartridge import SETTLE
-from sim.catalogue import CHIP
+from sim import catalogue
 
 from ..gateware.rates import BAUD
 from ..host import protocol
@@ -75,7 +75,7 @@ def _answer(link, frame):
 def _game(choose):
     """A game through the host link, the person taking the place `choose(board)`
     picks: [(frame, the golden model's answer line, its status)]."""
-    link = GoldenLink(CHIP.name)
+    link = GoldenLink(catalogue.CHIP.name)
     frames = [("S", _answer(link, "S"))]
     while not frames[-1][1].lamps[1]:
         board = frames[-1][1].board
