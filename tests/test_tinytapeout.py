@@ -127,3 +127,19 @@ def test_the_cocotb_test_plays_a_game_through_each_interface_on_icarus(written):
 @pytest.mark.slow           # Verilator's build of the top: half a minute
 def test_the_cocotb_test_plays_a_game_through_each_interface_on_verilator(written):
     cocotb_run(written, "verilator")
+
+
+def test_verilators_lint_finds_no_error_and_finds_one_it_is_shown(written, tmp_path):
+    # The hardening flow's lint stops on an error, and only reports warnings.
+    try:
+        linted = check.lint(written, top.TOP, project.SOURCES)
+    except check.SimulatorMissing as missing:
+        pytest.skip(str(missing))
+    assert linted.errors == [] and linted.warnings
+    broken = tmp_path / "src"
+    shutil.copytree(written / "src", broken)
+    chip = broken / project.CHIP
+    chip.write_text(chip.read_text().replace(
+        "endmodule", "  wire dangling;\n  assign dangling = nosuch;\nendmodule", 1))
+    errors = check.lint(tmp_path, top.TOP, project.SOURCES).errors
+    assert errors and "nosuch" in errors[0], errors

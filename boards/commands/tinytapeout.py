@@ -16,8 +16,9 @@ clock, tiles, top module, sources, the 24 pins), src/ (the top tt_um_ttt_eth1990
 and the chip, Verilog written from the Amaranth HDL), test/ (TT's tb.v and
 Makefile, and a cocotb test.py that plays games against the golden model's
 answers through the UART and through the chip's own pins) and docs/info.md.
-About 3 seconds. --test then runs that cocotb test as TT's workflow does (make
-in test/): on Icarus (iverilog on the PATH), about 15 seconds, or --sim
+About 3 seconds. --test then lints the sources with Verilator, as the hardening
+flow's lint step does (an error fails; warnings are counted), and runs that
+cocotb test as TT's workflow does (make in test/): on Icarus (iverilog on the PATH), about 15 seconds, or --sim
 verilator (installed with the project; its build takes half a minute);
 --every-game plays all the test's games. It prints what it wrote and each
 test's result; exit status 1 if one fails. --out-dir writes elsewhere. make
@@ -36,7 +37,7 @@ def arguments(parser):
 
 
 def run(args):
-    from boards.tinytapeout import check, project
+    from boards.tinytapeout import check, project, top
     try:
         paths = project.write(args.out_dir)
     except OSError as error:
@@ -47,11 +48,18 @@ def run(args):
     if not args.test:
         return None
     try:
+        linted = check.lint(args.out_dir, top.TOP, project.SOURCES)
         result = check.run_test(args.out_dir, args.sim, every_game=args.every_game)
     except check.SimulatorMissing as missing:
         raise UserError(str(missing)) from None
+    for error in linted.errors:
+        print(f"LINT {error}")
+    print(f"Verilator's lint: {len(linted.errors)} errors, "
+          f"{sum(linted.warnings.values())} warnings ("
+          + ", ".join(f"{kind} {count}" for kind, count in sorted(linted.warnings.items()))
+          + ")")
     for failure in result.failed:
         print(f"FAIL {failure}")
     print(f"cocotb on {args.sim}: {result.passed} passed, {len(result.failed)} failed "
           f"(log: {options.relative(result.log)})")
-    return 1 if result.failed else None
+    return 1 if result.failed or linted.errors else None

@@ -1,7 +1,10 @@
 """The written project's cocotb test, run as TT's workflow runs it: `make` in its test/
-folder, on Icarus or on Verilator, and its results.xml read for failures."""
+folder, on Icarus or on Verilator, and its results.xml read for failures; and its
+sources linted by Verilator, as the hardening flow's lint step reads them."""
 
+import collections
 import os
+import re
 import subprocess
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
@@ -10,7 +13,7 @@ from pathlib import Path
 
 from sim.backends.netlist import SimulatorMissing, available
 
-__all__ = ["SIMULATORS", "Result", "SimulatorMissing", "run_test"]
+__all__ = ["SIMULATORS", "Result", "Lint", "SimulatorMissing", "run_test", "lint"]
 
 SIMULATORS = ("icarus", "verilator")
 
@@ -58,3 +61,26 @@ def run_test(project, simulator, *, every_game=False):
         else:
             failed.append(f"{case.get('name')}: {failure.get('message') or 'failed'}")
     return Result(simulator, passed, failed, log)
+
+
+@dataclass(frozen=True)
+class Lint:
+    errors: list        # Verilator's error lines: each would stop the hardening
+    warnings: dict      # {kind: count}: reported, and not counted as errors there
+
+
+def lint(project, top, sources):
+    """Verilator's lint (every warning on, none fatal) of the project's `sources` (names
+    in its src/) with `top` as the top module. Raises SimulatorMissing without
+    Verilator."""
+    available("verilator")
+    src = Path(project) / "src"
+    done = subprocess.run(["verilator", "--lint-only", "-Wall", "-Wno-fatal",
+                           "--top-module", top, *sources], cwd=src,
+                          capture_output=True, text=True)
+    said = (done.stdout + done.stderr).splitlines()
+    errors = [line for line in said if line.startswith("%Error")]
+    if done.returncode and not errors:
+        errors = said[-1:] or [f"verilator exited {done.returncode}"]
+    kinds = collections.Counter(re.findall(r"^%Warning-(\w+)", "\n".join(said), re.M))
+    return Lint(errors, dict(kinds))
