@@ -136,7 +136,7 @@ def box_link():
         yield Link(port)
 
 
-@pytest.mark.slow       # the Ultimate desk's first compile is a minute: make test-slow
+@pytest.mark.slow       # the Ultimate desk's first compile is half a minute: make test-slow
 def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     moves, replies, end = against_the_engine(parse(*ENDGAME))
     read, write, said = scripted(["load " + " ".join(ENDGAME)] + [str(m) for m in moves])
@@ -147,7 +147,7 @@ def test_a_game_against_the_engine_through_the_board_in_a_box(box_link):
     assert len(replies) == 4 and "O wins: the engine won." in said
 
 
-@pytest.mark.slow       # the Ultimate desk's first compile is a minute: make test-slow
+@pytest.mark.slow       # the Ultimate desk's first compile is half a minute: make test-slow
 def test_the_engine_opens_in_the_box_and_a_board_that_disagrees_is_caught(box_link):
     game = client.BoardGame(box_link)
     reply = game.new(True, person_begins=False)

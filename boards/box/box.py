@@ -39,12 +39,12 @@ ROOM = 4096                         # bytes a run may bring back
 TERMINATORS = b"\r\n"
 THREAD = "board in a box"        # the name of the thread that runs it
 # The first build of a box with one game (sim.backends.compiled: Yosys, then the C++ compiler at
-# -O2), measured on the project's 2-core machine (2026-11-25, load about 4): Ultimate's
-# engine 50 s (the median of 48, 50 and 74 s), the cigarette box 13 s, every other game
-# 4 to 7 s. With several games their sum is said, an overestimate: the museum's eight
-# took 41 s, said as 62.
-BUILD_S = {"ultimate": 50, "bawer_hawkins": 13}
-OTHER_BUILD_S = 7
+# -O2, no debug information), measured on the project's 2-core machine (2026-11-27, load
+# about 2): Ultimate's engine 27 s, the cigarette box 16 s, the 1990 chip 5 s. With
+# several games their sum is said, an overestimate: four games (the chip, the bomb,
+# first free, Tactic-Toe) took 13 s where their sum is 20.
+BUILD_S = {"ultimate": 27, "bawer_hawkins": 16}
+OTHER_BUILD_S = 5
 
 
 class BoxTop(Elaboratable):
@@ -74,7 +74,8 @@ def design(games=(catalogue.CHIP.name,)):
     return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
                                               emit_src=False), WRAPPER,
                            f"the desk with {', '.join(games)}",
-                           sum(BUILD_S.get(name, OTHER_BUILD_S) for name in games))
+                           sum(BUILD_S.get(name, OTHER_BUILD_S) for name in games),
+                           names=False)
 
 
 def _signatures():
