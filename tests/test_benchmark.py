@@ -89,6 +89,7 @@ def test_the_benchmark_reports_the_classrooms_figures_as_it_is_given_them():
     figures = {"class": {"pupils": 30, "sessions": 32, "think_s": [0.5, 2.0], "median_ms": 61.2, "p95_ms": 140.4,
                          "worst_ms": 201.0, "moves": 150, "rss_before_mb": 80.2,
                          "rss_playing_mb": 190.7, "rss_after_mb": 95.1},
+               "rush": {"median_ms": 90.4, "p95_ms": 170.2, "worst_ms": 250.0, "moves": 150},
                "flood": {"edges": 100_000, "steps": 12, "median_ms": 30.0, "p95_ms": 70.0,
                          "worst_ms": 88.8, "moves": 15},
                "one_page_mb": 21.4, "cores": 2}
@@ -97,6 +98,8 @@ def test_the_benchmark_reports_the_classrooms_figures_as_it_is_given_them():
     assert "| 30 pages at once (`--sessions 32`), each pausing 0.5 to 2 s before a key, 150 " \
            "moves | 61 ms | 140 ms | 201 ms |" in text
     assert "(12 steps of 100,000 edges), 15 moves | 30 ms | 70 ms | 89 ms |" in text
+    assert "| the same pages pressing at the same instant, 150 moves | 90 ms | 170 ms | " \
+           "250 ms |" in text
     assert "80 MB before the 30 pages, 191 MB as they finished, 95 MB once they had left; " \
            "the most one page added: 21 MB. On 2 cores." in text
     quick = console.measured(lambda: figures, "", quick=True, log=lambda text: None)

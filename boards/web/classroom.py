@@ -244,9 +244,10 @@ def _ms(times):
 
 def figures(pupils=30, sessions=32):
     """What `make benchmark` reports of the console under load, from ``ttt serve`` on
-    this machine: `pupils` pages each playing a whole game (the server's RSS before
-    and after), a page's keys while another floods the chip's clock, and the most RSS
-    one page can add."""
+    this machine: `pupils` pages each playing a whole game, pausing before their keys
+    as people do (the server's RSS before and after) and then pressing at the same
+    instant, a page's keys while another floods the chip's clock, and the most RSS one
+    page can add."""
     with Server(sessions=sessions, keep=1) as server:
         asyncio.run(lesson(server.url, 1))      # the board in a box loaded once
         before = server.rss_mb()
@@ -254,6 +255,9 @@ def figures(pupils=30, sessions=32):
         after_play = server.rss_mb()
         time.sleep(3)                   # the pages' boards let go after their grace
         after = server.rss_mb()
+        # The worst case beside it: every page's key at the same instant.
+        rush = asyncio.run(lesson(server.url, pupils))
+        time.sleep(3)
         flooded = asyncio.run(lesson(server.url, 1, games=3, flooding=True))
     with Server(sessions=2, keep=1) as server:
         asyncio.run(lesson(server.url, 1))
@@ -264,6 +268,7 @@ def figures(pupils=30, sessions=32):
                       **_ms(class_["moves"]),
                       "rss_before_mb": round(before, 1), "rss_playing_mb": round(after_play, 1),
                       "rss_after_mb": round(after, 1)},
+            "rush": _ms(rush["moves"]),
             "flood": {"edges": LIMIT, "steps": flooded["aside"][0],
                       **_ms(flooded["moves"])},
             "one_page_mb": round(greedy, 1), "cores": os.cpu_count()}

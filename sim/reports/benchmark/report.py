@@ -356,7 +356,7 @@ def classroom_section(room):
     ]
     if "missing" in room:
         return lines + [f"missing: {room['missing']}"]
-    pupils, flood = room["class"], room["flood"]
+    pupils, flood, rush = room["class"], room["flood"], room.get("rush")
     return lines + [
         "| | median | p95 | worst |",
         "| --- | --- | --- | --- |",
@@ -364,6 +364,9 @@ def classroom_section(room):
         f"pausing {pupils['think_s'][0]:g} to {pupils['think_s'][1]:g} s before a key, "
         f"{pupils['moves']} moves | {pupils['median_ms']:.0f} ms | {pupils['p95_ms']:.0f} ms | "
         f"{pupils['worst_ms']:.0f} ms |",
+        *([f"| the same pages pressing at the same instant, {rush['moves']} moves | "
+           f"{rush['median_ms']:.0f} ms | {rush['p95_ms']:.0f} ms | {rush['worst_ms']:.0f} ms |"]
+          if rush else []),
         f"| a page's keys while another floods the chip ({flood['steps']} steps of "
         f"{flood['edges']:,} edges), {flood['moves']} moves | {flood['median_ms']:.0f} ms | "
         f"{flood['p95_ms']:.0f} ms | {flood['worst_ms']:.0f} ms |",
