@@ -62,16 +62,20 @@ def test_a_server_that_does_not_start_is_said_with_its_last_lines():
 
 
 def _saying(*code):
-    """A Server whose program is Python's `code` rather than ttt serve."""
+    """A Server whose program is Python's `code` rather than ttt serve. It takes Ctrl-C
+    as ttt serve does, whatever the test's process left it (a worker may ignore it)."""
     server = Server()
-    server.argv = [sys.executable, "-c", "\n".join(code)]
+    server.argv = [sys.executable, "-c", "\n".join([
+        "import signal",
+        "signal.signal(signal.SIGINT, signal.default_int_handler)",
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})", *code])]
     return server
 
 
 def test_a_server_that_says_much_is_heard_whole_and_never_stopped_by_its_pipe():
     # Each line is read as it comes: 200 kB said before the address, and 200 kB after
     # it, more than a pipe holds, and the server still ends when told.
-    lines = ["import signal, sys, time",
+    lines = ["import time",
              "for k in range(2000): print('x' * 100, flush=True)",
              "print('The console is at http://127.0.0.1:1/ (Ctrl-C ends it)', flush=True)",
              "for k in range(2000): print('y' * 100, flush=True)",
