@@ -157,6 +157,7 @@ def test_a_lost_chip_plays_an_unassigned_move():
     assert not _plays_an_assigned_move(chip.registers(), 3)
 
 
+@pytest.mark.slow           # make formal reaches every deep cover so
 def test_a_deep_cover_is_reached_from_a_game_position(tmp_path):
     # No game reaches case 5 within 160 clocks (guides.FIRST); a set-up ending in a
     # game's position does in 13.

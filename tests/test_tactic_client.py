@@ -6,6 +6,7 @@ import pytest
 from user import make
 
 
+@pytest.mark.slow       # compiling its desk; make test plays the machine on the golden model
 def test_a_game_against_the_machine_through_the_board_in_a_box():
     from boards.host import tactic as client
     from boards.host.link import Link, open_box
