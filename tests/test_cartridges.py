@@ -126,10 +126,9 @@ class WrongLamp(catalogue.game("eth").cartridge()):
         return m
 
 
-# Each compiled simulator builds the broken core of its own (CXXRTL some 8 s, Verilator
-# half a minute): make test-slow; Amaranth's in make test.
+# On Verilator a build of its own, half a minute: make test-slow.
 @pytest.mark.parametrize("backend", [pytest.param(backend, marks=[pytest.mark.slow]
-                                                  if backend != "amaranth" else [])
+                                                  if backend in ON_VERILATOR else [])
                                      for backend in ON_CARTRIDGES])
 def test_a_core_that_lights_a_wrong_lamp_is_caught_on_every_backend(backend):
     with pytest.raises(Mismatch, match=r"game 0, clock \d+: lamps is 1[04] in "

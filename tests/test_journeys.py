@@ -333,28 +333,33 @@ JOURNEYS = [
       wrote=("build/ttt_chip.v", "build/ttt_chip.il"), steps=WAVES_STEPS),
     # The netlist's games after the chip opens at A1 (make netlist also plays the user's
     # first moves: 1119 presses more, and the RTL plays every game in make verify).
+    J("make compare", first=r"^expected: build/e2_golden\.vcd$", last=r"^no difference$",
+      steps=WAVES_STEPS),
+    # The exported netlist's steps, each a build of its own (a Verilator or Icarus build
+    # of the exported Verilog, 20 s): make test-slow.
     J("make netlist", 'make netlist ARGS="--openings 0"',
       first=r"^building the exported netlist on verilator",
       last=r"^PASS random_keys on verilator \(log: build/cocotb/verilator/random_keys\.log\)$",
       says=r"^  waves: build/netlist_e2\.vcd, view: build/netlist_e2\.gtkw$",
-      wrote=("build/netlist_e2.vcd",), check=netlist_lockstep, steps=WAVES_STEPS),
+      wrote=("build/netlist_e2.vcd",), check=netlist_lockstep, steps=WAVES_STEPS, slow=True),
     J("make waves-netlist", env=NO_DISPLAY,
       first=r"^The waves of the E\.2 session are in build/netlist_e2\.vcd",
-      last=r"signal tree holds the same names, under ttt_chip", steps=WAVES_STEPS),
-    J("make compare", first=r"^expected: build/e2_golden\.vcd$", last=r"^no difference$",
-      steps=WAVES_STEPS),
+      last=r"signal tree holds the same names, under ttt_chip", steps=WAVES_STEPS,
+      slow=True),
     J("make compare EXPECTED=build/e2.vcd ACTUAL=build/netlist_e2.vcd",
       says=r"compared 218 signals at 101 instants \(50 clock cycles, both edges\)",
-      first=r"^expected: build/e2\.vcd$", last=r"^no difference$", steps=WAVES_STEPS),
+      first=r"^expected: build/e2\.vcd$", last=r"^no difference$", steps=WAVES_STEPS,
+      slow=True),
     J("make compare ACTUAL=build/netlist_e2.vcd",
       says=r"compared 29 signals at 101 instants \(50 clock cycles, both edges\)\n167 "
            r"samples had unknown \(x\) bits in the expected waves",
-      first=r"^expected: build/e2_golden\.vcd$", last=r"^no difference$", steps=WAVES_STEPS),
+      first=r"^expected: build/e2_golden\.vcd$", last=r"^no difference$", steps=WAVES_STEPS,
+      slow=True),
     J("make netlist SIM=icarus", 'make netlist SIM=icarus ARGS="--openings 0"',
       first=r"^building the exported netlist on icarus",
       last=r"^PASS random_keys on icarus", says=r"^  waves: build/netlist_e2_icarus\.fst, "
       r"view: ", check=netlist_lockstep,
-      needs="iverilog", steps=WAVES_STEPS),
+      needs="iverilog", steps=WAVES_STEPS, slow=True),
     J((".venv/bin/ttt netlist --openings all", "ttt netlist --openings all"),
       ".venv/bin/ttt netlist --openings all", first=r"^building the exported netlist",
       last=r"^PASS random_keys on verilator", says=r"PASS whole_games on verilator",
@@ -396,7 +401,7 @@ JOURNEYS = [
     J(("make verify NETLIST=routed", "make verify NETLIST=..."), "make verify NETLIST=routed",
       first=r"^every game in lockstep on the routed netlist of the icebreaker, gate by gate",
       last=r"^all 1955 games agree: \d+ key presses, 336323 cycles",
-      steps=BOARD_STEPS, locks=("icebreaker",)),
+      steps=BOARD_STEPS, locks=("icebreaker",), slow=True),   # a Verilator build, 10 s
     J("make prog", status=2, first=r"/openFPGALoader --board ice40_generic --write-flash "
       r"\S*build/icebreaker/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, steps=BOARD_STEPS,
       locks=("icebreaker",)),
@@ -809,13 +814,22 @@ def marks(journeys):
 
 
 def cases():
-    """A test for each journey, and one for each step-by-step journey's steps."""
+    """A test for each journey, and one for each step-by-step journey's steps. A
+    step-by-step journey with a slow step among quick ones is two tests: its quick steps
+    in order (make test), and all of them in order (make test-slow)."""
     groups = {}
     for journey in JOURNEYS:
         if journey.covered is None:
             name = journey.steps or (journey.shown or (journey.run,))[0]
             groups.setdefault(name, []).append(journey)
-    return [pytest.param(group, id=name, marks=marks(group)) for name, group in groups.items()]
+    found = []
+    for name, group in groups.items():
+        quick = [journey for journey in group if not journey.slow]
+        if quick and len(quick) < len(group):
+            found.append(pytest.param(quick, id=f"{name} (its quick steps)", marks=marks(quick)))
+            name = f"{name} (every step)"
+        found.append(pytest.param(group, id=name, marks=marks(group)))
+    return found
 
 
 # -- the tests ---------------------------------------------------------------------------

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 import pytest
 from user import ROOT, make, started, typed
 
-from boards.host import bomb, protocol
+from boards.host import bomb
 from boards.host.console import play
 from boards.host.link import Link, open_box
 from boards.box.box import Box
-from desks import WITH_THE_BOMB
 from firmware_ref import cli
 from firmware_ref.ktane import __main__ as expert_line, lfsr, manual, model, module, states
 from firmware_ref.ktane.manual import Defuser, expect, start_row
@@ -307,18 +306,9 @@ def test_the_terminal_defuses_the_golden_module():
     assert "serial number ..." in text and "Up Next:" in text and "[ PASS ]" in text
 
 
-@contextlib.contextmanager
-def the_bomb_in_a_box():
-    """A Link to the board in a box of test_link_race.py's desk, the bomb chosen."""
-    with Box(WITH_THE_BOMB) as box, open_box(box) as port:
-        link = Link(port)
-        link.command(protocol.game(WITH_THE_BOMB.index("ktane")), again=True)
-        yield link
-
-
 def test_a_module_is_defused_through_the_board_in_a_box():
-    with the_bomb_in_a_box() as link:
-        board = bomb.BoardBomb(link)
+    with Box(("ktane",)) as box, open_box(box) as port:
+        board = bomb.BoardBomb(Link(port))
         for edge in (None, Edgework(8, 0, 1, 1)):
             view = board.new(edge)
             assert edge is None or view.edge == edge
@@ -341,8 +331,8 @@ def test_a_module_is_defused_through_the_board_in_a_box():
 
 def test_play_board_hands_the_bomb_to_its_own_client():
     said, typed = [], iter(["pass", "quit"])
-    with the_bomb_in_a_box() as link:
-        assert play(link.stream, read=lambda prompt: next(typed),
+    with Box(("ktane",)) as box, open_box(box) as port:
+        assert play(port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     text = "\n".join(said)
     assert "Press a key by its label" in text and "strikes: " in text

@@ -17,9 +17,8 @@ from boards.box.box import Box, CompiledDesk
 from boards.host import link as serial_link, protocol
 from boards.host.console import Console
 from boards.host.link import Link, open_box, open_port
-from desks import WITH_THE_BOMB
 
-GAMES = WITH_THE_BOMB
+GAMES = ("eth", "ktane", "firstfree")
 CODES = "EKF"
 BOMB = GAMES.index("ktane")
 STEP = 100                  # clocks per run of the compiled desk: under a byte's 1042
