@@ -18,11 +18,12 @@ Makefile, and a cocotb test.py that plays games against the golden model's
 answers through the UART and through the chip's own pins) and docs/info.md.
 About 3 seconds. --test then lints the sources with Verilator, as the hardening
 flow's lint step does (an error fails; warnings are counted), and runs that
-cocotb test as TT's workflow does (make in test/): on Icarus (iverilog on the PATH), about 15 seconds, or --sim
-verilator (installed with the project; its build takes half a minute);
---every-game plays all the test's games. It prints what it wrote and each
-test's result; exit status 1 if one fails. --out-dir writes elsewhere. make
-tinytapeout runs it (make tinytapeout ARGS=--test)."""
+cocotb test as TT's workflow does (make in test/): on Icarus (iverilog on the
+PATH), about 15 seconds, or --sim verilator (installed with the project; its
+build takes half a minute); --every-game plays all the test's games. It prints
+what it wrote, the lint's errors and warnings and each test's result; exit
+status 1 if one fails. --out-dir writes elsewhere. make tinytapeout runs it
+(make tinytapeout ARGS=--test)."""
 
 
 def arguments(parser):
