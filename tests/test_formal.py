@@ -4,8 +4,10 @@ make test runs one failing trace and two covers of each kind, make test-slow the
 """
 
 import dataclasses
+import functools
 import itertools
 import json
+import time
 from math import perm
 
 import pytest
@@ -194,3 +196,20 @@ def test_make_benchmark_prints_the_median_of_the_last_whole_runs(tmp_path):
     longest = [line for line in lines if line.startswith("| job_")]
     assert longest[0].startswith("| job_12 |") and len(longest) == 10
     assert formal_section(tmp_path / "none.json")[-1] == "No whole run of make formal yet."
+
+
+def test_an_interrupted_run_starts_no_more_jobs_and_stops_those_running():
+    # Ctrl-C while the jobs run: make formal answers at once, not after every job.
+    ran, stopped = [], []
+
+    def job(key):
+        time.sleep(0.1)
+        ran.append(key)
+
+    def interrupted(line):
+        raise KeyboardInterrupt
+    tasks = {key: functools.partial(job, key) for key in "abcdefgh"}
+    with pytest.raises(KeyboardInterrupt):
+        proofs.parallel(tasks, 2, log=interrupted, stop=lambda: stopped.append(True))
+    time.sleep(0.3)                 # what was running has ended
+    assert stopped == [True] and len(ran) <= 4, ran

