@@ -184,11 +184,11 @@ def report(rows, needs_outcomes, covers, mutants=()):
     return "\n".join(out) + "\n"
 
 
-def in_games(depth=GAME_DEPTH, *, work=WORK):
-    """The bounded check of the unchanged chip from a game's position: it must pass for
-    a mutant's failure there to count."""
-    return run(Job("game_bmc", "bmc", depth, tuple(PROPERTIES), SETUP,
-                   positions=guides.positions()), work=work)
+def in_games(depth=GAME_DEPTH, *, chip=None, name="game_bmc", work=WORK):
+    """The bounded check from a set-up that ends in a game's position: the unchanged
+    chip passes it (for a mutant's failure there to count), a mutant may fail it."""
+    return run(Job(name, "bmc", depth, tuple(PROPERTIES), SETUP,
+                   positions=guides.positions()), chip=chip, work=work)
 
 
 # From power-up `never_lost` is checked rather than assumed: every game keeps it (the
@@ -220,8 +220,7 @@ def mutant(source, depth=POWER_UP_DEPTH, *, tag="mutant", work=WORK):
     found = from_power_up(depth, chip=chip(), name=f"{tag}_bmc", work=work)
     if found.status == "fail":
         return f"caught: `{found.failed}` fails at clock {found.step}"
-    game = run(Job(f"{tag}_game", "bmc", GAME_DEPTH, tuple(PROPERTIES), SETUP,
-                   positions=guides.positions()), chip=chip(), work=work)
+    game = in_games(chip=chip(), name=f"{tag}_game", work=work)
     if game.status == "fail":
         return (f"caught from a game's position: `{game.failed}` fails at clock "
                 f"{game.step}")
