@@ -168,7 +168,9 @@ def bitstream_report(done):
     build = ROOT / "build" / "icebreaker"
     report = json.loads((build / "report.json").read_text())
     assert (build / "ttt.bin").stat().st_size > 100_000
-    assert 0 < report["logic_cells"]["used"] <= report["logic_cells"]["available"] == 5280
+    assert report["logic_cells"]["available"] == 5280
+    # The lean desk (docs/decisions.md): the whole build with the ETH chip in 800 cells.
+    assert 97 < report["logic_cells"]["used"] <= 800
     assert report["flip_flops"] >= 97                  # the chip's own, at least
     assert report["fmax_mhz"] > report["clock_mhz"] == 12
     assert report["worst_move_cycles"] == 15007

@@ -33,6 +33,15 @@ FINAL = {("S", 1), ("K", 2), ("W", 3), ("G", 2), ("R", 1), ("R", 10)} \
 STEP = data.StructLayout({"next": range(len(STATES)), "command": Command, "event": 1,
                           "text": 1, "digit": 1, "place": PLACE, "empty": 1})
 CLASS_BITS = 4
+# What a byte is as a frame's digit: a K frame's place one hot ("0" to "8"), and its low
+# nibble (a G frame's cartridge, a W frame's switch or position).
+DIGIT = data.StructLayout({"key": 9, "low": 4})
+
+
+def digit(byte):
+    """The DIGIT of `byte` (a byte that is not a digit has some; the grammar refuses it)."""
+    return {"key": 1 << byte - ord("0") if ord("0") <= byte <= ord("8") else 0,
+            "low": byte & 0xF}
 
 
 def step(state, byte, *, hold, games):
@@ -115,7 +124,7 @@ class FrameParser(wiring.Component):
         command, or ``NONE`` for a malformed frame. The command and its argument hold
         while the parser is ``idle`` (empty lines change nothing), so a reader may act
         on a frame long after its end: the answering holds one that met a line of the
-        cartridge's. A ``K`` frame's key comes one hot from a third ROM.
+        cartridge's. A ``K`` frame's key comes one hot from a third ROM, the digits'.
     text : Out(stream.Signature(8))
         The bytes of ``T`` frames, ``valid`` registered (``ready`` is not looked at).
     """
@@ -137,13 +146,13 @@ class FrameParser(wiring.Component):
             shape=CLASS_BITS, depth=len(classes), init=classes, attrs={"rom_style": "block"})
         m.submodules.steps = step_rom = Memory(
             shape=STEP, depth=len(steps), init=steps, attrs={"rom_style": "block"})
-        m.submodules.places = places_rom = Memory(
-            shape=9, depth=256, init=[1 << b - ord("0") if ord("0") <= b <= ord("8") else 0
-                                      for b in range(256)], attrs={"rom_style": "block"})
+        m.submodules.digits = digit_rom = Memory(
+            shape=DIGIT, depth=256, init=[DIGIT.const(digit(b)) for b in range(256)],
+            attrs={"rom_style": "block"})
         class_port, step_port = class_rom.read_port(), step_rom.read_port()
-        places_port = places_rom.read_port()
+        digit_port = digit_rom.read_port()
         byte = self.received.payload.byte
-        m.d.comb += places_port.addr.eq(byte)
+        m.d.comb += digit_port.addr.eq(byte)
         state = Signal(range(len(STATES)))
         valid = Signal(2)           # the byte's step is read when valid[1] is high
         m.d.comb += [class_port.addr.eq(Cat(byte, self.hold)),
@@ -166,10 +175,15 @@ class FrameParser(wiring.Component):
             with m.If(now.event):
                 m.d.sync += [parsed.command.eq(now.command), argument.place.eq(now.place),
                              argument.empty.eq(now.empty)]
-            # The frame's last two digits: a K frame's place (one hot) and a G frame's
-            # cartridge are the last; a W frame's switch the one before it, its position
-            # the last. The grammar takes only switches below SWITCHES.
+            # The frame's last two digits: a K frame's place and a G frame's cartridge
+            # are the last; a W frame's switch the one before it, its position the
+            # last. The grammar takes only switches below SWITCHES.
             with m.If(now.digit):
-                m.d.sync += [argument.switch.eq(argument.game), argument.game.eq(byte[:4]),
-                             argument.on.eq(byte[0]), argument.key.eq(places_port.data)]
+                m.d.sync += argument.switch.eq(argument.game)
+        # The last digit's fields are the digit ROM's own output register, read only at
+        # a digit's step and held in between: no flip-flops of their own.
+        last = digit_port.data
+        m.d.comb += [digit_port.en.eq(valid[1] & ~broken & now.digit),
+                     argument.key.eq(last.key), argument.game.eq(last.low),
+                     argument.on.eq(last.low[0])]
         return m
