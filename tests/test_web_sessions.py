@@ -106,7 +106,7 @@ def test_a_match_says_what_it_is_doing_until_its_first_move(monkeypatch):
             # The boards are kept: a second match is set up without opening them again.
             page.heard.pushed.clear()
             await said(page, kind="match", do="openings", machines=[1, 0])
-            await asyncio.wait_for(page.match, 120)
+            await page.heard.told("match", 120)         # its first move, not all 18
             shown, _ = progress_then(page.heard.pushed, "match")
             assert "Opening" not in " ".join(m["doing"] for m in shown)
             assert shown[-1]["doing"] == "Playing opening 1 of 18: the machine opens on A1"

@@ -4,6 +4,7 @@ says hello and reads the server's messages by kind, and without a transport a co
 that calls its boards inline (`inline`), a page's messages handed to it (`said`) and
 what it was told unasked (`Heard`)."""
 
+import asyncio
 import contextlib
 import json
 
@@ -34,9 +35,19 @@ class Heard:
 
     def __init__(self):
         self.pushed, self.ended = [], False
+        self._news = asyncio.Event()
 
     async def push(self, text):
         self.pushed.append(json.loads(text))
+        self._news.set()
+
+    async def told(self, kind, timeout_s):
+        """Once a message of `kind` has been pushed (a match's first move, not its end)."""
+        async def seen():
+            while not any(message["kind"] == kind for message in self.pushed):
+                self._news.clear()
+                await self._news.wait()
+        await asyncio.wait_for(seen(), timeout_s)
 
     async def end(self):
         self.ended = True
