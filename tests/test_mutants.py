@@ -4,6 +4,7 @@ The mutants are sim.verification.mutants's: hdl/eth/controller.py with one trans
 mutant controller goes into an otherwise unchanged Chip.
 """
 
+import functools
 import random
 
 import pytest
@@ -21,7 +22,8 @@ def test_the_unmutated_source_passes_the_battery(monkeypatch):
     battery()
 
 
-def _late_presses():
+@functools.cache
+def late_presses():
     """50 key presses late in games (short searches), from the golden game walk:
     they reach the ends a session of random keys rarely does (the user filling the
     board, the last move of a ground search)."""
@@ -32,14 +34,11 @@ def _late_presses():
     return random.Random(1).sample(late, 50)
 
 
-LATE = _late_presses()
-
-
 def battery():
     lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)))
 
     async def late_games(bench):
-        for board, key in LATE:
+        for board, key in late_presses():
             await lockstep.run(bench, starting(bench, userbegins=True,
                                                position=board_places(board)))
             await lockstep.run(bench, pressing(bench, key))

@@ -7,6 +7,7 @@ its ternary index and its decoding, at every clock of every game a person can pl
 engine's own bench proves it for every board, the positions no game from the empty
 board reaches included; the mutants show that each of these fails when it should."""
 
+import functools
 import itertools
 
 import pytest
@@ -21,7 +22,10 @@ from hdl.table.lookup import Lookup, words
 from sim import Mismatch, catalogue
 from sim.cartridges.lockstep import lockstep
 
-MOVES = table.parameters()["moves"]
+@functools.cache
+def table_moves():
+    """The table's entry of every board (firmware_ref's, made by the first test asking)."""
+    return table.parameters()["moves"]
 
 
 def boards():
@@ -96,11 +100,11 @@ def test_the_walk_finds_a_loss_of_a_machine_that_takes_the_first_empty_place(mon
 
 
 def test_the_table_holds_each_boards_choice_as_its_place_among_the_empty_ones():
-    assert len(MOVES) == 3 ** 9 and max(MOVES) < 8
+    assert len(table_moves()) == 3 ** 9 and max(table_moves()) < 8
     for n, places in boards():
         empty = [k for k in range(9) if places[k] == EMPTY]
         if empty:
-            assert empty[MOVES[n]] == choice.choose(places)
+            assert empty[table_moves()[n]] == choice.choose(places)
 
 
 def test_a_table_whose_empty_board_needs_a_ninth_place_is_refused(monkeypatch):
@@ -188,7 +192,7 @@ def lookups(engine, shown):
 @pytest.mark.parametrize("every", [7, pytest.param(1, marks=pytest.mark.slow)])
 def test_every_board_gets_its_move_on_the_first_clock_of_thinking(every):
     asked = [places for _, places in boards() if EMPTY in places][::every]
-    got = lookups(Lookup(MOVES), asked)
+    got = lookups(Lookup(table_moves()), asked)
     assert len(got) == len(asked) == -(-(3 ** 9 - 2 ** 9) // every)
     for places, (done, move) in zip(asked, got):
         assert done and move == choice.choose(places), places
@@ -199,7 +203,7 @@ def test_a_place_of_both_colours_is_read_as_the_machines():
     asked = [[both, EMPTY, GREEN, EMPTY, GREEN, EMPTY, EMPTY, EMPTY, EMPTY],
              [EMPTY, EMPTY, both, EMPTY, both, GREEN, EMPTY, GREEN, EMPTY],
              [both] * 8 + [EMPTY]]
-    for places, (done, move) in zip(asked, lookups(Lookup(MOVES), asked)):
+    for places, (done, move) in zip(asked, lookups(Lookup(table_moves()), asked)):
         assert done and places[move] == EMPTY
         assert move == choice.choose([RED if p == both else p for p in places])
 
@@ -236,7 +240,7 @@ def test_a_wrong_entry_is_caught_by_lockstep_and_by_the_engines_bench():
     # The person's corner opening: the table's answer there, one empty place on.
     after = [GREEN] + [EMPTY] * 8
     n = sum(place * 3 ** k for k, place in enumerate(after))
-    moves = list(MOVES)
+    moves = list(table_moves())
     moves[n] += 1
     wrong = type("WrongEntry", (Table,), {"__init__": lambda self:
                                           Table.__init__(self, moves)})
@@ -247,7 +251,7 @@ def test_a_wrong_entry_is_caught_by_lockstep_and_by_the_engines_bench():
 
 
 def test_a_table_of_the_wrong_size_or_width_is_refused():
-    assert len(words(MOVES)) == 9842
-    for moves in (MOVES[:-1], MOVES[:-1] + (8,)):
+    assert len(words(table_moves())) == 9842
+    for moves in (table_moves()[:-1], table_moves()[:-1] + (8,)):
         with pytest.raises(ValueError, match="a table is 19683 moves of 0..7"):
             words(moves)

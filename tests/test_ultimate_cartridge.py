@@ -3,6 +3,8 @@
 restarts, hundreds of positions searched, a changed evaluation and a changed blink
 caught, the search's clocks."""
 
+import functools
+
 import pytest
 
 from bench import replayed
@@ -11,13 +13,21 @@ from sim import Mismatch, catalogue
 from sim.cartridges.golden import Golden
 from sim.cartridges.lockstep import lockstep
 
-REFUSED = list(model.refused_games())
-PLAYED = list(model.played_games(count=3, plies=44))
+
+# The golden games, made by the first test that plays them (not at collection).
+@functools.cache
+def refused():
+    return list(model.refused_games())
+
+
+@functools.cache
+def played():
+    return list(model.played_games(count=3, plies=44))
 
 
 def test_the_golden_games_cover_refusals_keys_and_every_ending():
     said, endings, refused_keys = b"", set(), 0
-    for game in REFUSED + PLAYED:
+    for game in refused() + played():
         m = model.Model()
         for pins, state in replayed(m, game, before=lambda m: m.state):
             if m.probe.tx_valid and pins.tx_ready:
@@ -29,14 +39,15 @@ def test_the_golden_games_cover_refusals_keys_and_every_ending():
 
 
 def test_the_core_agrees_with_its_golden_model_on_refusals_and_restarts():
-    assert lockstep("ultimate", REFUSED) == (len(REFUSED), sum(map(len, REFUSED)))
+    games = refused()
+    assert lockstep("ultimate", games) == (len(games), sum(map(len, games)))
 
 
 @pytest.mark.slow       # the engine's compiled build and a million clocks: make test-slow
 def test_the_core_searches_200_positions_and_plays_games_as_the_golden_model():
     # Move, value and nodes are in the line the cartridge says, and the clocks it
     # thinks are 4 a node: both compared at every clock. One compiled core for both.
-    games = list(model.position_games(count=200)) + PLAYED
+    games = list(model.position_games(count=200)) + played()
     assert lockstep("ultimate", games, backend="compiled") == \
         (len(games), sum(map(len, games)))
 
