@@ -127,14 +127,17 @@ def test_fig_14_forced_moves_play_the_draw_from_fig_12():
 
 # -- every game, every bench, and broken cores ---------------------------------------
 
+@pytest.mark.slow       # every game: make test-slow, make museum; make test: every eighth
 def test_baum_g_agrees_with_its_golden_model_in_every_game():
     assert lockstep("baum_g") == (517, 22188)
 
 
-def test_forced_agrees_with_its_golden_model_on_every_eighth_game():
-    sample = list(itertools.islice(forced.games(), 0, None, 8))
-    played = lockstep("baum_g_forced", sample)
-    assert played.games == len(sample) == 120
+@pytest.mark.parametrize("name, package, sampled", [("baum_g", plain, 65),
+                                                     ("baum_g_forced", forced, 120)])
+def test_each_agrees_with_its_golden_model_on_every_eighth_game(name, package, sampled):
+    sample = list(itertools.islice(package.games(), 0, None, 8))
+    played = lockstep(name, sample)
+    assert played.games == len(sample) == sampled
 
 
 @pytest.mark.slow       # a compiled build and 958 games: make test-slow, and make verify

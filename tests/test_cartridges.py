@@ -50,6 +50,9 @@ def test_every_game_folder_is_a_cartridge():
         catalogue.game("nope")
 
 
+# Every game: make test-slow and make verify GAME=firstfree; make test plays a handful of
+# them on every backend (below).
+@pytest.mark.slow
 def test_first_free_agrees_with_its_golden_model_in_every_game():
     played, clocks = lockstep("firstfree")
     assert played == 822 and clocks > 20_000

@@ -117,8 +117,15 @@ def test_a_table_whose_empty_board_needs_a_ninth_place_is_refused(monkeypatch):
 
 # -- the core against the golden model ---------------------------------------------------
 
+@pytest.mark.slow       # every game: make test-slow, make museum; make test: every eighth
 def test_the_core_plays_the_golden_models_move_in_every_game():
     assert lockstep("table") == (642, 10872)
+
+
+def test_the_core_plays_the_golden_models_move_in_every_eighth_game():
+    sample = list(itertools.islice(table.games(), 0, None, 8))
+    assert lockstep("table", sample) == (len(sample), sum(map(len, sample))) and \
+        len(sample) == 81
 
 
 def test_the_machine_thinks_one_clock():

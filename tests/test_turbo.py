@@ -99,6 +99,7 @@ def test_a_win_or_a_fork_on_the_board_is_played_in_five_clocks():
 
 # -- the core -------------------------------------------------------------------------
 
+@pytest.mark.slow       # every game: make test-slow, make museum; make test: a sample (below)
 def test_the_core_agrees_with_its_golden_model_in_every_game():
     played, clocks = lockstep("turbo", backend="compiled")
     assert played == 533 and clocks > 100_000
