@@ -4,7 +4,9 @@ leaves them changed makes a later Ctrl-C test fail for no fault of its own.
 
 And the project's bytecode, compiled once before the workers start: where
 PYTHONDONTWRITEBYTECODE is set (containers, CI), every command a test runs would compile
-the sources it imports again, some 0.1 s a process over the suite's hundreds."""
+the sources it imports again, some 0.1 s a process over the suite's hundreds.
+
+And the long tests first (marked ``early``), so that the cores end the suite together."""
 
 import compileall
 import signal
@@ -20,6 +22,12 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):          # the first process, not a worker
         for folder in SOURCES:
             compileall.compile_dir(ROOT / folder, quiet=2)
+
+
+def pytest_collection_modifyitems(items):
+    # The long tests (marked early) first: a long test begun last holds one core while
+    # the other, its own tests done, idles; short tests at the end share out evenly.
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 from user import ROOT, VENV, make, typed
 
+pytestmark = pytest.mark.early     # builds, place and route, servers
+
 # -- the documented command lines --------------------------------------------------------
 
 PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]

@@ -18,6 +18,8 @@ from boards.host import link as serial_link, protocol
 from boards.host.console import Console
 from boards.host.link import Link, open_box, open_port
 
+pytestmark = pytest.mark.early     # a desk of three games, built and run a dozen times
+
 GAMES = ("eth", "ktane", "firstfree")
 CODES = "EKF"
 BOMB = GAMES.index("ktane")

@@ -45,6 +45,7 @@ def held(sessions, games):
     assert rss_after < rss + LEAK_MB, (rss, rss_after)
 
 
+@pytest.mark.early     # a server, a lesson and its pages' goodbyes
 def test_a_short_lesson_holds_and_leaves_nothing_behind():
     held(sessions=3, games=1)
 

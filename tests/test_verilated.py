@@ -19,6 +19,8 @@ from sim.reports.benchmark import speeds, workload
 from sim.reports.benchmark.timing import PEER
 from sim.verification import verify
 
+pytestmark = pytest.mark.early     # plain Verilator's build of the chip
+
 CHIP = catalogue.CHIP
 
 
