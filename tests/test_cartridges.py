@@ -281,10 +281,14 @@ def blundering_first_free(monkeypatch, core_blunders):
     return Core
 
 
-def test_the_blunder_lamp_lights_after_each_blunder_in_every_game(monkeypatch):
+# Every game in make test-slow; every eighth in make test.
+@pytest.mark.parametrize("every", [8, pytest.param(1, marks=pytest.mark.slow)])
+def test_the_blunder_lamp_lights_after_each_blunder_in_every_game(monkeypatch, every):
     core = blundering_first_free(monkeypatch, lambda blunders: blunders)
     assert core.lamp_names[3] == "blunder"
-    assert lockstep("firstfree", core=core) == (822, 20_781)
+    games = list(catalogue.game("firstfree").checked().games())[::every]
+    assert lockstep("firstfree", games, core=core) == (len(games), sum(map(len, games)))
+    assert len(games) == -(-822 // every)
 
 
 def test_a_core_that_misses_a_blunder_is_caught(monkeypatch):

@@ -31,24 +31,9 @@ def _inputs(sessions):
                     np.uint32)
 
 
-def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
-    built = compiled.library(cache=tmp_path)
-    assert built.exists() and (built.parent / "design.cc").exists()
-    assert "p_ttt__chip" in (built.parent / "design.h").read_text()
-
-    def no_build(*args, **kwargs):
-        raise AssertionError("built again although the cache holds this build")
-    monkeypatch.setattr(compiled, "run_tool", no_build)
-    assert compiled.library(cache=tmp_path) == built
-    # A different wrapper is a different build.
-    wrapper = tmp_path / "wrapper.cc"
-    wrapper.write_text(compiled.WRAPPER.read_text() + "\n// changed\n")
-    monkeypatch.setattr(compiled, "WRAPPER", wrapper)
-    with pytest.raises(AssertionError, match="built again"):
-        compiled.library(cache=tmp_path)
-
-
-def test_identical_logic_is_built_once_and_each_register_stays_its_own(tmp_path):
+def _twins(wrapper=compiled.WRAPPER):
+    """A design of two registers with the same next value, and ``a ^ i`` written twice
+    by Amaranth: (its RTLIL, the Design the wrapper `wrapper` builds of it)."""
     from amaranth.back import rtlil
     from amaranth.hdl import ClockDomain, Module, Signal
     m = Module()
@@ -58,9 +43,31 @@ def test_identical_logic_is_built_once_and_each_register_stays_its_own(tmp_path)
     m.d.sync += [a.eq(i), b.eq(i)]                  # two registers, the same next value
     m.d.comb += o.eq((a ^ i) & (b ^ i) | (a ^ i))   # a ^ i emitted twice by Amaranth
     text = rtlil.convert(m, name="twins", ports=[cp, i, o])
+    return text, compiled.Design("twins", text, wrapper, "twins")
+
+
+def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
+    # A small design: the chip's own build is every compiled test's.
+    _, design = _twins()
+    built = compiled.library(design, cache=tmp_path)
+    assert built.exists() and (built.parent / "design.cc").exists()
+    assert "p_twins" in (built.parent / "design.h").read_text()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again although the cache holds this build")
+    monkeypatch.setattr(compiled, "run_tool", no_build)
+    assert compiled.library(_twins()[1], cache=tmp_path) == built
+    # A different wrapper is a different build.
+    wrapper = tmp_path / "wrapper.cc"
+    wrapper.write_text(compiled.WRAPPER.read_text() + "\n// changed\n")
+    with pytest.raises(AssertionError, match="built again"):
+        compiled.library(_twins(wrapper)[1], cache=tmp_path)
+
+
+def test_identical_logic_is_built_once_and_each_register_stays_its_own(tmp_path):
+    text, design = _twins()
     assert text.count("cell $xor") == 3
-    built = compiled.library(compiled.Design("twins", text, compiled.WRAPPER, "twins"),
-                             cache=tmp_path)
+    built = compiled.library(design, cache=tmp_path)
     design = (built.parent / "design.cc").read_text()       # a ^ i once, b ^ i once
     assert design[design.index("::eval("):design.index("::debug_eval(")].count("xor_uu") == 2
     lib = compiled.load(built, compiled.wrapper_signatures())

@@ -172,7 +172,7 @@ def bitstream_report(done):
     assert (build / "ttt.bin").stat().st_size > 100_000
     assert report["logic_cells"]["available"] == 5280
     # The lean desk (docs/decisions.md): the whole build with the ETH chip in 800 cells.
-    assert 97 < report["logic_cells"]["used"] <= 800
+    assert 0 < report["logic_cells"]["used"] <= 800
     assert report["flip_flops"] >= 97                  # the chip's own, at least
     assert report["fmax_mhz"] > report["clock_mhz"] == 12
     assert report["worst_move_cycles"] == 15007
@@ -405,7 +405,7 @@ JOURNEYS = [
     J(("make verify NETLIST=routed", "make verify NETLIST=..."), "make verify NETLIST=routed",
       first=r"^every game in lockstep on the routed netlist of the icebreaker, gate by gate",
       last=r"^all 1955 games agree: \d+ key presses, 336323 cycles",
-      steps=BOARD_STEPS, locks=("icebreaker",), slow=True),   # a Verilator build, 10 s
+      steps=BOARD_STEPS, locks=("icebreaker",)),   # make test's one board netlist, gate by gate
     J("make prog", status=2, first=r"/openFPGALoader --board ice40_generic --write-flash "
       r"\S*build/icebreaker/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, steps=BOARD_STEPS,
       locks=("icebreaker",)),

@@ -22,6 +22,7 @@ from hdl.table.lookup import Lookup, words
 from sim import Mismatch, catalogue
 from sim.cartridges.lockstep import lockstep
 
+
 @functools.cache
 def table_moves():
     """The table's entry of every board (firmware_ref's, made by the first test asking)."""
@@ -100,11 +101,12 @@ def test_the_walk_finds_a_loss_of_a_machine_that_takes_the_first_empty_place(mon
 
 
 def test_the_table_holds_each_boards_choice_as_its_place_among_the_empty_ones():
-    assert len(table_moves()) == 3 ** 9 and max(table_moves()) < 8
+    moves = table_moves()
+    assert len(moves) == 3 ** 9 and max(moves) < 8
     for n, places in boards():
         empty = [k for k in range(9) if places[k] == EMPTY]
         if empty:
-            assert empty[table_moves()[n]] == choice.choose(places)
+            assert empty[moves[n]] == choice.choose(places)
 
 
 def test_a_table_whose_empty_board_needs_a_ninth_place_is_refused(monkeypatch):

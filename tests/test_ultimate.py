@@ -169,16 +169,20 @@ def endgames(count, most, seed):
     return found
 
 
-def test_the_engine_searching_to_the_end_plays_the_exact_value_of_endgames():
-    # 36 endgames with at most 9 empty cells, and 4 with at most 12 (seconds each).
+# 36 endgames with at most 9 empty cells; 4 with at most 12, seconds each, in make
+# test-slow.
+@pytest.mark.parametrize("count, empty, seed", [
+    (36, 9, 12), pytest.param(4, 12, 13, marks=pytest.mark.slow)])
+def test_the_engine_searching_to_the_end_plays_the_exact_value_of_endgames(count, empty,
+                                                                           seed):
     checked = 0
-    for position in endgames(36, 9, seed=12) + endgames(4, 12, seed=13):
+    for position in endgames(count, empty, seed=seed):
         exact = engine.solve(position)
         cell, value, nodes = engine.move(position, depth=12)
         assert value == exact and nodes >= 2
         assert -engine.solve(position.play(cell)) == exact
         checked += 1
-    assert checked == 40
+    assert checked == count
 
 
 def minimax(position, depth, nodes):
