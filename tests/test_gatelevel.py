@@ -24,7 +24,7 @@ AGREE = re.compile(r"all (\d+) games agree: (\d+) key presses, (\d+) cycles, the
                    r"pins \(fin, win, prompt, copyboard, led\) at every edge, in [\d.]+ s .*")
 
 
-@pytest.mark.slow      # make test runs the routed netlist so (the journey "On a board")
+@pytest.mark.slow      # as the routed netlist (the journey "On a board"): make test-slow
 def test_make_verify_netlist_synth_plays_every_game_like_the_golden_model():
     # As a user types it; its synthesis (cached in build/gatelevel/) is the one every
     # test here cuts the chip out of.

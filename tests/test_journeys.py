@@ -405,7 +405,7 @@ JOURNEYS = [
     J(("make verify NETLIST=routed", "make verify NETLIST=..."), "make verify NETLIST=routed",
       first=r"^every game in lockstep on the routed netlist of the icebreaker, gate by gate",
       last=r"^all 1955 games agree: \d+ key presses, 336323 cycles",
-      steps=BOARD_STEPS, locks=("icebreaker",)),   # make test's one board netlist, gate by gate
+      steps=BOARD_STEPS, locks=("icebreaker",), slow=True),   # a Verilator build, 10 s
     J("make prog", status=2, first=r"/openFPGALoader --board ice40_generic --write-flash "
       r"\S*build/icebreaker/ttt\.bin$", last=REFUSED_BOARD, needs=no_board, steps=BOARD_STEPS,
       locks=("icebreaker",)),

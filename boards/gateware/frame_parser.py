@@ -39,7 +39,7 @@ DIGIT = data.StructLayout({"key": 9, "low": 4})
 
 
 def digit(byte):
-    """The DIGIT of `byte` (a byte that is not a digit has some; the grammar refuses it)."""
+    """The digit ROM's word for `byte`: its place one hot ("0" to "8"), its low nibble."""
     return {"key": 1 << byte - ord("0") if ord("0") <= byte <= ord("8") else 0,
             "low": byte & 0xF}
 
