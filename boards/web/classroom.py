@@ -180,10 +180,12 @@ async def play(pupil, games=1, think=None):
     return times
 
 
-async def flood(pupil, stop, edges=LIMIT):
+async def flood(pupil, stop, under_way, edges=LIMIT):
     """The chip's clock asked for `edges` at a time until `stop` is set (a new chip
-    each time the session holds all it may); the answers."""
+    each time the session holds all it may), `under_way` set once the chip is open;
+    the answers."""
     await pupil.ask(kind="chip", do="open")
+    under_way.set()
     answers = 0
     while not stop.is_set():
         answer, _ = await pupil.ask(kind="chip", do="step", edges=edges)
@@ -195,8 +197,9 @@ async def flood(pupil, stop, edges=LIMIT):
     return answers
 
 
-async def reload(url, stop):
-    """A page reloaded in a loop (its session kept) until `stop` is set; how often."""
+async def reload(url, stop, under_way):
+    """A page reloaded in a loop (its session kept) until `stop` is set, `under_way`
+    set after the first; how often."""
     token, times = None, 0
     while not stop.is_set():
         async with Pupil(url, token) as page:
@@ -204,6 +207,7 @@ async def reload(url, stop):
                 raise Unserved(f"a reload was refused: {page.welcome}")
             token = page.welcome["session"]
         times += 1
+        under_way.set()
     return times
 
 
@@ -218,14 +222,23 @@ async def lesson(url, pupils, games=1, flooding=False, reloading=False, thinking
         for player in players:
             if player.welcome["kind"] != "welcome":
                 raise Unserved(f"a pupil was refused: {player.welcome}")
-        aside = []
+        aside, under_way = [], []
+
+        def beside(job, *args):
+            under_way.append(asyncio.Event())
+            aside.append(asyncio.create_task(job(*args, under_way[-1])))
         if flooding:
-            flooder = await pages.enter_async_context(Pupil(url))
-            aside.append(asyncio.create_task(flood(flooder, stop)))
+            beside(flood, await pages.enter_async_context(Pupil(url)), stop)
         if reloading:
-            aside.append(asyncio.create_task(reload(url, stop)))
-        if aside:
-            await asyncio.sleep(0.5)        # the flood under way before the keys
+            beside(reload, url, stop)
+        # The flood and the reloads under way before the keys, however loaded the
+        # machine (a job that fails first ends the wait with its error).
+        for event, job in zip(under_way, aside):
+            waited = asyncio.ensure_future(event.wait())
+            await asyncio.wait([waited, job], return_when=asyncio.FIRST_COMPLETED)
+            waited.cancel()
+            if job.done():
+                job.result()
         try:
             played = await asyncio.gather(*(
                 play(p, games, random.Random(n) if thinking else None)
