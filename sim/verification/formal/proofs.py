@@ -31,17 +31,15 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from firmware_ref.cli import UserError, replacing
 
-from sim.verification.formal import jobs
+from sim.verification.formal import jobs, sby
 from sim.verification.formal.harness import ASSUMPTIONS, COVERS, PROPERTIES
-from sim.verification.formal import sby
-from sim.verification.formal.sby import RUNS, WORK
 from sim.verification import equiv
 from sim.verification.mutants import mutants
 
 __all__ = ["REPORT", "run", "parallel"]
 
 _BUILDING = threading.Lock()
-REPORT = WORK / "report"
+REPORT = sby.WORK / "report"
 # The time limit of a cover's job under every assumption, before it is tried from a
 # game's position: each takes 15 s at most (the deep ones, jobs.DEEP, start there).
 COVER_TIMEOUT = 60
@@ -156,7 +154,7 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
              for result in done[key]]
     wall = time.monotonic() - start
     text = jobs.report(rows, needs, reached, caught)
-    text += "\n".join(jobs.job_table(RUNS)) + (
+    text += "\n".join(jobs.job_table(sby.RUNS)) + (
         f"\n\n{len(tasks)} tasks on {workers} threads: {wall:.0f} s wall, "
         f"{sum(seconds.values()):.0f} s of jobs (load {load:.2f} at the start).\n")
     if equal:
@@ -182,7 +180,7 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
                  if covers and mutated and equivalence else last.get("runs", [])),
         "jobs": [{"job": o.job.name, "mode": o.job.mode, "engine": o.job.engine,
                   "depth": o.job.depth, "status": o.status, "seconds": o.seconds}
-                 for o in RUNS],
+                 for o in sby.RUNS],
     }
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     with replacing(REPORT.with_suffix(".md")) as out:
