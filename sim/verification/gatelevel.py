@@ -34,7 +34,7 @@ from firmware_ref import cli
 from firmware_ref.eth.batch import INPUT_COLUMNS
 
 from sim import BUILD, yosys_json
-from sim.backends import netlist
+from sim.backends import netlist, verilated
 from sim.tools import cached, executable, run_tool, tool_version
 from sim.yosys_json import ICESTORM_LC, PACKER_NETS, SB_LUT4
 
@@ -47,8 +47,10 @@ NETLISTS = ("synth", "routed")
 TOP = "chip_gates"                  # the cut-out chip's module, as the harness names it
 PINS = ("fin", "win", "prompt", "copyboard", "led")   # its outputs, as the harness writes
 # Yosys writes Verilog that Verilator lints loosely, and so are the cell models; no
-# warning here is about the design's behaviour.
-VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN"]
+# warning here is about the design's behaviour. The C++ flags are the plain Verilator
+# backend's, so that the two compile Verilator's runtime once between them.
+VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN",
+                  *verilated.CFLAGS]
 # First builds, measured on the project's 2-core machine (2026-11-25, load about 3):
 # Verilator's build of the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick;
 # routed, iCEBreaker).
@@ -330,9 +332,9 @@ def _model(verilog, *, cells=None, log=None):
     def verilate(work):
         (work / "chip.v").write_text(verilog)   # kept beside the model, to read
         (work / "cells_sim.v").write_text(cells)
-        _run(["verilator", "--cc", "--exe", "--build", "-j", "2", "--top-module", TOP,
-              *VERILATOR_ARGS, "--Mdir", "obj", "-o", "gates", str(HARNESS), "chip.v",
-              "cells_sim.v"], work, "Verilator")
+        verilated.verilate(["--top-module", TOP, *VERILATOR_ARGS, "-o", "gates",
+                            str(HARNESS), "chip.v", "cells_sim.v"], work, TOP,
+                           CACHE / "failed")
         return [work / "chip.v", work / "obj" / "gates"]
 
     return cached(CACHE / "verilator", [verilog, HARNESS.read_text(), cells,
