@@ -161,14 +161,15 @@ def runtime(obj, top):
     """The object files of Verilator's runtime that the model of `top` in `obj` links,
     and the commands its make rules would compile them with: every flag and define they
     depend on, so models whose commands are the same share them."""
-    rules = f"V{top}.mk"
-    said = subprocess.run(["make", "-f", rules, "debug-make"], cwd=obj, capture_output=True,
+    # Under another make (make verify) a make says which folder it is in: not here.
+    make = ["make", "--no-print-directory", "-f", f"V{top}.mk"]
+    said = subprocess.run([*make, "debug-make"], cwd=obj, capture_output=True,
                           text=True).stdout
     objects = [f"{name}.o" for line in said.splitlines()
                if line.startswith(("VM_GLOBAL_FAST:", "VM_GLOBAL_SLOW:"))
                for name in line.split()[1:]]
-    recipe = subprocess.run(["make", "-n", "-f", rules, *objects], cwd=obj,
-                            capture_output=True, text=True).stdout
+    recipe = subprocess.run([*make, "-n", *objects], cwd=obj, capture_output=True,
+                            text=True).stdout
     return objects, recipe
 
 
