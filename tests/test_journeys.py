@@ -25,6 +25,9 @@ from pathlib import Path
 import pytest
 from user import ROOT, VENV, make, typed
 
+from boards.builds import netlists
+from sim.verification import gatelevel
+
 pytestmark = pytest.mark.early     # builds, place and route, servers
 
 # -- the documented command lines --------------------------------------------------------
@@ -177,6 +180,15 @@ def bitstream_report(done):
     assert report["fmax_mhz"] > report["clock_mhz"] == 12
     assert report["worst_move_cycles"] == 15007
     assert f"logic cells      {report['logic_cells']['used']} / 5280" in done.stdout
+    # What is flashed is what the gate-level check takes: this very build's synthesised
+    # netlist (no synthesis of its own), the chip cut out of it whole.
+    board = netlists.board("icebreaker")
+    assert board.synthesized() == build / "ttt.json"
+    verilog = gatelevel.chip_verilog("synth", board)
+    header = verilog[verilog.index(f"module {gatelevel.TOP}("):].split(";")[0]
+    assert set(re.findall(r"\w+", header)[2:]) == {
+        "clk", "keyboardN", "userbegins", "piN", "resetN", *gatelevel.PINS}
+    assert len(gatelevel.luts(verilog)) > 200
 
 
 def netlist_lockstep(done):

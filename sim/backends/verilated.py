@@ -131,46 +131,42 @@ POWER_UP = f"chip->rootp->{RANDOM} = random;"
 def verilate(arguments, work, top, failed, *, log=None):
     """Verilator's model of `top` with `arguments` (its sources, flags and harness)
     built into `work`/obj, as ``verilator --cc --exe --build`` builds it, but for
-    Verilator's runtime library (verilated.cpp and its kin): that is compiled once for
-    every model whose make rules compile it alike, and kept under RUNTIME, as it is most
-    of a small model's build (9 s of the C++ compiler's). A failure's log goes into
-    `failed`."""
+    Verilator's runtime library (verilated.cpp and its kin): each of its files is
+    compiled once for every model whose make rules compile it alike, and kept under
+    RUNTIME, as it is most of a small model's build (9 s of the C++ compiler's). A
+    failure's log goes into `failed`."""
     obj = work / "obj"
     run_tool(["verilator", "--cc", "--exe", "--Mdir", "obj", *arguments], work, "Verilator",
              failed, log=log)
-    rules = f"V{top}.mk"
-    objects, recipe = runtime(obj, top)
-
-    def compile_runtime(scratch):
-        run_tool(["make", "-j", "2", "-f", rules, *objects], obj, "Verilator's runtime",
-                 failed, log=log)
-        for name in objects:
+    make = ["make", "--no-print-directory", "-f", f"V{top}.mk"]
+    for name, command in runtime(obj, top).items():
+        def compile_one(scratch, name=name):
+            run_tool([*make, name], obj, "Verilator's runtime", failed, log=log)
             shutil.copyfile(obj / name, scratch / name)
-        return [scratch / name for name in objects]
+            return [scratch / name]
 
-    kept = cached(RUNTIME, [recipe, compiler()], objects[0], compile_runtime,
-                  doing="the C++ compiler: Verilator's runtime", log=log)
-    for name in objects:
+        kept = cached(RUNTIME, [command, compiler()], name, compile_one,
+                      doing=f"the C++ compiler: Verilator's {name}", log=log)
         if not (obj / name).exists():
             # A copy is newer than the make rules, so make takes it as built.
-            shutil.copyfile(kept.with_name(name), obj / name)
-    run_tool(["make", "-j", "2", "-f", rules], obj, "Verilator's make", failed, log=log)
+            shutil.copyfile(kept, obj / name)
+    run_tool([*make, "-j", "2"], obj, "Verilator's make", failed, log=log)
 
 
 def runtime(obj, top):
     """The object files of Verilator's runtime that the model of `top` in `obj` links,
-    and the commands its make rules would compile them with: every flag and define they
-    depend on, so models whose commands are the same share them."""
+    each with the command its make rules would compile it with: every flag and define
+    it depends on, so models whose commands are the same share it."""
     # Under another make (make verify) a make says which folder it is in: not here.
     make = ["make", "--no-print-directory", "-f", f"V{top}.mk"]
-    said = subprocess.run([*make, "debug-make"], cwd=obj, capture_output=True,
-                          text=True).stdout
-    objects = [f"{name}.o" for line in said.splitlines()
-               if line.startswith(("VM_GLOBAL_FAST:", "VM_GLOBAL_SLOW:"))
-               for name in line.split()[1:]]
-    recipe = subprocess.run([*make, "-n", *objects], cwd=obj, capture_output=True,
-                            text=True).stdout
-    return objects, recipe
+
+    def said(*arguments):
+        return subprocess.run([*make, *arguments], cwd=obj, capture_output=True,
+                              text=True).stdout
+    names = [f"{name}.o" for line in said("debug-make").splitlines()
+             if line.startswith(("VM_GLOBAL_FAST:", "VM_GLOBAL_SLOW:"))
+             for name in line.split()[1:]]
+    return {name: said("-n", name) for name in names}
 
 
 def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=None):
