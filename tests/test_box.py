@@ -26,7 +26,7 @@ from firmware_ref.eth.cycle import CycleModel, State
 from firmware_ref.eth.pins import press, start
 from firmware_ref.places import COMPUTER, EMPTY, HUMAN, coordinate
 from sim import catalogue
-from desks import TWO_GAMES
+from desks import GAMES as SEVERAL
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
 
 # The user's preference: the first free place in this order.
@@ -257,28 +257,30 @@ def test_a_game_of_turns_says_its_move_once_and_in_its_coordinates():
 
 
 @pytest.fixture(scope="module")
-def two_games():
-    """The desk with the ETH chip and first free, compiled once for this module."""
-    Box(TWO_GAMES).close()
+def several_games():
+    """The desk of several games (tests/desks.py), compiled once for this module."""
+    Box(SEVERAL).close()
 
 
-def test_a_board_of_two_games_lists_them_and_plays_the_one_chosen(two_games):
-    # python -m boards play-board --game eth,firstfree: the client asks the board for its
-    # games, lists them, plays the second with its moves said, and refuses game 2.
-    eth, firstfree = (catalogue.game(name).title for name in TWO_GAMES)
-    done = user_typed(["python", "-m", "boards", "play-board", "--game", ",".join(TWO_GAMES)],
-                      input="game\ngame 1\nb2\ngame 2\nhelp\nquit\n", timeout=120)
+def test_a_board_of_several_games_lists_them_and_plays_the_one_chosen(several_games):
+    # python -m boards play-board --game eth,firstfree,ktane: the client asks the board
+    # for its games, lists them, plays the second with its moves said, and refuses a
+    # fourth.
+    eth, firstfree, bomb = (catalogue.game(name).title for name in SEVERAL)
+    done = user_typed(["python", "-m", "boards", "play-board", "--game", ",".join(SEVERAL)],
+                      input="game\ngame 1\nb2\ngame 3\nhelp\nquit\n", timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
     listed = lines.index("> game") + 1
-    assert lines[listed:listed + 3] == ["This board's games (game N plays one):",
-                                        f"  0  {eth}  <- playing", f"  1  {firstfree}"]
-    assert after_each(lines, ["game 1", "b2", "game 2", "help"]) == [
+    assert lines[listed:listed + 4] == ["This board's games (game N plays one):",
+                                        f"  0  {eth}  <- playing", f"  1  {firstfree}",
+                                        f"  2  {bomb}"]
+    assert after_each(lines, ["game 1", "b2", "game 3", "help"]) == [
         f"Now game 1: {firstfree}.",
         "The machine plays A1; its move took 3 clock cycles.",
-        "There is no game 2 on this board: its games are 0 to 1 (game lists them).",
+        "There is no game 3 on this board: its games are 0 to 2 (game lists them).",
         f"game: this board's games;  game N: play game N (now game 1: {firstfree})"]
-    assert lines[lines.index("> game 2") + 2] == "> help"     # one line, and on it goes
+    assert lines[lines.index("> game 3") + 2] == "> help"     # one line, and on it goes
     assert f"game 1: {firstfree}; your move; next game: you begin" in lines
 
 

@@ -482,12 +482,13 @@ JOURNEYS = [
     J("make play-board GAME=tactic", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$",
       slow=True),         # compiling its desk; Tactic-Toe in the box: test_tactic_client.py
-    J(("make play-board GAME=eth,firstfree",
-       "printf 'game\\ngame 1\\nb2\\ngame 2\\nquit\\n' | make play-board GAME=eth,firstfree"),
-      "make play-board GAME=eth,firstfree", input="game\ngame 1\nb2\ngame 2\nquit\n",
-      first=r"^no PORT given: .*\(simulated desk \+ the chip \+ the machine, ",
+    J(("make play-board GAME=eth,firstfree,ktane",
+       "printf 'game\\ngame 1\\nb2\\ngame 3\\nquit\\n' | make play-board "
+       "GAME=eth,firstfree,ktane"),
+      "make play-board GAME=eth,firstfree,ktane", input="game\ngame 1\nb2\ngame 3\nquit\n",
+      first=r"^no PORT given: .*\(simulated desk \+ the chip \+ the machine \+ the bomb, ",
       says=r"(?m)^The machine plays A1; its move took 3 clock cycles\.\n(.*\n)*There is no "
-           r"game 2 on this board: its games are 0 to 1", last=r"quit$"),
+           r"game 3 on this board: its games are 0 to 2", last=r"quit$"),
     J("make play-board GAME=museum", input="game\nquit\n", slow=True,
       first=r"^no PORT given: ", says=r"This board's games", last=r"quit$"),
     J("python -m boards play-board", covered=(

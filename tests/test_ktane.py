@@ -16,9 +16,10 @@ import sys
 from dataclasses import dataclass
 
 import pytest
+from desks import GAMES as SEVERAL
 from user import ROOT, make, started, typed
 
-from boards.host import bomb
+from boards.host import bomb, protocol
 from boards.host.console import play
 from boards.host.link import Link, open_box
 from boards.box.box import Box
@@ -307,8 +308,11 @@ def test_the_terminal_defuses_the_golden_module():
 
 
 def test_a_module_is_defused_through_the_board_in_a_box():
-    with Box(("ktane",)) as box, open_box(box) as port:
-        board = bomb.BoardBomb(Link(port))
+    # On the desk of several games (tests/desks.py), the bomb chosen as `game N` does.
+    with Box(SEVERAL) as box, open_box(box) as port:
+        link = Link(port)
+        link.command(protocol.game(SEVERAL.index("ktane")), again=True)
+        board = bomb.BoardBomb(link)
         for edge in (None, Edgework(8, 0, 1, 1)):
             view = board.new(edge)
             assert edge is None or view.edge == edge
@@ -330,8 +334,8 @@ def test_a_module_is_defused_through_the_board_in_a_box():
 
 
 def test_play_board_hands_the_bomb_to_its_own_client():
-    said, typed = [], iter(["pass", "quit"])
-    with Box(("ktane",)) as box, open_box(box) as port:
+    said, typed = [], iter([f"game {SEVERAL.index('ktane')}", "pass", "quit"])
+    with Box(SEVERAL) as box, open_box(box) as port:
         assert play(port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     text = "\n".join(said)

@@ -17,11 +17,10 @@ from boards.box.box import Box, CompiledDesk
 from boards.host import link as serial_link, protocol
 from boards.host.console import Console
 from boards.host.link import Link, open_box, open_port
+from desks import GAMES
 
-pytestmark = pytest.mark.early     # a desk of three games, built and run a dozen times
+pytestmark = pytest.mark.early     # a desk of several games, built and run a dozen times
 
-GAMES = ("eth", "ktane", "firstfree")
-CODES = "EKF"
 BOMB = GAMES.index("ktane")
 STEP = 100                  # clocks per run of the compiled desk: under a byte's 1042
 LIMIT = 400_000             # clocks a desk has to answer a frame
@@ -60,9 +59,11 @@ class Host:
 
 def test_a_frame_that_meets_the_cartridges_lines_is_answered_after_them(built):
     # The bomb's two lines take some 44 000 clocks: hosts that send 0 to 48 000 clocks
-    # after its G1's answer, a frame every 4 000, each of these in turn (an empty line
-    # after a frame's end holds it too).
-    frames = [protocol.game(2), b"g2\r\n", protocol.STATUS]
+    # after the answer to the G frame that chose it, a frame every 4 000, each of these
+    # in turn (first free chosen, in upper and lower case; an empty line after a frame's
+    # end holds it too).
+    other = GAMES.index("firstfree")
+    frames = [protocol.game(other), f"g{other}\r\n".encode(), protocol.STATUS]
     for n, delay in enumerate(range(0, 48_000, 4_000)):
         frame = frames[n % len(frames)]
         host = Host(CompiledDesk(GAMES))
@@ -72,7 +73,7 @@ def test_a_frame_that_meets_the_cartridges_lines_is_answered_after_them(built):
             answer = host.answer(frame)
         finally:
             host.desk.close()
-        assert answer != b"error\r\n", f"{frame!r} {delay} clocks after G1: refused"
+        assert answer != b"error\r\n", f"{frame!r} {delay} clocks after G{BOMB}: refused"
         assert protocol.parse(answer).game == ("K" if frame == protocol.STATUS else "F")
         assert host.lines and all(re.fullmatch(rb"#E\d{4} L\d{9} S0\n", line)
                                   for line in host.lines), (delay, host.lines)

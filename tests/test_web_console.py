@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from firmware_ref.eth import alg
-from desks import TWO_GAMES
+from desks import GAMES as SEVERAL
 from web import Heard, inline, said
 
 
@@ -67,7 +67,7 @@ def test_a_session_taken_over_is_told_and_ended_and_the_limit_ends_a_page():
 
 def test_a_match_is_pushed_move_by_move_after_its_answer():
     async def scenario():
-        playing = inline(TWO_GAMES, pause_s=0)
+        playing = inline(SEVERAL, pause_s=0)
         heard = Heard()
         page = playing.page(heard.push, heard.end)
         try:

@@ -15,7 +15,7 @@ import statistics
 import pytest
 
 from boards.web.timing import KEY_NAMES, Served, answered, leds, over, play_by_clicks
-from desks import TWO_GAMES
+from desks import GAMES as SEVERAL
 from webpage import (DESK, PHONE, SHOTS, browser, console, context, key, look,  # noqa: F401
                      mode, opened, watched)
 
@@ -149,7 +149,7 @@ def museum(mode):
 def two_machines(mode):
     """The console of the chip and first free, each page's board holding both: the desk
     that tests/test_box.py and make play-board's journey compile too."""
-    with console(mode, TWO_GAMES, pause_s=0.05) as url:
+    with console(mode, SEVERAL, pause_s=0.05) as url:
         yield url
 
 

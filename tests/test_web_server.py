@@ -10,7 +10,7 @@ import urllib.request
 import aiohttp
 import pytest
 import yarl
-from desks import TWO_GAMES
+from desks import GAMES as SEVERAL
 from user import interrupted
 from web import WAIT_S, Page, origin, served
 
@@ -478,7 +478,7 @@ def test_a_match_shows_progress_and_the_page_plays_on_while_it_is_set_up(monkeyp
     monkeypatch.setattr(console_module, "PROGRESS_S", 0, raising=False)
 
     async def scenario():
-        async with served(TWO_GAMES, pause_s=0.05) as (_, url):
+        async with served(SEVERAL, pause_s=0.05) as (_, url):
             async with Page(url) as page:
                 await page.receive()
                 await page.send(kind="match", do="game", machines=[0, 1])

@@ -14,7 +14,7 @@ import pytest
 
 from boards.web import console as console_module
 from boards.web.console import IDLE_S, Job
-from desks import TWO_GAMES
+from desks import GAMES as SEVERAL
 from web import Heard, inline, said
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "web.md"
@@ -86,7 +86,7 @@ def test_a_match_says_what_it_is_doing_until_its_first_move(monkeypatch):
     monkeypatch.setattr(console_module, "PROGRESS_S", 0, raising=False)
 
     async def scenario():
-        playing = inline(TWO_GAMES, pause_s=0)
+        playing = inline(SEVERAL, pause_s=0)
         try:
             page, _ = await hello(playing)
             page.heard.pushed.clear()                   # the hello's own progress
@@ -137,7 +137,7 @@ def test_a_wait_is_said_before_its_answer(monkeypatch):
 @pytest.mark.filterwarnings("error")
 def test_a_match_stopped_before_it_began_leaves_no_coroutine_behind():
     async def scenario():
-        playing = inline(TWO_GAMES, pause_s=0)
+        playing = inline(SEVERAL, pause_s=0)
         try:
             page, _ = await hello(playing)
             await said(page, kind="match", do="game", machines=[0, 1])
