@@ -107,6 +107,9 @@ def test_a_chord_at_the_panel_is_no_press():
     run(sim_desk(), body)
 
 
+# The same game through the host link runs on the compiled desk in make test, checked
+# against the golden model (tests/test_box.py): on Amaranth's simulator, make test-slow.
+@pytest.mark.slow
 def test_a_game_through_the_host_link():
     position = [EMPTY, EMPTY, HUMAN, EMPTY, COMPUTER, EMPTY, EMPTY, EMPTY, EMPTY]
 

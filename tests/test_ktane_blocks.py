@@ -107,8 +107,10 @@ def test_the_walks_key_and_the_press_wanted_at_random_boards():
     simulate(dut, bench)
 
 
-@pytest.mark.parametrize("host_set, shuffle", [(False, False), (False, True),
-                                               (True, False), (True, True)])
+# Each switch alone in make test-slow: make test sets both or neither.
+@pytest.mark.parametrize("host_set, shuffle", [
+    (False, False), pytest.param(False, True, marks=pytest.mark.slow),
+    pytest.param(True, False, marks=pytest.mark.slow), (True, True)])
 def test_a_new_module_is_set_up_as_the_golden_model_sets_it_up(host_set, shuffle):
     # The new module with the keypad and the labels it writes, beside the golden model
     # on the same words; now and then a new game restarts both.
