@@ -472,12 +472,10 @@ JOURNEYS = [
       "make play-board GAME=firstfree", input="b2\nquit\n",
       first=r"^no PORT given: .*\(simulated desk \+ the machine, ",
       says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$"),
-    # Each compiles the bomb's own desk: make test defuses the bomb through the desk of
+    # It compiles the bomb's own desk: make test defuses the bomb through the desk of
     # several games (tests/test_ktane.py).
-    J("make play-board GAME=ktane", input="quit\n",
-      first=r"^no PORT given: .*\(simulated desk \+ the bomb, ", last=r"^> quit$",
-      says=r"Up Next: [XO]", slow=True),
-    J("ttt play-board --game ktane", input="quit\n",
+    J(("make play-board GAME=ktane", "ttt play-board --game ktane"),
+      "make play-board GAME=ktane", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ the bomb, ", last=r"^> quit$",
       says=r"Up Next: [XO]", slow=True),
     J("make play-board GAME=tactic", input="quit\n",
