@@ -316,10 +316,10 @@ JOURNEYS = [
     # never this file, which would run itself).
     J("make help", first=r"^help\s+list the verbs", last=r"^ARGS: more options",
       says=r"variables \(now\): GAME=eth .*BOARD=icebreaker", check=help_names_variables),
-    J("make test", 'make test ARGS="-n 0 -p no:cacheprovider tests/test_layers.py"',
+    J("make test", 'make test ARGS="-n 0 -p no:cacheprovider tests/test_verbs.py"',
       first=r"^=+ test session starts =+$", last=r"^=+ \d+ passed in [\d.]+s =+$"),
-    J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider tests/test_tactic.py::'
-      'test_every_pair_of_round_1_plans_resolves_alike_in_both_resolvers"',
+    J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider tests/test_formal.py::'
+      'test_without_an_assumption_a_trace_fails[no_setup]"',
       first=r"^=+ test session starts =+$", last=r"^=+ 1 passed in [\d.]+s =+$"),
     J("make clean", first=r"^rm -rf build \.venv", last=r"^rm -rf build \.venv",
       check=cleaned),
@@ -468,10 +468,13 @@ JOURNEYS = [
       says=r"The chip plays A1; its move took 6496 clock cycles\.", last=r"^> quit$"),
     J("ttt play-board", input="quit\n", first=r"^no PORT given: playing the board in a box",
       last=r"^> quit$"),
+    # It compiles first free's own desk: make test plays first free on the desk of
+    # several games (tests/test_box.py).
     J("make play-board GAME=<game>",
       "make play-board GAME=firstfree", input="b2\nquit\n",
       first=r"^no PORT given: .*\(simulated desk \+ the machine, ",
-      says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$"),
+      says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$",
+      slow=True),
     # It compiles the bomb's own desk: make test defuses the bomb through the desk of
     # several games (tests/test_ktane.py).
     J(("make play-board GAME=ktane", "ttt play-board --game ktane"),
@@ -492,7 +495,7 @@ JOURNEYS = [
       first=r"^no PORT given: ", says=r"This board's games", last=r"quit$"),
     J("python -m boards play-board", covered=(
         "tests/test_box.py::test_a_game_of_turns_says_its_move_once_and_in_its_coordinates",
-        '["python", "-m", "boards", "play-board", "--game", "firstfree"]')),
+        '["python", "-m", "boards", "play-board", "--game", ",".join(SEVERAL)]')),
     J("make play-board GAME=ultimate", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$", slow=True),
 
@@ -501,8 +504,8 @@ JOURNEYS = [
         "tests/test_web_server.py::test_make_serve_prints_its_address_serves_the_page_and_"
         "ends_on_ctrl_c", 'interrupted(["make", "serve"]')),
     J("make serve GAME=<game>", covered=(
-        "tests/test_web_server.py::test_make_serve_game_serves_that_cartridge_and_a_missing_"
-        "port_is_one_line", 'interrupted(["make", "serve", "GAME=firstfree"]')),
+        "tests/test_web_server.py::test_make_serve_game_serves_its_cartridges_and_a_missing_"
+        "port_is_one_line", 'interrupted(["make", "serve", f"GAME={\',\'.join(SEVERAL)}"]')),
     J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"\(default[ :][^()]*\)$"),
     J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
