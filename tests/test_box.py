@@ -203,14 +203,12 @@ def test_a_box_that_stops_says_why(built, capsys, monkeypatch):
                                        "went away\n")
 
 
-def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console(several_games):
-    # First free (hdl/firstfree), chosen on the desk of several games: the desk, link and
-    # client are the ETH chip's; the game is checked against its own golden model, and
-    # its text line comes through.
+def test_a_second_cartridge_plays_in_the_box_with_no_change_to_the_console():
+    # First free (hdl/firstfree): the desk, link and client are the ETH chip's; the game
+    # is checked against its own golden model, and its text line comes through.
     from firmware_ref.firstfree import Model
-    said, typed = [], iter([f"game {SEVERAL.index('firstfree')}", "a1", "b1", "a2", "a3",
-                            "quit"])
-    with Box(SEVERAL) as board, open_port(board.port, board.TIMEOUT) as port:
+    said, typed = [], iter(["a1", "b1", "a2", "a3", "quit"])
+    with Box(("firstfree",)) as board, open_port(board.port, board.TIMEOUT) as port:
         assert play(port, read=lambda prompt: next(typed),
                     write=said.append) == 0
     # The golden model, played the same way: the person on A1, A2, A3 (places 0, 3, 6).
@@ -240,15 +238,14 @@ def after_each(lines, moves):
     return [lines[lines.index(f"> {move}") + 1] for move in moves]
 
 
-def test_a_game_of_turns_says_its_move_once_and_in_its_coordinates(several_games):
+def test_a_game_of_turns_says_its_move_once_and_in_its_coordinates():
     # The machine's line names its move as the person names places, and the client shows
     # it with the answer that shows the stone, once: not a move late, not as a number.
     # First free takes the first empty place, looking at one a clock, and the console
     # counts two clocks of judging besides (docs/cartridge.md).
     moves = ["b2", "a2", "c3"]
-    done = user_typed(["python", "-m", "boards", "play-board", "--game", ",".join(SEVERAL)],
-                      input=f"game {SEVERAL.index('firstfree')}\n" + "\n".join(moves)
-                      + "\nquit\n", timeout=120)
+    done = user_typed(["python", "-m", "boards", "play-board", "--game", "firstfree"],
+                      input="\n".join(moves) + "\nquit\n", timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
     assert after_each(lines, moves) == [

@@ -468,13 +468,10 @@ JOURNEYS = [
       says=r"The chip plays A1; its move took 6496 clock cycles\.", last=r"^> quit$"),
     J("ttt play-board", input="quit\n", first=r"^no PORT given: playing the board in a box",
       last=r"^> quit$"),
-    # It compiles first free's own desk: make test plays first free on the desk of
-    # several games (tests/test_box.py).
     J("make play-board GAME=<game>",
       "make play-board GAME=firstfree", input="b2\nquit\n",
       first=r"^no PORT given: .*\(simulated desk \+ the machine, ",
-      says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$",
-      slow=True),
+      says=r"The machine plays A1; its move took 3 clock cycles\.", last=r"^> quit$"),
     # It compiles the bomb's own desk: make test defuses the bomb through the desk of
     # several games (tests/test_ktane.py).
     J(("make play-board GAME=ktane", "ttt play-board --game ktane"),
@@ -495,7 +492,7 @@ JOURNEYS = [
       first=r"^no PORT given: ", says=r"This board's games", last=r"quit$"),
     J("python -m boards play-board", covered=(
         "tests/test_box.py::test_a_game_of_turns_says_its_move_once_and_in_its_coordinates",
-        '["python", "-m", "boards", "play-board", "--game", ",".join(SEVERAL)]')),
+        '["python", "-m", "boards", "play-board", "--game", "firstfree"]')),
     J("make play-board GAME=ultimate", input="quit\n",
       first=r"^no PORT given: .*\(simulated desk \+ ", last=r"quit$", slow=True),
 
@@ -504,8 +501,8 @@ JOURNEYS = [
         "tests/test_web_server.py::test_make_serve_prints_its_address_serves_the_page_and_"
         "ends_on_ctrl_c", 'interrupted(["make", "serve"]')),
     J("make serve GAME=<game>", covered=(
-        "tests/test_web_server.py::test_make_serve_game_serves_its_cartridges_and_a_missing_"
-        "port_is_one_line", 'interrupted(["make", "serve", f"GAME={\',\'.join(SEVERAL)}"]')),
+        "tests/test_web_server.py::test_make_serve_game_serves_that_cartridge_and_a_missing_"
+        "port_is_one_line", 'interrupted(["make", "serve", "GAME=firstfree"]')),
     J("ttt serve -h", first=r"^usage: ttt serve \[-h\]", last=r"\(default[ :][^()]*\)$"),
     J("make serve PORT=/dev/ttyUSB1", status=2, needs=no_port,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
