@@ -147,8 +147,9 @@ def museum(mode):
 
 @pytest.fixture(scope="module")
 def two_machines(mode):
-    """The console of the chip and first free, each page's board holding both: the desk
-    that tests/test_box.py and make play-board's journey compile too."""
+    """The console of the desk of several games (tests/desks.py), each page's board
+    holding them all: the chip and first free play each other. The desk that
+    tests/test_box.py and make play-board's journey compile too."""
     with console(mode, SEVERAL, pause_s=0.05) as url:
         yield url
 

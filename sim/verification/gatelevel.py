@@ -42,6 +42,7 @@ __all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_ver
            "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
+FAILED = CACHE / "failed"              # a failed tool's log
 HARNESS = Path(__file__).with_name("gatelevel_chip.cc")
 NETLISTS = ("synth", "routed")
 TOP = "chip_gates"                  # the cut-out chip's module, as the harness names it
@@ -116,7 +117,7 @@ def _key(*parts):
 
 
 def _run(command, cwd, what, log=None):
-    return run_tool(command, cwd, what, CACHE / "failed", log=log)
+    return run_tool(command, cwd, what, FAILED, log=log)
 
 
 # -- the chip cut out -----------------------------------------------------------------
@@ -333,8 +334,7 @@ def _model(verilog, *, cells=None, log=None):
         (work / "chip.v").write_text(verilog)   # kept beside the model, to read
         (work / "cells_sim.v").write_text(cells)
         verilated.verilate(["--top-module", TOP, *VERILATOR_ARGS, "-o", "gates",
-                            str(HARNESS), "chip.v", "cells_sim.v"], work, TOP,
-                           CACHE / "failed")
+                            str(HARNESS), "chip.v", "cells_sim.v"], work, TOP, FAILED)
         return [work / "chip.v", work / "obj" / "gates"]
 
     return cached(CACHE / "verilator", [verilog, HARNESS.read_text(), cells,
