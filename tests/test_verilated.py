@@ -171,3 +171,27 @@ def test_models_compiled_alike_share_verilators_runtime_and_others_do_not(tmp_pa
     assert "verilated.cpp" in chip["verilated.o"]
     assert gates == chip
     assert "verilated_vcd_c.o" in traced and traced["verilated.o"] != chip["verilated.o"]
+
+
+def test_each_runtime_file_says_how_long_its_first_compile_takes(tmp_path, monkeypatch):
+    # A verb prints its one-time builds before its own first line, each with its
+    # "(once, about N s)", by which tests/test_journeys.py reads past them. The C++
+    # compiler is left out: each runtime file is made an empty file.
+    verilated.available()
+    real = verilated.run_tool
+
+    def compiled_as_nothing(command, cwd, *args, **kwargs):
+        if command[0] == "verilator":
+            return real(command, cwd, *args, **kwargs)
+        if command[-1].endswith(".o"):
+            (cwd / command[-1]).touch()
+    monkeypatch.setattr(verilated, "run_tool", compiled_as_nothing)
+    monkeypatch.setattr(verilated, "RUNTIME", tmp_path / "runtime")
+    (tmp_path / "top.v").write_text("module top(input a, output y);\n  assign y = a;\n"
+                                    "endmodule\n")
+    said = []
+    verilated.verilate(["--top-module", "top", *verilated.VERILATOR_ARGS, "top.v",
+                        str(verilated.HARNESS)], tmp_path, "top", tmp_path / "failed",
+                       log=said.append)
+    assert len(said) >= 2 and any("verilated.o" in line for line in said), said
+    assert all(re.search(r"\(once, about \d+ s\)$", line) for line in said), said
