@@ -23,7 +23,7 @@ NETLIST ?=
 # (.venv/bin/ttt VERB -h lists them).
 ARGS ?=
 
-.PHONY: help sim test test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
+.PHONY: help sim test test-builds test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
 	compare bitstream prog load cost play-board serve site tinytapeout museum formal clean
 
 help:                 ## list the verbs and what each does
@@ -94,6 +94,9 @@ tinytapeout: $(STAMP) ## write the chip as a Tiny Tapeout project: build/tinytap
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)
+
+test-builds: $(STAMP) ## the whole builds make test leaves out: the iCEBreaker's place and route, the chip in sky130 cells, the exported netlist on cocotb
+	$(PY) -m pytest -m build $(ARGS)
 
 test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
 	$(PY) -m pytest -m slow $(ARGS)

@@ -93,7 +93,8 @@ class Journey:
     `first`, `last`: patterns the first and the last line must hold (``re.search``);
     `says`: a pattern for the whole output. `wrote`: files the run must (re)write.
     `steps`: the step-by-step journey it is a step of; `locks`: the shared build
-    directories it writes (a lock each, so no other journey races it). `covered`: the
+    directories it writes (a lock each, so no other journey races it). `slow`: make
+    test-slow's; `build`: a whole build from nothing, make test-builds'. `covered`: the
     test that runs this same command line elsewhere (``path::name``) and the text of its
     source that runs it. `awaits`: why it fails now (the branch that fixes it); it must.
     `needs`: a tool a fresh machine lacks (without it the journey is skipped), or a
@@ -113,6 +114,7 @@ class Journey:
     steps: str = None
     locks: tuple = ()
     slow: bool = False
+    build: bool = False
     covered: tuple = None
     awaits: str = None
     needs: object = None
@@ -304,6 +306,15 @@ def help_names_variables(done):
     assert "$(" not in done.stdout, done.stdout
 
 
+def the_builds_listed(done):
+    """make test-builds holds the whole builds make test leaves out, one of each kind."""
+    for test in (f"test_journey[{BOARD_STEPS} (its quick steps)]",
+                 "test_journey[make verify NETLIST=sky130]",
+                 "test_sky130.py::test_every_game_agrees_on_the_sky130_gates",
+                 "test_waves.py::test_amaranth_waves_are_named_as_the_netlists"):
+        assert test in done.stdout, test
+
+
 def cleaned(done):
     where = Path(done.cwd)
     assert sorted(p.name for p in where.iterdir()) == ["Makefile", "keep.txt"]
@@ -321,6 +332,10 @@ JOURNEYS = [
     J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider tests/test_formal.py::'
       'test_without_an_assumption_a_trace_fails[no_setup]"',
       first=r"^=+ test session starts =+$", last=r"^=+ 1 passed in [\d.]+s =+$"),
+    # What it would run, listed: running it here would build the whole builds it holds.
+    J("make test-builds", 'make test-builds ARGS="-n 0 -p no:cacheprovider --collect-only -q"',
+      first=r"^tests/test_", last=r"^\d+/\d+ tests collected \(\d+ deselected\)",
+      check=the_builds_listed),
     J("make clean", first=r"^rm -rf build \.venv", last=r"^rm -rf build \.venv",
       check=cleaned),
 
@@ -406,14 +421,15 @@ JOURNEYS = [
       steps=GAME_WAVES_STEPS),
 
     # On a board, step by step (docs/boards.md), with the iCEBreaker: the one place and route of
-    # make test, its chip gate by gate, and the board refused where there is none.
+    # make test-builds, its chip gate by gate, and the board refused where there is none.
     J("make play-board PORT=/dev/ttyUSB1", status=2,
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory",
       needs=no_port),
     J(("make bitstream", "make bitstream BOARD=..."), "make bitstream",
       first=r"^Building eth for the iCEBreaker \(iCE40UP5K\)",
       last=r"^report: build/icebreaker/report\.json$", check=bitstream_report,
-      wrote=("build/icebreaker/ttt.bin",), steps=BOARD_STEPS, locks=("icebreaker",)),
+      wrote=("build/icebreaker/ttt.bin",), steps=BOARD_STEPS, locks=("icebreaker",),
+      build=True),
     J(("make verify NETLIST=routed", "make verify NETLIST=..."), "make verify NETLIST=routed",
       first=r"^every game in lockstep on the routed netlist of the icebreaker, gate by gate",
       last=r"^all 1955 games agree: \d+ key presses, 336323 cycles",
@@ -428,7 +444,7 @@ JOURNEYS = [
       last=r"^error: OPENFPGALOADER=/path/to/openFPGALoader is not an executable$",
       steps=BOARD_STEPS, locks=("icebreaker",)),
     J(("make verify NETLIST=sky130", "ttt verify --netlist sky130"),
-      last=r"^all 1955 games agree: .* the chip's pins .* at every edge"),
+      last=r"^all 1955 games agree: .* the chip's pins .* at every edge", build=True),
     J("python -m sim.verification.sky130", first=r"^sky130==\d", last=r"^sky130==\d"),
     J("make verify NETLIST=synth", covered=(
         "tests/test_gatelevel.py::test_make_verify_netlist_synth_plays_every_game_like_the_"
@@ -823,6 +839,8 @@ def take(journeys, tmp_path):
 
 def marks(journeys):
     found = [pytest.mark.slow] if any(j.slow for j in journeys) else []
+    if any(j.build for j in journeys) and not found:
+        found.append(pytest.mark.build)
     if any(j.awaits for j in journeys):
         found.append(pytest.mark.xfail(strict=True, raises=Awaited, reason="; ".join(
             j.awaits for j in journeys if j.awaits)))

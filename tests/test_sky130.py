@@ -47,11 +47,12 @@ def test_the_liberty_has_every_cell_and_one_flip_flop():
     assert 'ff(IQ, IQN) { clocked_on : "CLK"; next_state : "D"; }' in text
 
 
+@pytest.mark.build      # the netlist and its model: make test-builds
 @needs_verilator
 def test_every_game_agrees_on_the_sky130_gates():
-    # make test's gate-level check: all 1955 games take half a second once the netlist
-    # (Yosys, about 5 s) and its model (Verilator, about 15 s) are built and cached,
-    # as cheap as one game, so it plays them all.
+    # All 1955 games take half a second once the netlist (Yosys, about 5 s) and its
+    # model (Verilator, about 15 s) are built and cached, as cheap as one game, so it
+    # plays them all.
     outcome = verify.verify(gates=sky130.Gates())
     assert outcome.games == 1955 and outcome.cycles > 300_000
 

@@ -17,8 +17,8 @@ from boards.ttt import main
 PACKAGE = ROOT / "boards" / "commands"
 HELPERS = {"__init__", "options"}           # modules of the package that are no verb
 # The make verbs that run no ttt subcommand, and what they run instead.
-NOT_TTT = {"help": "make's own listing", "test": "pytest", "test-slow": "pytest",
-           "clean": "rm"}
+NOT_TTT = {"help": "make's own listing", "test": "pytest", "test-builds": "pytest",
+           "test-slow": "pytest", "clean": "rm"}
 HEAVY = ("amaranth", "numpy", "hdl", "sim.cartridges", "sim.verification", "sim.backends")
 
 

@@ -2,7 +2,9 @@
 netlist's on Verilator and on Icarus), their GTKWave views and `ttt waves`.
 
 Every file compares equal with itself and with each of the others, in both directions,
-because all of them name the chip's signals alike (``ttt_chip.controller.state``).
+because all of them name the chip's signals alike (``ttt_chip.controller.state``). The
+netlist's waves come of a whole build of the exported Verilog: their tests are make
+test-builds'.
 """
 
 import itertools
@@ -24,38 +26,61 @@ pytestmark = pytest.mark.early     # the exported netlist's Verilator build
 
 KINDS = ("amaranth", "golden", "verilator", "icarus")
 FULL = ("amaranth", "verilator", "icarus")          # every signal of the design
+NETLISTS = {"verilator": "netlist.vcd", "icarus": "netlist.fst"}   # cocotb's, and their files
+
+
+def _params(cases):
+    """`cases` (kinds, or pairs of kinds) as parameters; one with a netlist's waves in it
+    is a whole build: make test-builds."""
+    found = []
+    for case in cases:
+        kinds = (case,) if isinstance(case, str) else case
+        marks = [pytest.mark.build] if set(kinds) & set(NETLISTS) else []
+        found.append(pytest.param(*kinds, marks=marks))
+    return found
+
+
+class Written(dict):
+    """Each kind of E.2 waves with its view, {kind: (waves, view)}, written the first
+    time a test asks for it; the netlist's raise SimulatorMissing where it is missing
+    (Icarus is optional, as in test_netlist.py)."""
+
+    def __init__(self, where):
+        super().__init__()
+        self.where = where
+
+    def __missing__(self, kind):
+        where = self.where
+        if kind == "amaranth":
+            lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                              vcd=where / "e2.vcd", gtkw=where / "e2.gtkw")
+            made = where / "e2.vcd", where / "e2.gtkw"
+        elif kind == "golden":
+            golden_waves.write_session(where / "golden.vcd", e2.SESSION)
+            made = where / "golden.vcd", chip_view.write(where / "golden.vcd", scope=TOP)
+        else:
+            netlist.available(kind)
+            built = netlist.build(kind, where / kind)
+            (result,) = netlist.run(built, kind, ["e2_session"], waves=where / NETLISTS[kind])
+            assert result.passed, result.message
+            made = where / NETLISTS[kind], netlist.write_gtkw(where / NETLISTS[kind])
+        self[kind] = made
+        return made
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    """Each kind of E.2 waves with its view: {kind: (waves, view)}; Icarus only when it
-    is installed (it is optional, as in test_netlist.py)."""
-    where = tmp_path_factory.mktemp("waves")
-    made = {}
-    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
-                      vcd=where / "e2.vcd", gtkw=where / "e2.gtkw")
-    made["amaranth"] = where / "e2.vcd", where / "e2.gtkw"
-    golden_waves.write_session(where / "golden.vcd", e2.SESSION)
-    made["golden"] = where / "golden.vcd", chip_view.write(where / "golden.vcd", scope=TOP)
-    for simulator, name in (("verilator", "netlist.vcd"), ("icarus", "netlist.fst")):
-        try:
-            netlist.available(simulator)
-        except netlist.SimulatorMissing:
-            continue
-        built = netlist.build(simulator, where / simulator)
-        (result,) = netlist.run(built, simulator, ["e2_session"], waves=where / name)
-        assert result.passed, result.message
-        made[simulator] = where / name, netlist.write_gtkw(where / name)
-    return made
+    return Written(tmp_path_factory.mktemp("waves"))
 
 
 def _file(files, kind):
-    if kind not in files:
+    try:
+        return files[kind]
+    except netlist.SimulatorMissing:
         pytest.skip(f"{kind} is not installed here")
-    return files[kind]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", _params(KINDS))
 def test_every_wave_file_equals_itself(files, kind):
     path, _ = _file(files, kind)
     report = compare.compare(path, path)
@@ -79,7 +104,7 @@ def _declared(text):
     return names
 
 
-@pytest.mark.parametrize("kind", ("amaranth", "golden", "verilator"))
+@pytest.mark.parametrize("kind", _params(("amaranth", "golden", "verilator")))
 def test_the_reader_gives_every_variable_by_its_whole_name(files, kind):
     """pywellen reads ``stackregs[0]`` as an element of an array ``stackregs``; the
     reader puts the name back together, and keeps the file's order."""
@@ -91,7 +116,7 @@ def test_the_reader_gives_every_variable_by_its_whole_name(files, kind):
             {var.name for var in read.vars}
 
 
-@pytest.mark.parametrize("expected, actual", list(itertools.permutations(KINDS, 2)))
+@pytest.mark.parametrize("expected, actual", _params(itertools.permutations(KINDS, 2)))
 def test_any_two_compare_with_no_false_difference(files, expected, actual):
     report = compare.compare(_file(files, expected)[0], _file(files, actual)[0])
     assert report.equal, report.summary()
@@ -106,6 +131,7 @@ def test_any_two_compare_with_no_false_difference(files, expected, actual):
             assert not report.unpaired
 
 
+@pytest.mark.build
 def test_amaranth_waves_are_named_as_the_netlists(files):
     amaranth = waves.read(_file(files, "amaranth")[0])
     verilator = {v.name: v for v in waves.read(_file(files, "verilator")[0]).vars}
@@ -119,7 +145,7 @@ def test_amaranth_waves_are_named_as_the_netlists(files):
     assert len(names) > 200
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", _params(KINDS))
 def test_a_cut_file_of_each_kind_is_refused_in_one_line(files, kind, tmp_path, capfd):
     # What an interrupted simulator leaves; pywellen's own complaints (its Rust prints
     # panics itself) do not reach the user.
@@ -135,6 +161,7 @@ def test_a_cut_file_of_each_kind_is_refused_in_one_line(files, kind, tmp_path, c
         assert err.startswith("error: cannot compare: ") and err.count("\n") == 1, (cut, err)
 
 
+@pytest.mark.build
 def test_a_difference_in_real_waves_is_found(files, tmp_path):
     # The Amaranth waves with toggleN wrong for one change: compared with the netlist's,
     # that one signal differs, from that change on, and nothing else.
@@ -156,7 +183,7 @@ def _traces(view):
     return re.findall(r"^\+\{([^}]*)\} (.*)$", view, re.M)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", _params(KINDS))
 def test_every_view_shows_cp_the_places_and_readable_names(files, kind):
     path, view_path = _file(files, kind)
     view = view_path.read_text()
