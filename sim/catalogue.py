@@ -52,6 +52,13 @@ ULTIMATE = Face("ultimate", "ultimate",
                 "Ultimate Tic-Tac-Toe against the engine or for two people")
 
 
+# About how long a game's first compiled (CXXRTL) build takes, said before it begins:
+# Yosys, then the C++ compiler at -O2, measured on the project's 2-core machine
+# (2026-11-27, load about 2) as the board in a box with that game alone: Ultimate's
+# engine 27 s, the cigarette box 16 s, the 1990 chip and most games about 5 s.
+BUILD_S = 5
+
+
 class UnknownGame(UserError, ValueError):
     """A name that is no game of the catalogue; the one line lists the games."""
 
@@ -61,10 +68,12 @@ class Game:
     """One game of the catalogue. `name` is its folder in ``hdl/`` and ``firmware_ref/``
     and the name every command takes (``GAME=``); `face` how the console shows it;
     `chip`: the game is the 1990 chip itself, whose benches also compare the nodes inside
-    it that the paper's E.2 trace prints (sim.chip)."""
+    it that the paper's E.2 trace prints (sim.chip). `build_s`: about how long its first
+    compiled build takes, in seconds (BUILD_S)."""
     name: str
     face: Face = NINE
     chip: bool = False
+    build_s: int = BUILD_S
 
     @property
     def core_module(self):
@@ -144,7 +153,7 @@ class Game:
 GAMES = {game.name: game for game in (
     Game("baum_g"),
     Game("baum_g_forced"),
-    Game("bawer_hawkins"),
+    Game("bawer_hawkins", build_s=16),
     Game("eth", chip=True),
     Game("firstfree"),
     Game("hendrix_purcell"),
@@ -153,7 +162,7 @@ GAMES = {game.name: game for game in (
     Game("table"),
     Game("tactic", TACTIC),
     Game("turbo"),
-    Game("ultimate", ULTIMATE),
+    Game("ultimate", ULTIMATE, build_s=27),
 )}
 CHIP = next(game for game in GAMES.values() if game.chip)
 

@@ -325,4 +325,4 @@ def test_make_play_board_says_about_how_long_its_first_build_takes_before_it():
             pytest.skip("build/compiled/ holds the Ultimate box already: nothing to wait for")
         assert running.poll() is None               # still compiling
     assert first.startswith("compiling the desk with ultimate with CXXRTL into build/compiled/")
-    assert first.endswith(f" (once, about {box.BUILD_S['ultimate']} s)")
+    assert first.endswith(f" (once, about {catalogue.game('ultimate').build_s} s)")

@@ -64,6 +64,22 @@ def test_the_build_is_cached_and_keyed_by_what_goes_in(tmp_path, monkeypatch):
         compiled.library(_twins(wrapper)[1], cache=tmp_path)
 
 
+def test_a_cartridges_first_build_says_about_how_long_it_takes(monkeypatch):
+    # As every one-time build does (the catalogue's figure): the journeys read past such
+    # a line to a command's own first line, whichever command builds the cartridge first.
+    asked = {}
+
+    def cached(*args, doing, seconds=None, **kwargs):
+        asked[doing] = seconds
+        raise compiled.BackendMissing("not built here")
+    monkeypatch.setattr(compiled, "cached", cached)
+    with pytest.raises(compiled.BackendMissing):
+        compiled.Compiled(catalogue.game("firstfree"))
+    assert asked == {"compiling the firstfree cartridge with CXXRTL":
+                     catalogue.game("firstfree").build_s}
+    assert catalogue.game("firstfree").build_s > 0
+
+
 def test_identical_logic_is_built_once_and_each_register_stays_its_own(tmp_path):
     text, design = _twins()
     assert text.count("cell $xor") == 3

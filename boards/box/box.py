@@ -38,13 +38,6 @@ WRAPPER = Path(__file__).with_name("box.cc")
 ROOM = 4096                         # bytes a run may bring back
 TERMINATORS = b"\r\n"
 THREAD = "board in a box"        # the name of the thread that runs it
-# The first build of a box with one game (sim.backends.compiled: Yosys, then the C++ compiler at
-# -O2, no debug information), measured on the project's 2-core machine (2026-11-27, load
-# about 2): Ultimate's engine 27 s, the cigarette box 16 s, the 1990 chip 5 s. With
-# several games their sum is said, an overestimate: four games (the chip, the bomb,
-# first free, Tactic-Toe) took 13 s where their sum is 20.
-BUILD_S = {"ultimate": 27, "bawer_hawkins": 16}
-OTHER_BUILD_S = 5
 
 
 class BoxTop(Elaboratable):
@@ -74,7 +67,10 @@ def design(games=(catalogue.CHIP.name,)):
     return compiled.Design(TOP, rtlil.convert(top, name=TOP, ports=top.ports,
                                               emit_src=False), WRAPPER,
                            f"the desk with {', '.join(games)}",
-                           sum(BUILD_S.get(name, OTHER_BUILD_S) for name in games),
+                           # each game's first build (the catalogue's build_s); several
+                           # games' sum is an overestimate: four games (the chip, the
+                           # bomb, first free, Tactic-Toe) took 13 s where it is 20
+                           sum(catalogue.game(name).build_s for name in games),
                            names=False)
 
 

@@ -332,7 +332,7 @@ class Compiled:
         if not self.pins.chip:
             cartridge = (core or game.cartridge())(**game.given())
             self.design = Design(TOP, sim_core.netlist(cartridge, "rtlil"), WRAPPER,
-                                 f"the {game.name} cartridge")
+                                 f"the {game.name} cartridge", game.build_s)
         try:
             # Found and loaded once: every run makes its lanes from it.
             self.loaded = load(library(self.design, log=log), wrapper_signatures())
