@@ -147,7 +147,8 @@ BAD_FRAMES = [b"K9\r", b"K\r", b"K44\r", b"X\r", b"S1\r", b"W02\r", b"W0\r", b"W
               b"RXO........\r", b"RXOZ......\r", b"R" + b"." * 20 + b"\r", b"k-\r",
               b"\xff\r"]
 # One of each command letter's and a letter that is none: tests/test_link.py refuses
-# every malformed frame at the link's own ports, the desk is only behind it.
+# every malformed frame at the link's own ports (make test-slow; one of each kind in make
+# test), the desk is only behind it.
 SOME_BAD_FRAMES = [b"K9\r", b"X\r", b"S1\r", b"W02\r", b"G1\r", b"T\r", b"RXOZ......\r"]
 
 

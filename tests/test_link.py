@@ -1,10 +1,11 @@
 """The host link alone (boards/gateware/link.py), on Amaranth's simulator.
 
-The desk's tests (test_boards.py, test_box.py) play whole games over the link; here the
-frame parser and the answers are pinned at the block's own ports: every command of
+The desk's tests (test_desk_sim.py, test_box.py) play whole games over the link; here
+the frame parser and the answers are pinned at the block's own ports: every command of
 docs/boards.md is acted on as it says and answered with the status line, every malformed
-frame is answered ``error`` and acted on not at all, and the status line is exactly the
-documented text for the board, lamps, switches, cycles and cartridge letter given.
+frame (one of each kind in make test, all in make test-slow) is answered ``error`` and
+acted on not at all, and the status line is exactly the documented text for the board,
+lamps, switches, cycles and cartridge letter given.
 
 The host is the real one (tests/host_model.py): boards/host/link.py's ``Link`` sends
 the frames and reads the answers through boards/host/protocol.py. Beside it a model of
@@ -214,25 +215,29 @@ def test_the_answer_waits_until_the_desk_is_ready():
 
 # -- malformed frames: "error", and no effect -----------------------------------------
 
+# Malformed frames, a list of each kind.
 MALFORMED = [
-    b"X\r", b"Q\r", b"0\r", b"-\r", b"\xff\r",             # no such command letter
-    b"K9\r", b"Kx\r", b"K\r", b"K44\r", b"K:\r", b"K/\r",  # key outside 0-8, or no key
-    b"W4\r", b"W41\r", b"W02\r", b"W0\r", b"W012\r", b"Wa1\r", b"W0x\r",   # switches
-    b"R....\r", b"R........\r", b"R..........\r",          # 4, 8 and 10 places
-    b"RXOZ......\r", b"R...-.....\r", b"R..*......\r",     # a mark other than . O X
-    b"G1\r", b"G9\r", b"G\r", b"G00\r", b"Gx\r",           # a cartridge not held
-    b"S1\r", b"SS\r",                                      # S takes nothing
-    b"T\r",                                                # text of no bytes
-    b"R" + b"." * 20 + b"\r", b"K" + b"1" * 30 + b"\r",   # far too long
+    [b"X\r", b"Q\r", b"0\r", b"-\r", b"\xff\r"],            # no such command letter
+    [b"K9\r", b"Kx\r", b"K\r", b"K44\r", b"K:\r", b"K/\r"],  # key outside 0-8, or no key
+    [b"W4\r", b"W41\r", b"W02\r", b"W0\r", b"W012\r", b"Wa1\r", b"W0x\r"],   # switches
+    [b"R....\r", b"R........\r", b"R..........\r"],         # 4, 8 and 10 places
+    [b"RXOZ......\r", b"R...-.....\r", b"R..*......\r"],    # a mark other than . O X
+    [b"G1\r", b"G9\r", b"G\r", b"G00\r", b"Gx\r"],          # a cartridge not held
+    [b"S1\r", b"SS\r"],                                     # S takes nothing
+    [b"T\r"],                                               # text of no bytes
+    [b"R" + b"." * 20 + b"\r", b"K" + b"1" * 30 + b"\r"],  # far too long
 ]
 
 
-def test_every_malformed_frame_is_answered_error_and_has_no_effect():
+@pytest.mark.parametrize("frames", [
+    pytest.param([kind[0] for kind in MALFORMED], id="one-of-each-kind"),
+    pytest.param([frame for kind in MALFORMED for frame in kind], id="all",
+                 marks=pytest.mark.slow)])
+def test_every_malformed_frame_is_answered_error_and_has_no_effect(frames):
     # All in one session, each followed by S: a frame acted on would show in its
     # effects or the status, and one that left the parser astray would spoil the next.
-    got, effects = answers([sent for frame in MALFORMED
-                            for sent in (frame, protocol.STATUS)])
-    for k, frame in enumerate(MALFORMED):
+    got, effects = answers([sent for frame in frames for sent in (frame, protocol.STATUS)])
+    for k, frame in enumerate(frames):
         assert got[2 * k:2 * k + 2] == [ERROR, Fields().status()], frame
         assert effects[2 * k:2 * k + 2] == [[], []], frame
 
