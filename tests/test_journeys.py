@@ -332,8 +332,10 @@ JOURNEYS = [
     J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider tests/test_formal.py::'
       'test_without_an_assumption_a_trace_fails[no_setup]"',
       first=r"^=+ test session starts =+$", last=r"^=+ 1 passed in [\d.]+s =+$"),
-    # What it would run, listed: running it here would build the whole builds it holds.
-    J("make test-builds", 'make test-builds ARGS="-n 0 -p no:cacheprovider --collect-only -q"',
+    # What it would run, listed (from the files that hold them): running it here would
+    # build the whole builds it holds.
+    J("make test-builds", 'make test-builds ARGS="-n 0 -p no:cacheprovider --collect-only -q '
+      'tests/test_journeys.py tests/test_sky130.py tests/test_waves.py"',
       first=r"^tests/test_", last=r"^\d+/\d+ tests collected \(\d+ deselected\)",
       check=the_builds_listed),
     J("make clean", first=r"^rm -rf build \.venv", last=r"^rm -rf build \.venv",
