@@ -6,8 +6,9 @@ checked by ``equiv.check()`` in make formal (a routed one needs make bitstream).
 
 The four checks of synth_ice40's netlist share one synthesis
 (equiv_netlists.SYNTH_CACHE); what takes their time is the proof of each netlist, which
-no two of them share: make test finds a changed LUT in synth_ice40's netlist, make
-test-slow proves the netlists."""
+no two of them share: make test-builds finds a changed LUT in synth_ice40's netlist
+(its synthesis of the chip from nothing is a whole build), make test-slow proves the
+netlists."""
 
 import re
 
@@ -76,6 +77,7 @@ def test_synth_ice40_of_the_chip_alone_is_the_rtl():
     assert proven < one_pass < matched
 
 
+@pytest.mark.build      # synth_ice40 of the chip: make test-builds
 def test_a_changed_lut_is_a_counterexample_that_names_its_pin():
     (result,) = equiv.check(pairs=("synth",), edit=_flip_fin_lut(0), by_name=False,
                             log=lambda text: None, work=equiv.WORK / "test-changed")
