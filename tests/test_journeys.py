@@ -853,7 +853,8 @@ def marks(journeys):
 def cases():
     """A test for each journey, and one for each step-by-step journey's steps. A
     step-by-step journey with a slow step among quick ones is two tests: its quick steps
-    in order (make test), and all of them in order (make test-slow)."""
+    in order (make test, or make test-builds where one is a build), and all of them in
+    order (make test-slow)."""
     groups = {}
     for journey in JOURNEYS:
         if journey.covered is None:
