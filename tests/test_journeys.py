@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from user import ROOT, VENV, make, typed
+from user import ONCE, ROOT, VENV, make, typed
 
 from boards.builds import netlists
 from sim.verification import gatelevel
@@ -130,8 +130,6 @@ def J(shown, run=None, **options):
 NO_DISPLAY = (("DISPLAY", ""), ("WAYLAND_DISPLAY", ""))
 # How make says that its command failed, after the command's own line.
 MAKE_FAILED = re.compile(r"^make: \*\*\* \[Makefile:\d+: [a-z-]+\] Error \d+$")
-# A one-time build announces itself; the next run of the same command does not.
-ONCE = re.compile(r"\(once, about \d+ s\)$")
 BOARD_STEPS = "On a board, step by step"
 WAVES_STEPS = "Waves and the netlist, step by step"
 STICK_STEPS = "On the iCEstick, step by step"

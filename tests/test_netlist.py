@@ -77,7 +77,7 @@ def test_a_missing_simulator_is_named(monkeypatch):
         netlist.available("ghdl")
 
 
-@pytest.mark.build      # the export it makes first: make test-builds, with the build
+@pytest.mark.build      # it starts make netlist's cocotb build: make test-builds
 def test_make_netlist_says_what_it_builds_and_about_how_long_before_it_builds():
     # Its first line arrives while the build runs (the command then gets Ctrl-C): it
     # names the step and says the figure measured for it.

@@ -22,6 +22,9 @@ __all__ = ["ROOT", "READY_S", "EXIT_S", "make", "typed", "started", "watched", "
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
+# How a one-time build announces itself (sim/tools.py's cached): a verb prints such
+# lines before its own first line, and the next run of the same command does not.
+ONCE = re.compile(r"\(once, about \d+ s\)$")
 
 
 def make(verb, *assignments, timeout=300, input=None, env=None, cwd=ROOT):
