@@ -1,6 +1,6 @@
 """The debouncer alone (boards/gateware/debounce.py), on Amaranth's simulator.
 
-The desk's tests (test_boards.py) press keys through the whole panel; here the block is
+The desk's tests (test_desk_sim.py) press keys through the whole panel; here the block is
 driven clock by clock: contacts that bounce, presses too short to count, channels side
 by side, and the ``sample`` strobe, with noise on ``raw`` between strobes that it must
 not see.

@@ -1,7 +1,7 @@
 """The desk's blocks (boards/gateware/) one at a time, each against a statement of what
 its docstring says it does: every chord and single key of the panel, the cartridge slots,
 the pending key, the position, the switches, the think time and the new games, on random
-inputs. tests/test_boards.py and tests/test_box.py play whole games on the desk."""
+inputs. tests/test_desk_sim.py and tests/test_box.py play whole games on the desk."""
 
 import random
 

@@ -169,7 +169,7 @@ def no_acm_port():
 # -- checks beyond the first and last lines (the journeys that replaced API tests) ------
 
 def bitstream_report(done):
-    """What tests/test_boards.py checked of a place and route, now made by the command."""
+    """What a place and route must give, checked on the build the command made."""
     build = ROOT / "build" / "icebreaker"
     report = json.loads((build / "report.json").read_text())
     assert (build / "ttt.bin").stat().st_size > 100_000

@@ -1,6 +1,6 @@
 """The front-panel scanner alone (boards/gateware/panel.py), on Amaranth's simulator.
 
-The desk's tests (test_boards.py) play games through the panel with a model of the
+The desk's tests (test_desk_sim.py) play games through the panel with a model of the
 wiring; here the block's timing is pinned clock by clock: which row is active when, what
 the columns show, on which clock each row's sense lines are read, and what ``keys``
 shows while ``frame`` is high.

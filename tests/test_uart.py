@@ -1,6 +1,6 @@
 """The host link's UART alone (boards/gateware/uart.py), on Amaranth's simulator.
 
-The desk's tests (test_boards.py) send whole frames through it; here each direction is
+The desk's tests (test_desk_sim.py) send whole frames through it; here each direction is
 measured on the line, clock by clock: TX's bit timing, RX's sampling instant, its
 tolerance to a sender whose clock is off, its stop-bit check and its glitch filter.
 
