@@ -101,8 +101,8 @@ def test_the_chips_insides_clocked_by_hand_beside_the_panel(browser, insides):
     assert page.locator("#chip .differences li").count() == 0
     # The search's tree, drawn whole: alg.move's nodes for the centre taken.
     nodes = alg.move([0, 0, 0, 0, 2, 0, 0, 0, 0]).nodes
-    page.wait_for_function(f"document.querySelectorAll('#chip svg.tree rect').length "
-                           f"=== {nodes}")
+    page.wait_for_function("n => document.querySelectorAll('#chip svg.tree rect').length "
+                           "=== n", arg=nodes)
     assert _chip_reads(page, "tree nodes") == str(nodes)
     # A click on the first node jumps to the cycle that set its stone (A1's, at 4).
     page.locator("#chip svg.tree rect").first.click()
