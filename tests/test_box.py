@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -27,7 +28,8 @@ from firmware_ref.eth.pins import press, start
 from firmware_ref.places import COMPUTER, EMPTY, HUMAN, coordinate
 from sim import catalogue
 from desks import GAMES as SEVERAL
-from user import EXIT_S, READY_S, ROOT, as_from_a_shell, said, typed as user_typed, watched
+from user import (EXIT_S, READY_S, ROOT, SETTLE_S, as_from_a_shell, said, typed as user_typed,
+                  watched)
 
 # The user's preference: the first free place in this order.
 ORDER = [4, 0, 8, 2, 6, 1, 3, 5, 7]
@@ -151,6 +153,7 @@ def test_eof_quit_and_ctrl_c_end_the_box_cleanly(built):
         chunk = os.read(child.stdout.fileno(), 4096)
         assert chunk, f"the client ended: {seen!r}"
         seen += chunk
+    time.sleep(SETTLE_S)                                # as a person's Ctrl-C would come
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=EXIT_S)
     assert (child.returncode, err) == (cli.INTERRUPTED, b"\ninterrupted\n")

@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["ROOT", "READY_S", "EXIT_S", "make", "typed", "started", "watched", "said",
-           "interrupted", "as_from_a_shell", "first_line", "last_line"]
+__all__ = ["ROOT", "READY_S", "EXIT_S", "SETTLE_S", "make", "typed", "started", "watched",
+           "said", "interrupted", "as_from_a_shell", "first_line", "last_line"]
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -89,6 +89,11 @@ def said(process):
 # end a test whose program hangs. A loaded machine may take minutes to start one.
 READY_S = 300
 EXIT_S = 120
+# Ctrl-C comes this long after the awaited text, as a person's does. Python's input()
+# writes its prompt and only then reads: a SIGINT in between is noted, and the read
+# that follows waits for a line all the same, so a ^C pressed the instant the prompt
+# appears can be lost on a loaded machine, where no person could press it.
+SETTLE_S = 0.5
 
 
 def as_from_a_shell():
@@ -115,9 +120,11 @@ def interrupted(argv, *, ready, meanwhile=None, env=None):
             os.execvpe("make", _make_argv(argv[1], argv[2:]), _env(env))
         os.execv(sys.executable, [sys.executable, *argv])
     out, deadline = b"", time.monotonic() + READY_S
-    pressed = False
+    pressed, press_at = False, None
     while time.monotonic() < deadline:
-        if not pressed and ready in out:
+        if press_at is None and ready in out:
+            press_at = time.monotonic() + SETTLE_S
+        if not pressed and press_at is not None and time.monotonic() >= press_at:
             if meanwhile:
                 meanwhile(out.decode(errors="replace"))
             os.write(fd, b"\x03")
