@@ -7,13 +7,12 @@ import ast
 import asyncio
 import re
 import urllib.request
-from pathlib import Path
 
 import aiohttp
 import pytest
 import yarl
 from desks import GAMES as SEVERAL
-from user import interrupted
+from user import ROOT, interrupted
 from web import WAIT_S, Page, origin, served
 
 from boards.web import chip, messages, server
@@ -73,18 +72,16 @@ def waits_on_expressions(source):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in WAIT_CALLS and node.args):
             first = node.args[0]
-            text = (first.value if isinstance(first, ast.Constant)
-                    else "".join(part.value for part in first.values
-                                 if isinstance(part, ast.Constant))
-                    if isinstance(first, ast.JoinedStr) else "")
+            parts = first.values if isinstance(first, ast.JoinedStr) else [first]
+            text = "".join(part.value for part in parts if isinstance(part, ast.Constant))
             if not re.match(r"\s*(\(?[\w, ]*\)?\s*=>|function\b|async\b)", text):
                 lines.append(node.lineno)
     return lines
 
 
 def test_the_waits_on_the_page_are_functions_the_policy_lets_run():
-    sources = [*Path("tests").glob("*.py"), *Path("boards/web").glob("*.py")]
-    assert {str(path): waits_on_expressions(path.read_text())
+    sources = [*(ROOT / "tests").glob("*.py"), *(ROOT / "boards/web").glob("*.py")]
+    assert {path.name: waits_on_expressions(path.read_text())
             for path in sources if waits_on_expressions(path.read_text())} == {}
     assert waits_on_expressions(
         'page.wait_for_function(f"document.title === {t}")\n'

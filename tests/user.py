@@ -106,7 +106,7 @@ def as_from_a_shell():
 def interrupted(argv, *, ready, meanwhile=None, env=None):
     """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``, or a make
     verb as `make` runs it, ``["make", "serve", ...]``) on a pseudo-terminal, press
-    Ctrl-C once it has printed `ready` (bytes), and return (exit status, everything
+    Ctrl-C `SETTLE_S` after it has printed `ready` (bytes), and return (exit status, everything
     printed). `meanwhile(printed)`, if given, is called just before Ctrl-C; `env` adds
     to a make's environment, as `typed`'s does. The
     terminal turns the ^C byte into SIGINT for the command and every process it
