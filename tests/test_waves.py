@@ -22,7 +22,7 @@ from sim.chip import view as chip_view
 from sim.backends import netlist
 from sim.chip.signals import WAVES
 
-pytestmark = pytest.mark.early     # the exported netlist's Verilator build
+pytestmark = pytest.mark.early     # the exported netlist's build (make test-builds)
 
 KINDS = ("amaranth", "golden", "verilator", "icarus")
 FULL = ("amaranth", "verilator", "icarus")          # every signal of the design

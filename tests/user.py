@@ -104,14 +104,13 @@ def as_from_a_shell():
 
 
 def interrupted(argv, *, ready, meanwhile=None, env=None):
-    """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``, or a make
-    verb as `make` runs it, ``["make", "serve", ...]``) on a pseudo-terminal, press
-    Ctrl-C `SETTLE_S` after it has printed `ready` (bytes), and return (exit status, everything
+    """Run `argv` (python's arguments, e.g. ``["-m", "boards", "play"]``, or a make verb as
+    `make` runs it, ``["make", "serve", ...]``) on a pseudo-terminal, press Ctrl-C
+    `SETTLE_S` after it has printed `ready` (bytes), and return (exit status, everything
     printed). `meanwhile(printed)`, if given, is called just before Ctrl-C; `env` adds
-    to a make's environment, as `typed`'s does. The
-    terminal turns the ^C byte into SIGINT for the command and every process it
-    started, as a user's terminal does; a command killed by it has status 130, as a
-    shell shows it."""
+    to a make's environment, as `typed`'s does. The terminal turns the ^C byte into
+    SIGINT for the command and every process it started, as a user's terminal does; a
+    command killed by it has status 130, as a shell shows it."""
     pid, fd = pty.fork()
     if pid == 0:                                    # the child: the command
         as_from_a_shell()
