@@ -5,6 +5,7 @@ position, the cost tool's reading of nextpnr, whole-or-nothing files, one-line e
 import itertools
 import json
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,10 @@ from firmware_ref.cartridge import line
 from firmware_ref.places import EMPTY, GREEN, RED
 from hdl.firstfree.cartridge import FirstFree, Scan
 from sim import catalogue, tools
+from sim.backends.core import pins
 from sim.cartridges import corecost, scores
+from sim.cartridges.lockstep import play
+from sim.cartridges.recording import recorded
 
 
 def first_free_by_hand():
@@ -239,3 +243,29 @@ def test_the_cost_of_a_core_is_measured_once_and_then_read_from_the_cache(tmp_pa
     assert corecost.measure("firstfree", (1,), cache=tmp_path) == first
     with pytest.raises(AssertionError, match="a tool ran again"):     # other seeds: anew
         corecost.measure("firstfree", (2,), cache=tmp_path)
+
+
+def test_the_museum_plays_the_chip_at_the_pins_its_lockstep_records(monkeypatch):
+    """The chip at the console's pins, as the lockstep records it: made at its own, the
+    fastest simulator (the bit-parallel chips) read its probes as the cartridge's pins
+    after ``make verify`` had built it, and the museum ended in a traceback."""
+    made = {}
+
+    def make(name, game, **options):
+        made.update(options)
+        return SimpleNamespace(name="watched", **options)
+    monkeypatch.setattr(museum.backends, "make", make)
+    monkeypatch.setattr(museum, "lockstep", lambda game, **options: (1, 1))
+    museum.check("eth", "eth")
+    assert made["pins"] == pins(catalogue.game("eth"), cartridge=True)
+
+
+def test_a_simulator_made_for_other_pins_is_refused_before_it_plays():
+    """The lockstep's guard: a simulator's outputs are taken for the recording's by
+    name, so one made for the chip's own pins cannot check a recording at the console's."""
+    chip = catalogue.game("eth")
+    recording = recorded("firstfree", cartridge=True, cache=False,
+                         games=[next(iter(catalogue.game("firstfree").golden().games()))])
+    own = pins(chip)
+    with pytest.raises(ValueError, match="reads other pins than the firstfree recording"):
+        play(recording, SimpleNamespace(name="chip", pins=own, outputs=own.outputs))

@@ -48,8 +48,15 @@ def _runs(recording, simulator):
 
 def play(recording, simulator, *, progress=None):
     """Every lane of `recording` on `simulator`, compared with the golden model after
-    every edge; returns the clocks played. Raises Mismatch at the first difference.
-    `progress(lanes, clocks)` hears of each run done."""
+    every edge; returns the clocks played. Raises Mismatch at the first difference, and
+    ValueError for a simulator made for other pins than the recording's (what it reads
+    would be taken for other signals). `progress(lanes, clocks)` hears of each run done."""
+    played = getattr(simulator, "pins", None)
+    if played is not None and (played.game.name, played.inputs) != \
+            (recording.game.name, recording.inputs) or \
+            not set(simulator.outputs) <= set(recording.outputs):
+        raise ValueError(f"the {simulator.name} simulator reads other pins than the "
+                         f"{recording.game.name} recording holds")
     if hasattr(simulator, "check"):
         differ = simulator.check(recording)
         if differ:

@@ -26,6 +26,7 @@ from firmware_ref.places import EMPTY, MARKS
 
 from sim import BUILD, Mismatch, backends, catalogue
 from sim.backends import AUTO, BackendMissing
+from sim.backends.core import pins
 from sim.cartridges import corecost, scores
 from sim.cartridges.lockstep import lockstep
 from sim.tools import SEEDS
@@ -62,8 +63,10 @@ def check(key, game, log=print):
     """Lockstep of `game`'s core with its golden model over every game: (Played, backend,
     seconds). A difference is a UserError naming the machine."""
     began = time.monotonic()
+    entry = catalogue.game(game)
     try:
-        simulator = backends.make(BACKEND, catalogue.game(game))
+        # At the pins the lockstep plays: the console's, the chip's behind its adapter.
+        simulator = backends.make(BACKEND, entry, pins=pins(entry, cartridge=True))
         played = lockstep(game, backend=simulator, cache=True)
     except BackendMissing as missing:
         raise UserError(f"{key}: no backend can run its lockstep: {missing}") from None
