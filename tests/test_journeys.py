@@ -321,16 +321,20 @@ def cleaned(done):
 
 # -- the table ---------------------------------------------------------------------------
 
+# pytest's last line for a run of `count` tests that passed; past a minute it adds the
+# time as h:mm:ss, "1 passed in 76.12s (0:01:16)", which a slow machine reaches.
+PASSED = r"^=+ {count} passed in [\d.]+s(?: \(\d+:\d\d:\d\d\))? =+$"
+
 JOURNEYS = [
     # The two commands of README, and the suite's own verbs (a small file of tests each;
     # never this file, which would run itself).
     J("make help", first=r"^help\s+list the verbs", last=r"^ARGS: more options",
       says=r"variables \(now\): GAME=eth .*BOARD=icebreaker", check=help_names_variables),
     J("make test", 'make test ARGS="-n 0 -p no:cacheprovider tests/test_verbs.py"',
-      first=r"^=+ test session starts =+$", last=r"^=+ \d+ passed in [\d.]+s =+$"),
+      first=r"^=+ test session starts =+$", last=PASSED.format(count=r"\d+")),
     J("make test-slow", 'make test-slow ARGS="-n 0 -p no:cacheprovider tests/test_formal.py::'
       'test_without_an_assumption_a_trace_fails[no_setup]"',
-      first=r"^=+ test session starts =+$", last=r"^=+ 1 passed in [\d.]+s =+$"),
+      first=r"^=+ test session starts =+$", last=PASSED.format(count="1")),
     # What it would run, listed (from the files that hold them): running it here would
     # build the whole builds it holds.
     J("make test-builds", 'make test-builds ARGS="-n 0 -p no:cacheprovider --collect-only -q '
@@ -906,6 +910,13 @@ def test_a_journey_covered_elsewhere_is_run_there_by_its_command():
         assert found, f"{where} is not there"
         text = ast.get_source_segment((ROOT / path).read_text(), found[0])
         assert source in text, f"{where} does not run {journey.run!r} as {source!r}"
+
+
+def test_the_suites_last_line_is_read_however_long_the_run_took():
+    # A run past a minute ends "(0:01:16)": a slow machine must pass as a fast one.
+    for line in ("=== 1 passed in 6.20s ===", "=== 1 passed in 76.12s (0:01:16) ==="):
+        assert re.search(PASSED.format(count="1"), line), line
+    assert not re.search(PASSED.format(count="1"), "=== 1 failed, 1 passed in 7.1s ===")
 
 
 @pytest.mark.parametrize("journeys", cases())
