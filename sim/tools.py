@@ -4,15 +4,12 @@ and `run_tool`, the one way to run one: its output kept out of sight unless it f
 then one line that names the tool, its last words and the log that holds the rest.
 Nothing here is about a board: boards/builds/ runs the toolchain through it too."""
 
-import fcntl
-import hashlib
 import os
 import re
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -22,7 +19,7 @@ from sim import shown
 
 __all__ = ["TOOLCHAIN", "SEEDS", "YOWASP_FIRST_RUN_S", "ToolMissing", "ToolFailed",
            "executable", "toolchain_env", "tool_version", "yowasp_first_run", "run_tool",
-           "cached", "median"]
+           "median"]
 
 # The iCE40 toolchain: the variable Amaranth's build script reads each tool from, and
 # the tool.
@@ -112,32 +109,6 @@ def run_tool(command, cwd, what, logs, *, log=None):
         last = next((line.strip() for line in reversed(output.splitlines())
                      if line.strip()), f"exit status {status}")
         raise ToolFailed(f"{what} failed: {last} (full log: {shown(failed)})")
-
-
-def cached(folder, parts, name, build, *, doing, seconds=None, log=None):
-    """The path `folder/KEY/name`, KEY a hash of `parts` (every text the build reads),
-    built the first time by `build(work)`: it builds in the scratch folder `work` and
-    returns the paths there to keep, `name` among them, which the cache then holds under
-    their own names. The product is put in place last, so a build cut short leaves no
-    entry, and a lock has parallel runs (the test workers) build it once. `log` hears
-    first what the build is `doing` and about how long it takes."""
-    key = hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
-    target = Path(folder) / key / name
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.with_name(f".{name}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if target.exists():                 # built meanwhile by another run
-            return target
-        if log:
-            took = f", about {seconds:.0f} s" if seconds else ""
-            log(f"{doing} into {shown(target.parent)} (once{took})")
-        with tempfile.TemporaryDirectory(dir=target.parent) as work:
-            kept = sorted(build(Path(work)), key=lambda path: path.name == name)
-            for path in kept:
-                os.replace(path, target.with_name(path.name))
-    return target
 
 
 def median(values):

@@ -86,4 +86,4 @@ def test_make_netlist_says_what_it_builds_and_about_how_long_before_it_builds():
         assert running.poll() is None               # still building
     assert re.fullmatch(rf"building the exported netlist on verilator \(about "
                         rf"{netlist.VERILATOR_S['build']} s the first time; log: "
-                        rf"build/cocotb/builds/verilator-\w+/build.log\)", first), first
+                        rf"build/cocotb/builds/verilator/\w+/build.log\)", first), first

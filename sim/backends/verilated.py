@@ -37,7 +37,8 @@ from sim.backends import PLAIN_VERILATOR, BackendMissing
 from sim.backends.compiled import compiler
 from sim.backends import core as sim_core
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
-from sim.tools import cached, run_tool, tool_version
+from sim.cache import cached
+from sim.tools import run_tool, tool_version
 from sim.waves.game import TOP as CARTRIDGE_TOP
 
 __all__ = ["Verilated", "Lanes", "verilate", "runtime", "build", "library", "chip_verilog",

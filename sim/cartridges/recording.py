@@ -15,10 +15,10 @@ lanes and each lane's power-up, and how a difference in it is named.
   the reset held until it comes round, or every opening is one lane, for a simulator
   that cannot go back to power-up.
 
-`recorded` keeps every recording of every game in ``build/golden/<game>/`` (sim.tools
-.cached), keyed by every source of the golden models (sim.golden_sources), what the
-console gives the core, and for the chip the walk that plans its lanes: a change to
-any of them records anew. A golden model changed in a running process (monkeypatched)
+`recorded` keeps every recording of every game in ``build/golden/<game>/`` (sim.cache),
+keyed by every source of the golden models (sim.golden_sources), its columns (the
+pins' names), what the console gives the core, and for the chip the walk that plans
+its lanes: a change to any of them records anew. A golden model changed in a running process (monkeypatched)
 is not in the key: ask for ``cache=False`` then.
 """
 
@@ -37,7 +37,7 @@ from sim.cartridges.golden import Golden
 from sim.chip import games as chip_games
 from sim.chip import lanes as chip_lanes
 from sim.chip import lockstep
-from sim.tools import cached
+from sim.cache import cached
 
 __all__ = ["CACHE", "HISTORY", "Recording", "recorded"]
 
@@ -205,7 +205,8 @@ def _cartridge(names, games, cache, progress):
         return {"lengths": np.array(lengths, np.int64),
                 "driven": driven.astype(np.uint32), "expected": shown.astype(np.uint32)}
 
-    key, folder, arrays = _kept(game, "games", [repr(sorted(given.items()))], record,
+    key, folder, arrays = _kept(game, "games", [*_shape(names), repr(sorted(given.items()))],
+                                record,
                                 cache, f"recording the {game.name} golden model", progress)
     return Recording(names, arrays["lengths"],
                      np.zeros(len(arrays["lengths"]), np.uint32), arrays["driven"],
@@ -237,7 +238,7 @@ def _chip(names, *, forced, one_lane, cache, per_lane, jobs, progress):
         ("forced" if forced else "from 0")
     key, folder, arrays = _kept(
         game, variant.replace(" ", "-").replace(",", ""),
-        [variant, *(path.read_text() for path in WALK)], record, cache,
+        [*_shape(names), variant, *(path.read_text() for path in WALK)], record, cache,
         "recording the golden model of every game", progress)
     games, presses = (int(n) for n in arrays["counts"])
     return Recording(
@@ -249,6 +250,11 @@ def _chip(names, *, forced, one_lane, cache, per_lane, jobs, progress):
         where="cycle {cycle} of lane {lane} ({about})", counted_from=1, machine="chip",
         shown={"state": lambda value: State(value).name.lower(),
                "led": lambda value: f"{value:018b}"})
+
+
+def _shape(names):
+    """What shapes a recording's arrays besides the golden models: its columns."""
+    return [" ".join(names.inputs), " ".join(names.outputs)]
 
 
 def _kept(game, variant, parts, record, cache, doing, progress):

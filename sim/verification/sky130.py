@@ -28,7 +28,8 @@ from firmware_ref import cli
 from hdl.eth import export
 
 from sim import BUILD, yosys_json
-from sim.tools import cached, run_tool, tool_version
+from sim.cache import cached
+from sim.tools import run_tool, tool_version
 
 from sim.verification import equiv_netlists, gatelevel
 
