@@ -1,2 +1,2 @@
-"""The host's side: the serial protocol and link, the game clients, and the one table
-that picks each game's client (clients.py)."""
+"""The host's side: the serial protocol and link, the game clients, and the lookup of
+the client a game's face in the catalogue names (clients.py)."""

@@ -4,8 +4,8 @@ The stream is a board's USB serial port or the board in a box's pseudo-terminal,
 opened exactly as a real port is; the verb (boards/commands/play_board.py) opens it, so
 that the host's side knows nothing of how a board is made. A board with several games
 (`GAME=eth,firstfree`) is asked for them when the session begins; `game` lists them and
-`game N` plays game N, each game with its client from the one table,
-boards/host/clients.py (a game of nine places with boards/host/terminal.py's).
+`game N` plays game N, each game with the client its face in the catalogue names
+(boards/host/clients.py; a game of nine places with boards/host/terminal.py's).
 """
 
 from sim import catalogue

@@ -3,8 +3,8 @@ opened (a real one, or a board in a box's pseudo-terminal), frames sent and stat
 and the cartridge's own lines read back (docs/boards.md, "The host link"), and what goes
 wrong on the way said in one line.
 
-The clients import this module and protocol.py, never each other, so that the table of
-clients (clients.py) may name any of them.
+The clients import this module and protocol.py, never each other, so that clients.py may
+import whichever a game's face in the catalogue names.
 """
 
 import contextlib

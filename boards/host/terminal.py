@@ -201,7 +201,7 @@ class Session(Prompter):
 
 
 def play_board(link, read, write):
-    """A board of nine places over `link` (boards/host/clients.py's table)."""
+    """A board of nine places over `link`, as boards/host/clients.py asks it."""
     return Session(link, read, write).run()
 
 
