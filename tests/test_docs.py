@@ -13,7 +13,8 @@
 - README.md stays one page: reference belongs in docs/.
 
 Command lines are tests/test_journeys.py's: it runs every one the docs show; the files
-docs/architecture.md and docs/layout.md name are tests/test_layout.py's.
+docs/architecture.md and docs/layout.md name are tests/test_layout.py's; the modules the
+prose names, tests/test_prose.py's.
 """
 
 import ast
