@@ -40,24 +40,28 @@ BLOCK = re.compile(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```", re.S | re.M)
 
 
 def documented():
-    """Every command line README.md and docs/*.md show, whitespace made single: each
-    inline code span that is a command, each command line of a code block (its comment
-    cut off) and each ``$ `` line of one. Python blocks hold no command lines."""
+    """Every command line README.md and docs/*.md show (`documented_in`)."""
+    return set().union(*(documented_in(page) for page in PAGES))
+
+
+def documented_in(page):
+    """Every command line `page` shows, whitespace made single: each inline code span
+    that is a command, each command line of a code block (its comment cut off) and each
+    ``$ `` line of one. Python blocks hold no command lines."""
     found = set()
-    for page in PAGES:
-        text = (ROOT / page).read_text()
-        for language, body in BLOCK.findall(text):
-            if language == "python":
-                continue
-            for line in body.splitlines():
-                line = line.strip()
-                if line.startswith("$ "):
-                    found.add(" ".join(line[2:].split()))
-                elif COMMAND.match(line):
-                    found.add(" ".join(re.split(r"\s+#", line)[0].split()))
-        prose = " ".join(BLOCK.sub("", text).split())      # a span may wrap a line
-        found |= {span.strip() for span in re.findall(r"`([^`]+)`", prose)
-                  if COMMAND.match(span.strip())}
+    text = (ROOT / page).read_text()
+    for language, body in BLOCK.findall(text):
+        if language == "python":
+            continue
+        for line in body.splitlines():
+            line = line.strip()
+            if line.startswith("$ "):
+                found.add(" ".join(line[2:].split()))
+            elif COMMAND.match(line):
+                found.add(" ".join(re.split(r"\s+#", line)[0].split()))
+    prose = " ".join(BLOCK.sub("", text).split())      # a span may wrap a line
+    found |= {span.strip() for span in re.findall(r"`([^`]+)`", prose)
+              if COMMAND.match(span.strip())}
     return found
 
 
