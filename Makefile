@@ -19,6 +19,10 @@ GAME ?= eth
 # make waves GAME=...: which of the game's golden-model games to show.
 PLAY ?= 0
 NETLIST ?=
+# make tinytapeout: info.yaml's author, else git's user.name. The recipe reads it from
+# the environment (make exports a variable given on its command line), so that no name's
+# quotes or apostrophes reach the shell's syntax.
+AUTHOR ?=
 # Every verb: more options for its ttt subcommand, e.g. make formal ARGS=--no-covers
 # (.venv/bin/ttt VERB -h lists them).
 ARGS ?=
@@ -28,7 +32,7 @@ ARGS ?=
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
-	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT) ARGS=$(ARGS)"
+	@echo "variables (now): GAME=$(GAME) PLAY=$(PLAY) BOARD=$(BOARD) NETLIST=$(NETLIST) SIM=$(SIM) EXPECTED=$(EXPECTED) ACTUAL=$(ACTUAL) PORT=$(PORT) AUTHOR=$(AUTHOR) ARGS=$(ARGS)"
 	@echo "ARGS: more options for the verb's ttt subcommand (.venv/bin/ttt VERB -h lists them)"
 
 sim: $(STAMP)         ## replay the paper's E.2 session on the chip, against the paper and the golden model, and write its waves
@@ -89,8 +93,8 @@ serve: $(STAMP)       ## the console in a web browser: its front panel and each 
 site: $(STAMP)        ## the console as static files for any web server, played in the browser with no server of ours: build/site/ (needs npm)
 	$(TTT) site $(ARGS)
 
-tinytapeout: $(STAMP) ## write the chip as a Tiny Tapeout project: build/tinytapeout/ (ARGS=--test: its cocotb test on Icarus)
-	$(TTT) tinytapeout $(ARGS)
+tinytapeout: $(STAMP) ## write the chip as a Tiny Tapeout project: build/tinytapeout/ (AUTHOR="Your Name", else git's user.name; ARGS=--test: its cocotb test on Icarus)
+	$(TTT) tinytapeout $(if $(AUTHOR),--author "$$AUTHOR") $(ARGS)
 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)

@@ -132,6 +132,12 @@ def J(shown, run=None, **options):
 
 
 NO_DISPLAY = (("DISPLAY", ""), ("WAYLAND_DISPLAY", ""))
+# git's user.name, which make tinytapeout takes for info.yaml's author without AUTHOR=:
+# a CI machine's git has none.
+GIT_USER = (("GIT_CONFIG_COUNT", "1"), ("GIT_CONFIG_KEY_0", "user.name"),
+            ("GIT_CONFIG_VALUE_0", "Grace Hopper"))
+TT_WROTE = (r"^wrote build/tinytapeout/: info\.yaml, src/tt_um_ttt_eth1990\.v, "
+            r"src/ttt_chip\.v, test/Makefile, test/tb\.v, test/test\.py, docs/info\.md$")
 # How make says that its command failed, after the command's own line.
 MAKE_FAILED = re.compile(r"^make: \*\*\* \[Makefile:\d+: [a-z-]+\] Error \d+$")
 BOARD_STEPS = "On a board, step by step"
@@ -301,6 +307,14 @@ def a_fake_checkout(tmp_path):
         (tmp_path / made).write_text("made\n")
     (tmp_path / "keep.txt").write_text("a source\n")
     return tmp_path
+
+
+def authored(name):
+    """The check that make tinytapeout wrote `name` as info.yaml's author."""
+    def check(done):
+        text = (ROOT / "build" / "tinytapeout" / "info.yaml").read_text()
+        assert re.search(rf'^  author: +"{name}"$', text, re.M), text[:400]
+    return check
 
 
 def help_names_variables(done):
@@ -533,14 +547,16 @@ JOURNEYS = [
       last=r"^error: cannot open the serial port /dev/ttyUSB1: No such file or directory"),
 
     # The chip as a Tiny Tapeout project (docs/tinytapeout.md), and its demo board's port.
-    J("make tinytapeout", first=r"^wrote build/tinytapeout/: info\.yaml",
-      last=r"^wrote build/tinytapeout/: info\.yaml, src/tt_um_ttt_eth1990\.v, src/ttt_chip\.v, "
-      r"test/Makefile, test/tb\.v, test/test\.py, docs/info\.md$",
+    J("make tinytapeout", env=GIT_USER, last=TT_WROTE, check=authored("Grace Hopper"),
       wrote=("build/tinytapeout/info.yaml", "build/tinytapeout/test/test.py"),
       locks=("tinytapeout",)),
-    J("make tinytapeout ARGS=--test", needs="iverilog", slow=True, locks=("tinytapeout",),
+    J('make tinytapeout AUTHOR="Ada Lovelace"', last=TT_WROTE, locks=("tinytapeout",),
+      check=authored("Ada Lovelace")),
+    J("make tinytapeout ARGS=--test", env=GIT_USER, needs="iverilog", slow=True,
+      locks=("tinytapeout",),
       last=r"^cocotb on icarus: 2 passed, 0 failed \(log: build/tinytapeout/test/icarus\.log\)$"),
-    J(".venv/bin/ttt tinytapeout --test --sim verilator", slow=True, locks=("tinytapeout",),
+    J(".venv/bin/ttt tinytapeout --test --sim verilator", env=GIT_USER, slow=True,
+      locks=("tinytapeout",),
       last=r"^cocotb on verilator: 2 passed, 0 failed \(log: build/tinytapeout/test/"
       r"verilator\.log\)$"),
     J("make play-board PORT=/dev/ttyACM0", status=2, needs=no_acm_port,

