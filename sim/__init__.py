@@ -2,14 +2,18 @@
 and netlist backends, and the exhaustive checks (README.md, docs/verification.md).
 
 `BUILD` is where every generated file of the project goes (never committed). `Mismatch`
-is what every bench raises at the first difference between a core and its golden model."""
+is what every bench raises at the first difference between a core and its golden model.
+`CLOCK_HZ` is the console's clock: every board's oscillator (each board's module in
+boards/gateware/boards/ says so, and a test holds it to the board's platform), what the
+host's side counts in, and what a bench gives a core that counts time (its blink)."""
 
 from pathlib import Path
 
-__all__ = ["ROOT", "BUILD", "Mismatch", "shown", "golden_sources"]
+__all__ = ["ROOT", "BUILD", "CLOCK_HZ", "Mismatch", "shown", "golden_sources"]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
+CLOCK_HZ = 12_000_000
 
 
 class Mismatch(AssertionError):

@@ -20,14 +20,10 @@ import dataclasses
 import importlib
 
 from firmware_ref.cli import UserError
+from sim import CLOCK_HZ
 
-__all__ = ["BOARD_HZ", "Face", "NINE", "BOMB", "TACTIC", "ULTIMATE", "Game", "GAMES",
+__all__ = ["Face", "NINE", "BOMB", "TACTIC", "ULTIMATE", "Game", "GAMES",
            "CHIP", "UnknownGame", "names", "game", "games", "with_golden"]
-
-# The clock of both boards (amaranth-boards' default_clk_frequency of each, as
-# tests/test_cartridges.py checks): a core blinks on a bench as on a board, clock for
-# clock.
-BOARD_HZ = 12_000_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,9 +128,9 @@ class Game:
     def given(self):
         """What the console gives the core on the benches, as keyword arguments; its
         golden model's `Model` takes the same: a core that ``blinks`` gets the blink of
-        the boards' clock."""
+        the boards' clock, so that it blinks on a bench as on a board, clock for clock."""
         from hdl.cartridge import blink_clocks
-        return {"blink": blink_clocks(BOARD_HZ)} if self.core().blinks else {}
+        return {"blink": blink_clocks(CLOCK_HZ)} if self.core().blinks else {}
 
     @property
     def title(self):
