@@ -1,4 +1,5 @@
-"""The front panel as amaranth-boards resources: what a person wires to the PMODs.
+"""The front panel as amaranth-boards resources: what a person wires to the PMODs, on
+the pins a board's module (boards/gateware/boards/) gives it.
 
 docs/boards.md has the pin table and the drawing; tests/test_resources.py checks that the
 table and these declarations agree.
@@ -27,13 +28,3 @@ def front_panel(*, rows, sense, red, green, attrs=None):
         attrs,
     )
 
-
-# iCEBreaker: the panel on PMOD1A and PMOD1B; PMOD2 keeps the break-off board's LEDs
-# and buttons, which are the switches and status lamps.
-ICEBREAKER_PANEL = front_panel(
-    rows=("1 2 3", ("pmod", 0)),
-    sense=("7 8 9", ("pmod", 0)),
-    red=("1 2 3", ("pmod", 1)),
-    green=("7 8 9", ("pmod", 1)),
-    attrs=Attrs(IO_STANDARD="SB_LVCMOS"),
-)
