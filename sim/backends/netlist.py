@@ -108,6 +108,12 @@ class Built:
     cached: Path
     directory: Path
 
+    def test(self, **options):
+        """cocotb's run of `options` on this build. The language is named: cocotb reads
+        it from the build, which a runner that found the build in the cache never ran."""
+        return self.runner.test(build_dir=self.cached, hdl_toplevel_lang="verilog",
+                                **options)
+
 
 def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=None):
     """Export the netlist (or take `verilog`, a path, whose top module is `top`) and
@@ -178,10 +184,10 @@ def _run_one(built, simulator, test, waves, openings, sessions, extra):
     xml, log = directory / f"results-{test}.xml", directory / f"{test}.log"
     xml.unlink(missing_ok=True)
     try:
-        built.runner.test(test_module="sim.backends.cocotb_chip", hdl_toplevel=export.TOP,
-                    testcase=test, test_dir=directory, build_dir=built.cached,
-                    extra_env=env, waves=waves is not None, test_args=test_args,
-                    plusargs=plusargs, results_xml=str(xml), log_file=log)
+        built.test(test_module="sim.backends.cocotb_chip", hdl_toplevel=export.TOP,
+                   testcase=test, test_dir=directory, extra_env=env,
+                   waves=waves is not None, test_args=test_args, plusargs=plusargs,
+                   results_xml=str(xml), log_file=log)
     except SystemExit:
         pass            # under pytest the runner exits when a test failed: read why
     return _results(xml, test, log)
