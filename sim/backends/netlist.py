@@ -345,10 +345,10 @@ class Cocotb:
         log = directory / "lanes.log"
         try:
             # Named, not imported: the test runs inside the simulator.
-            self.built.runner.test(
+            self.built.test(
                 test_module="sim.backends.cocotb_lanes", hdl_toplevel=self.top,
-                testcase="lanes", test_dir=directory, build_dir=self.built.cached,
-                extra_env=env, results_xml=str(directory / "lanes.xml"), log_file=log)
+                testcase="lanes", test_dir=directory, extra_env=env,
+                results_xml=str(directory / "lanes.xml"), log_file=log)
         except SystemExit:
             pass            # under pytest the runner exits when a test failed: read why
         if not got.exists():
