@@ -11,15 +11,19 @@ import pytest
 from user import ONCE
 
 from firmware_ref.cli import UserError
+from hdl.eth.chip import Chip
 
 from sim import Mismatch, catalogue
-from sim.backends import bitlanes, compiled, verilated
+from sim.backends import BackendMissing, bitlanes, compiled, verilated
+from sim.backends.amaranth import Amaranth
+from sim.backends.core import pins
 from sim.cartridges import recording as recordings
 from sim.cartridges.lockstep import play
 from sim.reports import benchmark
 from sim.reports.benchmark import speeds, workload
 from sim.reports.benchmark.timing import PEER
 from sim.verification import gatelevel, verify
+from sim.verification.mutants import controller_from, mutants
 
 pytestmark = pytest.mark.early     # plain Verilator's build of the chip
 
@@ -66,9 +70,50 @@ def _stuck_diagonal(verilog):
     pytest.param(verilated.Verilated, marks=pytest.mark.slow), bitlanes.Bitlanes],
     ids=["plain Verilator", "bit-parallel"])
 def test_a_broken_gate_is_caught_and_named_by_lane_and_cycle(recorded, simulator):
-    broken = simulator(CHIP, edit=_stuck_diagonal)
+    broken = simulator(CHIP, pins=pins(CHIP).mutant(edit=_stuck_diagonal))
     with pytest.raises(Mismatch, match=r"^cycle \d+ of lane \d+ .*: \w+ is "):
         recorded.compare(_run(broken, recorded), broken.outputs)
+
+
+class _Misrouted(Chip):
+    """The chip with the first of sim.verification.mutants's controllers (one transition
+    sent elsewhere): a mutant made of another class."""
+
+    def __init__(self):
+        super().__init__()
+        self.controller = controller_from(next(mutants())[1])()
+
+
+# The controller Chip made first, replaced, is never elaborated: Amaranth says so.
+@pytest.mark.filterwarnings("ignore:.*created but never used")
+def test_a_mutant_class_runs_where_it_is_written_and_is_refused_where_it_is_not(
+        recorded):
+    mutant = pins(CHIP).mutant(core=_Misrouted)
+    with pytest.raises(Mismatch, match=r"^cycle \d+ of lane 0 .*: \w+ is "):
+        play(recorded.part([0]), Amaranth(CHIP, pins=mutant, jobs=1))
+    # hdl.eth.export exports the chip's own class: what is built from it says so.
+    for simulator in (compiled.Compiled, bitlanes.Bitlanes):
+        with pytest.raises(BackendMissing, match=rf"^the {simulator.name} backend cannot "
+                           r"run: hdl.eth.export exports the chip, not _Misrouted"):
+            simulator(CHIP, pins=mutant)
+
+
+def test_an_edit_of_the_verilog_is_refused_by_what_does_not_read_the_verilog():
+    edited = pins(CHIP).mutant(edit=_stuck_diagonal)
+    with pytest.raises(BackendMissing, match=r"^the amaranth backend cannot run: the "
+                       r"chip, mutant _stuck_diagonal is an edit of its Verilog"):
+        Amaranth(CHIP, pins=edited)
+    with pytest.raises(BackendMissing, match=r"^the compiled backend cannot run: .* "
+                       r"Verilog, which has no rtlil$"):
+        compiled.Compiled(CHIP, pins=edited)
+    # A mutant builds beside the chip, never over it.
+    assert edited.source.name != pins(CHIP).source.name
+
+
+def test_the_bit_parallel_chips_refuse_pins_other_than_the_chips_own_probes():
+    # The chip's entry, behind the cartridge's adapter: its pins, not its name, say no.
+    with pytest.raises(BackendMissing, match="the bitlanes backend runs the ETH chip only"):
+        bitlanes.Bitlanes(CHIP, pins=pins(CHIP, cartridge=True))
 
 
 def test_make_verify_picks_the_bit_parallel_chips():
@@ -108,7 +153,7 @@ def test_every_game_checked_in_bit_planes_agrees_and_its_recording_is_cached(
 
 def test_a_broken_gate_is_caught_in_bit_planes_and_named_lane_by_lane(golden_cache):
     recording = recordings.recorded(CHIP)
-    broken = bitlanes.Bitlanes(CHIP, edit=_stuck_diagonal)
+    broken = bitlanes.Bitlanes(CHIP, pins=pins(CHIP).mutant(edit=_stuck_diagonal))
     differ = broken.check(recording)
     assert 0 < len(differ) <= 64
     with pytest.raises(Mismatch, match=r"^cycle \d+ of lane (\d+) .*: \w+ is ") as caught:

@@ -4,15 +4,19 @@ sim.catalogue it can run, and found by name in one table.
 The protocol. A simulator runs a game's core in lanes, each lane a core from power-up,
 driven clock by clock at its inputs and read just after every rising edge:
 
-    simulator = Simulator(game, *, pins=None, core=None, log=None)
+    simulator = Simulator(game, *, pins=None, log=None)
     outputs = simulator.run(inputs, lengths, power_up)
 
 - ``game``: the catalogue's entry (sim.catalogue.Game); ``pins``: where it is played
-  (sim.backends.core.pins: by default the game's own, the chip's own pins and probes
-  for the chip; the console's pins of its cartridge for any game); ``core``: another
-  core class to run in place of the game's own, such as a mutant; ``log(text)`` hears
-  what is built first (a build takes seconds to a minute, then it is cached). A
-  simulator built from the chip's Verilog takes ``edit`` too, a change to it (a mutant).
+  and what is built (sim.backends.core.pins: by default the game's own, the chip's own
+  pins and probes for the chip; the console's pins of its cartridge for any game), its
+  design source among them: a simulator reads how to make the design, find a pin in
+  it and write its netlist from there, and asks no game what it is. A mutant is
+  another source at the same pins (``pins.mutant(core=...)``, another core class;
+  ``pins.mutant(edit=...)``, a change to its Verilog), taken by every simulator alike
+  (one that cannot build it says so: Amaranth's runs no edited Verilog).
+  ``log(text)`` hears what is built first (a build takes seconds to a minute, then it
+  is cached).
 - ``inputs``: (lanes, cycles, inputs) uint32, the inputs of lane l before each clock, in
   the order of the pins' inputs (the golden model's names);
   ``lengths``: (lanes,), the clocks each lane runs; ``power_up``: (lanes,), each lane's
@@ -84,7 +88,7 @@ def simulator(name):
 
 def make(name, game, **options):
     """Simulator `name` (AUTO: the fastest here) made for `game` (a catalogue entry),
-    with `options` as its class takes them (``pins``, ``core``, ``log``)."""
+    with `options` as its class takes them (``pins``, ``log``)."""
     if name == AUTO:
         return fastest(game, **options)[0]
     return simulator(name)(game, **options)

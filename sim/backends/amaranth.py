@@ -13,11 +13,9 @@ import numpy as np
 from amaranth.hdl import Value
 from amaranth.sim import Simulator
 
-from hdl.eth.chip import Chip
-
+from sim.backends import BackendMissing
 from sim.backends import core as sim_core
 from sim.chip import lanes
-from sim.chip.lockstep import resolve
 from sim.waves.game import PERIOD
 
 __all__ = ["Amaranth"]
@@ -27,35 +25,32 @@ SPREAD_CLOCKS = 20_000
 
 
 class Amaranth:
-    """The protocol's simulator on Amaranth's simulator: the chip (`core`, if given, a
-    class like hdl.eth.chip.Chip: a mutant) or a cartridge (`core` in place of the
-    game's own class)."""
+    """The protocol's simulator on Amaranth's simulator, for the design of any game's
+    pins (sim.backends.core.Source), a mutant's too, as it is written in Amaranth."""
     name, what = "amaranth", "Amaranth's simulator"
     forces_power_up = True
     lanes = None
 
-    def __init__(self, game, *, pins=None, core=None, log=None, jobs=None):
+    def __init__(self, game, *, pins=None, log=None, jobs=None):
         self.game, self.pins = game, pins or sim_core.pins(game)
         self.outputs = self.pins.outputs
-        self.core = core
         self.jobs = jobs or os.cpu_count() or 1
+        try:
+            self.pins.source.written()
+        except BackendMissing as missing:
+            raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
         self._built = None
 
     def _design(self):
         """The design, once: (it, its inputs, its outputs, its power-up register)."""
-        if self.pins.chip:
-            design = (self.core or Chip)()
+        pins = self.pins
+        design = pins.source.elaboratable()
 
-            def signal(name):
-                return resolve(design, self.pins.signals.get(name, name))
-        else:
-            design = (self.core or self.game.cartridge())(**self.game.given())
-
-            def signal(name):
-                return sim_core.member(design, name)
-        return (design, [signal(n) for n in self.pins.inputs],
-                [signal(n) for n in self.outputs],
-                self.pins.power_up and signal(self.pins.power_up))
+        def signal(path):
+            return pins.source.find(design, path)
+        return (design, [signal(pins.signals[n]) for n in pins.inputs],
+                [signal(pins.signals[n]) for n in self.outputs],
+                pins.power_up and signal(pins.power_up))
 
     def run(self, inputs, lengths, power_up=None, *, vcd=None):
         """The protocol's `run`; with `vcd` (a path; one lane), Amaranth's waves of it,

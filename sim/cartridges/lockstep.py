@@ -90,14 +90,14 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None,
     adapter too), every output compared after every rising edge, on simulator `backend`
     (a name of sim.backends.SIMULATORS, or AUTO; or a simulator made for the game at
     the console's pins). `core`: another cartridge class to check against the same
-    golden model (a mutant, say). `progress(games, clocks)` hears of each run
+    golden model (a mutant, say: the pins' design made of it, `Pins.mutant`). `progress(games, clocks)` hears of each run
     of games. `cache`: the golden recording of every game is kept (a golden model
     changed in this process is not seen then). Returns Played(games, clocks); raises
     Mismatch at the first difference, BackendMissing (a UserError, one line) if the
     simulator cannot run here."""
     game = catalogue.game(name)
-    pins = core_pins(game, cartridge=True)
-    simulator = backends.make(backend, game, pins=pins, core=core) \
+    pins = core_pins(game, cartridge=True).mutant(core=core)
+    simulator = backends.make(backend, game, pins=pins) \
         if isinstance(backend, str) else backend
     recording = recorded(game, cartridge=True, cache=cache,
                          games=None if games is None else list(games))

@@ -178,8 +178,9 @@ def recorded(game, *, cartridge=False, games=None, forced=True, one_lane=False,
     powering up with its opening's random counter if `forced`, else at 0; or all in one
     lane (`one_lane`). `jobs`: the processes that record the chip; `progress(text)`
     hears how far."""
-    names = pins(catalogue.game(game), cartridge=cartridge)
-    if names.chip:
+    entry = catalogue.game(game)
+    names = pins(entry, cartridge=cartridge)
+    if entry.chip and not cartridge:        # the chip's own lanes, recorded clock by clock
         return _chip(names, forced=forced and not one_lane, one_lane=one_lane,
                      cache=cache, per_lane=per_lane, jobs=jobs, progress=progress)
     return _cartridge(names, games, cache and games is None, progress)

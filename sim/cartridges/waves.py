@@ -38,7 +38,7 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
     if isinstance(game, int):
         game = nth(package, entry.name, game)
     game_waves.write_golden(package, game, golden_vcd, entry.given())
-    simulator = Amaranth(entry, pins=pins(entry, cartridge=True), core=core)
+    simulator = Amaranth(entry, pins=pins(entry, cartridge=True).mutant(core=core))
     recording = recorded(entry, cartridge=True, games=[game], cache=False)
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
