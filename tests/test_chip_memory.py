@@ -1,4 +1,4 @@
-"""A page's chip holds a bounded history (sim/backends/watch_history.py): flooded with the
+"""A page's chip holds a bounded history (sim/watch/history.py): flooded with the
 most a page may ask it keeps some megabytes, where it kept every frame as objects (an
 audit saw 77 MB grow to 562); Back and Jump still show an early frame as it was first
 shown; a step is clamped to LIMIT edges and a session to CYCLES; the waves are written a
@@ -14,7 +14,7 @@ import types
 import pytest
 
 from boards.web import chip
-from sim.backends.watch import CYCLES, LIMIT
+from sim.watch.watch import CYCLES, LIMIT
 
 PAGE_MB = 50            # the most one page's chip may add to the server's memory
 KEPT_MB = 20            # the most its history may keep in its arrays

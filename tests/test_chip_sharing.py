@@ -16,7 +16,7 @@ import threading
 import time
 
 from boards.web.console import Console
-from sim.backends.watch import LIMIT
+from sim.watch.watch import LIMIT
 from web import said
 
 LONG = 200_000          # the flooding page's session before the keys, as the audit's

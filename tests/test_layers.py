@@ -181,7 +181,7 @@ LAYERS = {
         ["waves"],
         ["chip"],
         ["backends"],
-        ["cartridges"],
+        ["cartridges", "watch"],
         ["verification"],
         ["reports"],
     ],

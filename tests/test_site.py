@@ -94,7 +94,7 @@ def test_the_site_holds_the_page_the_runtime_the_python_and_a_desk_per_game(site
     assert (site / "chip.wasm").read_bytes()[:4] == b"\0asm"
     names = zipfile.ZipFile(site / "python.zip").namelist()
     for needed in ("boards/site/page.py", "boards/web/console.py", "firmware_ref/eth/cycle.py",
-                   "sim/backends/watch.py", "sim/chip/e2_trace.txt", "amaranth/__init__.py"):
+                   "sim/watch/watch.py", "sim/chip/e2_trace.txt", "amaranth/__init__.py"):
         assert needed in names, needed
     # What the browser has none of is not shipped, nor what the page never runs.
     assert not [n for n in names if n.startswith(("numpy/", "aiohttp/", "tests/"))

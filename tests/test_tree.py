@@ -10,7 +10,7 @@ from firmware_ref.eth import alg
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
 from firmware_ref.places import HUMAN
 from sim.chip import games, tree
-from sim.backends.watch import Watch
+from sim.watch.watch import Watch
 
 
 def _values(chip):

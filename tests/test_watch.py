@@ -1,7 +1,7 @@
-"""The chip watched one edge at a time (sim/backends/watch.py): the compiled chip and its
+"""The chip watched one edge at a time (sim/watch/watch.py): the compiled chip and its
 golden model agree on every register of every frame of E.2 and of a search, the history
 replays, and a key pressed in the past branches the session there; frames let go are
-clocked again as they were (sim/backends/watch_history.py), a message's edges and a
+clocked again as they were (sim/watch/history.py), a message's edges and a
 session's cycles are bounded."""
 
 import dataclasses
@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from firmware_ref.eth.cycle import State
-from sim.backends import watch_history, watch_waves
-from sim.backends.watch import LIMIT, Full, Watch
-from sim.backends.watch_clock import COLUMN, WIDE
+from sim.watch import history as watch_history, waves as watch_waves
+from sim.watch.watch import LIMIT, Full, Watch
+from sim.watch.clock import COLUMN, WIDE
 from sim.chip.e2 import SESSION
 
 
@@ -84,7 +84,7 @@ def test_e2_replayed_from_its_start_follows_its_history():
 
 
 def _compared(watch, tmp_path, name="chip"):
-    from sim.backends.watch import write_waves
+    from sim.watch.watch import write_waves
     from sim.chip import golden_waves
     from sim.waves import compare
     write_waves(watch, tmp_path / f"{name}.vcd", tmp_path / f"{name}.gtkw")
@@ -203,7 +203,7 @@ def test_a_message_clocks_at_most_limit_edges_and_a_session_at_most_cycles(monke
     watch.step(LIMIT + 1)
     assert watch.head == watch.cursor == LIMIT
     monkeypatch.setattr(watch_history, "CYCLES", LIMIT + 100)
-    monkeypatch.setattr("sim.backends.watch.CYCLES", LIMIT + 100)
+    monkeypatch.setattr("sim.watch.watch.CYCLES", LIMIT + 100)
     watch.step(LIMIT)
     assert watch.head == LIMIT + 100
     with pytest.raises(Full, match="20,100 cycles"):

@@ -31,7 +31,7 @@ def _run(script):
 def test_the_page_chips_modules_import_without_numpy_ctypes_or_the_compiled_chip():
     out = _run(_REFUSED + "sys.modules['ctypes'] = None\n" + """
 import types
-import boards.web.chip, sim.backends.watch, sim.chip.tree, firmware_ref.eth.batch
+import boards.web.chip, sim.watch.watch, sim.chip.tree, firmware_ref.eth.batch
 from boards.web import chip
 chip._give_back()       # no libc to hand memory back to: nothing happens
 print(sorted(m for m in ("sim.backends.compiled", "numpy", "ctypes")
@@ -82,7 +82,7 @@ def test_a_watch_clocks_the_worst_move_with_its_tree_and_waves_without_numpy(tmp
     Python that cannot import numpy (the compiled chip loaded before it was refused)."""
     out = _run(_CONTRACT + f"""
 import types
-assert "sim.backends.watch" not in sys.modules
+assert "sim.watch.watch" not in sys.modules
 from boards.web import chip
 from firmware_ref.eth import alg
 from firmware_ref.places import HUMAN

@@ -10,7 +10,7 @@ from firmware_ref.eth import alg
 from firmware_ref.eth.cycle import Choose, State
 from hdl.eth.stack import Entry
 from sim.chip.signals import GROUPS, INPUT_PINS
-from sim.backends.watch import NAMES
+from sim.watch.watch import NAMES
 
 # Appendix C's state diagram, as the paper draws it (a reset, from any state, aside).
 APPENDIX_C = {("justreset", "justreset"), ("justreset", "waiting"), ("waiting", "waiting"),

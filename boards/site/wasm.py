@@ -1,7 +1,7 @@
 """The desks and the chip compiled to WebAssembly, as the page's Worker holds them
 (boards/web/static/worker.js, `js.ttt`), with the interfaces the console gives their
 native builds: a desk as boards.box.box's `CompiledDesk` (for boards.box.stream), the
-chip as the one-lane chip the insides clock (sim.backends.watch).
+chip as the one-lane chip the insides clock (sim.watch.watch).
 
 Runs only in Pyodide: `js` and `pyodide` are its modules.
 """

@@ -1,5 +1,5 @@
 """The page's view of the chip's insides: a message of kind ``chip`` acts on the page's
-chip session (sim.backends.watch: the compiled chip and its golden model, clocked one
+chip session (sim.watch.watch: the compiled chip and its golden model, clocked one
 edge at a time, with a bounded history) and is answered with a ``chip`` message holding
 the frame shown; the answer to ``open`` holds the panel's words too (words.py).
 
@@ -17,7 +17,7 @@ from sim import BUILD
 from sim.backends import BackendMissing
 from sim.chip import e2, tree
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
-from sim.backends.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
+from sim.watch.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
 
 from . import words
 from .messages import Invalid
@@ -44,7 +44,7 @@ GROWN = 256                     # cycles a tree grows by between two shares of t
 
 
 class ChipSession:
-    """A page's chip (sim.backends.watch, its chip made by `chip`) and the trees of the
+    """A page's chip (sim.watch.watch, its chip made by `chip`) and the trees of the
     searches last shown, each grown as its cycles come (a finished search's tree does
     not change)."""
 
@@ -195,7 +195,7 @@ def _count(message, field, default, low=0, high=None):
 def act(session, message, chip=None):
     """Do what `message` asks of `session`'s chip (on the session's thread); the view
     of the frame shown, with how many edges were clocked. A new chip is made by `chip`
-    (sim/backends/watch_clock.py says what it offers: a browser gives its own; None,
+    (sim/watch/clock.py says what it offers: a browser gives its own; None,
     the compiled chip)."""
     do = message["do"]
     if do not in DOES:

@@ -23,7 +23,7 @@ import time
 
 import aiohttp
 
-from sim.backends.watch import LIMIT
+from sim.watch.watch import LIMIT
 from sim.catalogue import CHIP
 
 from .chip import greediest

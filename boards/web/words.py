@@ -21,7 +21,7 @@ from firmware_ref.places import BOTH, COMPUTER, EMPTY, HUMAN, MARKS
 from hdl.eth.controller import Choose, Controller, State
 from hdl.eth.stack import DEPTH, Entry
 from sim.chip.signals import GROUPS, WAVES
-from sim.backends.watch import NAMES
+from sim.watch.watch import NAMES
 
 __all__ = ["board", "chip", "transitions", "PINS"]
 

@@ -264,8 +264,8 @@ class Lanes:
         return result
 
     def clocked(self, inputs, outputs):
-        """Lane 0's batch without numpy, as the page's chip takes it (sim/backends/
-        watch_clock.py; in a browser the same C functions compiled to WebAssembly):
+        """Lane 0's batch without numpy, as the page's chip takes it (sim/watch/clock.py;
+        in a browser the same C functions compiled to WebAssembly):
         `inputs` a flat array('I') of a row of INPUT_PINS a cycle, taken before its
         edge, `outputs` signal names. Returns a flat array('I') of a row of `outputs`
         a cycle, as they are just after its rising edge. The other lanes keep still."""

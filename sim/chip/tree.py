@@ -9,7 +9,7 @@ the board is rated at once (``rating`` followed by ``returned``, whose ``r`` is 
 value), or ends the game at the ground (``rating`` followed by ``finished``). A node
 after whose value ``r >= a`` held cut its activation: its later siblings were never set.
 
-The frames are the values of sim/backends/watch.py by their names ("controller.state",
+The frames are the values of sim/watch/watch.py by their names ("controller.state",
 "move.i", "stack.sp", "board.p", "value.r", "value.a"), from the HDL chip or from the
 golden model alike, so the node count can be checked against alg.move's ``nodes``.
 """

@@ -1,4 +1,4 @@
-"""The chip a watch clocks (sim/backends/watch.py): the compiled chip and its golden model
+"""The chip a watch clocks (sim/watch/watch.py): the compiled chip and its golden model
 at one cycle, clocked a run of edges with the same pins at a time, and what a frame holds.
 
 A `Clock` clocks such a run in two calls, each over at most `SLICE` edges: the golden

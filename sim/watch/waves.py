@@ -1,4 +1,4 @@
-"""A watched chip's session as waves (sim/backends/watch.py): a VCD and its GTKWave view,
+"""A watched chip's session as waves (sim/watch/watch.py): a VCD and its GTKWave view,
 written a block of frames at a time as the history keeps or clocks them again, so a
 session's waves never stand whole in memory.
 
@@ -13,9 +13,9 @@ import operator
 from array import array
 from fractions import Fraction
 
-from sim.backends.watch_clock import COLUMN, NAMES, SIGNED, WIDE, pack, pin, share
-from sim.backends.watch_history import BLOCK
 from sim.chip.signals import INPUT_PINS, PERIOD_NS, WAVES
+from sim.watch.clock import COLUMN, NAMES, SIGNED, WIDE, pack, pin, share
+from sim.watch.history import BLOCK
 
 __all__ = ["write_waves"]
 
@@ -118,7 +118,7 @@ def write_waves(watch, vcd, gtkw=None):
     with cli.replacing(vcd) as file:
         writer = VCDWriter(file, timescale="1 ns", date="", check_values=False,
                            comment="the compiled chip (hdl/eth/chip.py) clocked on make "
-                                   "serve's page; written by sim/backends/watch.py")
+                                   "serve's page; written by sim/watch/watch.py")
         variables = {}
         for name in _SIGNALS[len(_PINS):]:
             scope, _, leaf = f"{TOP}.{name}".rpartition(".")

@@ -1,4 +1,4 @@
-"""The history of a watched chip (sim/backends/watch.py), kept bounded.
+"""The history of a watched chip (sim/watch/watch.py), kept bounded.
 
 A session is the chip's input pins at every edge: given them, the chip and its golden
 model are the same from power-up every time. So the history keeps for every edge only
@@ -6,7 +6,7 @@ its pins (two bytes) and, for the search trees, the seven registers a tree is re
 (two bytes: `MARKS`); every frame's whole values are kept in blocks of `BLOCK` frames,
 the head's block and the `KEPT` last used besides it, and at each block's start a
 `Checkpoint` of the golden model. A block that was let go is clocked again when asked
-for (sim/backends/watch_clock.py's `Clock`, made at the block's checkpoint), and a
+for (sim/watch/clock.py's `Clock`, made at the block's checkpoint), and a
 session holds at most `CYCLES` cycles. Its columns and blocks are the standard
 library's arrays (a browser's watch has no numpy).
 """
@@ -17,8 +17,8 @@ import itertools
 import sys
 from array import array
 
-from sim.backends.watch_clock import (COLUMN, REGISTERS, SIGNED, SLICE, WAITS, WIDE, Clock,
-                                      compiled_chip, golden_row, share, widths)
+from sim.watch.clock import (COLUMN, REGISTERS, SIGNED, SLICE, WAITS, WIDE, Clock,
+                             compiled_chip, golden_row, share, widths)
 
 __all__ = ["MARKS", "BLOCK", "KEPT", "CYCLES", "History", "Block", "Row", "marks_of"]
 
@@ -90,7 +90,7 @@ class Row:
 class History:
     """The frames of a session from power-up (`random`: the chip's random counter then),
     kept as the module's docstring says; the clock holds the head's state (its chip
-    made by `chip`, as sim/backends/watch_clock.py says). Frame n >= 1 is block
+    made by `chip`, as sim/watch/clock.py says). Frame n >= 1 is block
     (n - 1) // BLOCK's row (n - 1) % BLOCK; frame 0 is kept apart."""
 
     def __init__(self, random=0, chip=compiled_chip):

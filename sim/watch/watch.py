@@ -2,14 +2,14 @@
 with the session's history, for the web page's view of the chip's insides.
 
 A `Watch` holds the chip's input pins as a person sets them, clocks the compiled chip
-(the one its `chip` factory makes: sim/backends/watch_clock.py says what it offers) and
+(the one its `chip` factory makes: sim/watch/clock.py says what it offers) and
 the golden model (firmware_ref/eth/cycle.py) together, and has after every edge a
 `frame`: every register and control the view shows, read from the HDL chip by the
 paper's names (below the block, as sim.chip.signals.GROUPS has them), and where the
 golden model disagrees, the difference. A difference is recorded and
 shown, never raised: the page must show it, not stop.
 
-History: every frame can be shown again (sim/backends/watch_history.py keeps the pins of
+History: every frame can be shown again (sim/watch/history.py keeps the pins of
 every edge and the frames of a few blocks, and clocks again what it let go), so `back`,
 `forward` and `jump` only move the frame shown. Stepping from a frame in the past with
 the pins as they were there replays the history; with other pins (a key pressed while
@@ -25,11 +25,11 @@ from collections.abc import Sequence
 
 from firmware_ref.eth.cycle import NO_KEY, Inputs, State
 
-from sim.backends.watch_clock import (COLUMN, GOLDEN, NAMES, UNKNOWN, WAITS, WIDE,
-                                      compiled_chip, pack, share, unpack)
-from sim.backends.watch_history import BLOCK, CYCLES, History, marks_of
-from sim.backends.watch_waves import write_waves
 from sim.chip.signals import GROUPS, INPUT_PINS
+from sim.watch.clock import (COLUMN, GOLDEN, NAMES, UNKNOWN, WAITS, WIDE, compiled_chip,
+                             pack, share, unpack)
+from sim.watch.history import BLOCK, CYCLES, History, marks_of
+from sim.watch.waves import write_waves
 
 __all__ = ["Watch", "Full", "NAMES", "CONTROLLER_READS", "LIMIT", "CYCLES", "BLOCK",
            "compiled_chip", "share", "write_waves"]
@@ -114,7 +114,7 @@ class Watch:
         return self._history.states()
 
     def kept_bytes(self):
-        """The bytes its history keeps (sim/backends/watch_history.py)."""
+        """The bytes its history keeps (sim/watch/history.py)."""
         return self._history.nbytes()
 
     @property
