@@ -114,10 +114,12 @@ class Built:
                                 **options)
 
 
-def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=None):
+def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=None,
+          log=None):
     """Export the netlist (or take `verilog`, a path, whose top module is `top`) and
     build it for `simulator`, its tests to run in `directory`; returns a Built.
-    `announce(log)` hears where the build's log is, before it begins.
+    `announce(path)` hears where the build's log is, before it begins or finds it
+    built; `log(text)` hears of the build only when it runs (a one-time build's line).
 
     A netlist is built once for the same simulator and cocotb (a Verilator build is half
     a minute): an entry of the cache (sim.cache) keyed by the netlist, the simulator's
@@ -128,9 +130,9 @@ def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=N
     runner = _runner(simulator)
     parts = [simulator, top, source, " ".join(VERILATOR_ARGS), _simulator_version(simulator),
              version("cocotb")]
-    log = CACHE / simulator / cache.key(parts) / "build.log"   # kept if the build fails
+    written = CACHE / simulator / cache.key(parts) / "build.log"  # kept if it fails
     if announce:
-        announce(log)
+        announce(written)
 
     def make(work):
         netlist = work / f"{top}.v"
@@ -138,10 +140,12 @@ def build(simulator, directory=None, *, verilog=None, top=export.TOP, announce=N
         runner.build(sources=[netlist], hdl_toplevel=top, build_dir=work / SIM_BUILD,
                      waves=True, timescale=("1ns", "1ps"),
                      build_args=VERILATOR_ARGS if simulator == "verilator" else [],
-                     log_file=log)
+                     log_file=written)
         return [netlist, work / SIM_BUILD]
     built = cache.cached(CACHE / simulator, parts, SIM_BUILD, make,
-                         doing=f"building the netlist on {simulator}")
+                         doing=f"{simulator}: building the netlist (its log beside it)",
+                         seconds=VERILATOR_S["build"] if simulator == "verilator" else None,
+                         log=log)
     return Built(runner, built, directory)
 
 
@@ -313,8 +317,7 @@ class Cocotb:
             verilog = folder / f"{self.top}.v"
             verilog.write_text(source.netlist("verilog"))
             self.built = build(self.simulator, folder / self.simulator, verilog=verilog,
-                               top=self.top, announce=log and (lambda path: log(
-                                   f"{self.name}: building the netlist (log: {path})")))
+                               top=self.top, log=log)
         except (SimulatorMissing, BackendMissing) as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
 
