@@ -667,8 +667,10 @@ JOURNEYS = [
       steps=FORMAL_STEPS),
     J("ttt formal",
       "ttt formal --no-covers --no-mutants", first=FORMAL_JOB,
-      says=r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \1 \(", slow=True,
-      last=r"^\| RTL vs icestick routed \| .* \| (\d+) / \1 \(", steps=FORMAL_STEPS,
+      says=r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \1 \((.|\n)*"
+           r"^\| RTL vs icestick routed \| .* \| (\d+) / \3 \(", slow=True,
+      last=r"^\| RTL vs sky130_fd_sc_hd cells \(chip alone\) \| .* \| (\d+) / \1 \(",
+      steps=FORMAL_STEPS,
       locks=("icebreaker", "icestick")),
 
     J("ttt formal --jobs N", "ttt formal --no-covers --no-mutants --no-equiv --jobs 1",
