@@ -27,7 +27,7 @@ SEED = "TTT_SEQUENCE_SEED"
 FRONT = ("README.md", "docs/commands.md")
 # The suite's own verbs run pytest again inside: not a step of a user's day.
 NESTED = ("make test",)
-SHORT = 5                   # make test's draw of quick units
+SHORT = 3                   # make test's draw of quick units
 # The museum with the chip, at the console's pins: after make verify built the
 # bit-parallel chips, it once read their probes as the cartridge's pins.
 CHIP_MUSEUM = J((), 'make museum ARGS="--machines eth1990 --no-cost"',
@@ -68,25 +68,28 @@ def order(seed, *, quick):
 def walk(seed, tmp_path, *, quick):
     """Run the units of `seed` one after the other, each step checked; a failure names
     the seed, the step and the steps before it."""
-    steps = [journey for unit in order(seed, quick=quick) for journey in unit]
+    drawn = order(seed, quick=quick)
     print(f"the order of seed {seed} (replay: {SEED}={seed}):",
-          *(f"  {journey.run}" for journey in steps), sep="\n")
+          *(f"  {journey.run}" for unit in drawn for journey in unit), sep="\n")
     done = []
-    with ExitStack() as stack:
-        locked(stack, [name for j in steps for name in (*j.locks, j.steps) if name])
-        for journey in steps:
-            if skipped(journey):
-                continue
-            started = time.time()
-            finished = type_it(journey, cwd=a_fake_checkout(tmp_path)
-                               if journey.run == "make clean" else ROOT)
-            try:
-                check(journey, finished, started)
-            except AssertionError as failed:
-                raise AssertionError(
-                    f"order of seed {seed} ({SEED}={seed} replays it): {journey.run!r} "
-                    f"after {done}: {failed}") from None
-            done.append(journey.run)
+    for unit in drawn:
+        # A unit holds the locks of the build folders it shares with the suite's other
+        # journeys while it runs, as its own test does; other tests run between units.
+        with ExitStack() as stack:
+            locked(stack, [name for j in unit for name in (*j.locks, j.steps) if name])
+            for journey in unit:
+                if skipped(journey):
+                    continue
+                started = time.time()
+                finished = type_it(journey, cwd=a_fake_checkout(tmp_path)
+                                   if journey.run == "make clean" else ROOT)
+                try:
+                    check(journey, finished, started)
+                except AssertionError as failed:
+                    raise AssertionError(
+                        f"order of seed {seed} ({SEED}={seed} replays it): "
+                        f"{journey.run!r} after {done}: {failed}") from None
+                done.append(journey.run)
     assert done, "no step could run here"
 
 
