@@ -4,12 +4,16 @@ simulators, synthesised netlists, measured costs) is an entry made by `cached`.
 An entry is the folder ``<folder>/<key>/``: the key a hash of every text that shapes what
 it holds (the sources read, the options, the tools' versions, the shape of the data),
 the files its build made, and last a manifest (`MANIFEST`) naming the key and each
-file's size and SHA-256. An entry is used only when its manifest is whole, names the
-key it is asked for and every file still has its size and hash: a build cut short, a
-file truncated or changed, or an entry copied in from another key (a stale or foreign
-one) is built again, never used. A build runs in a scratch folder and its files are
-put in place before the manifest, under a lock, so that two processes asking for the
-same entry at once (the test workers, two commands) build it once.
+file's size, time of change and SHA-256. An entry is used only when its manifest is
+whole, names the key it is asked for and every file still holds what it names: a build
+cut short, a file truncated or written since, or an entry copied in from another key (a
+stale or foreign one) is built again, never used. A file whose time of change moved is
+hashed again, and kept if its content is the same; one whose size and time are as
+stamped is not read, as a large recording is read at every run.
+
+A build runs in a scratch folder and its files are put in place before the manifest,
+under a lock, so that two processes asking for the same entry at once (the test
+workers, two commands) build it once.
 """
 
 import fcntl
@@ -45,9 +49,19 @@ def _digest(path):
     return digest.hexdigest()
 
 
-def _size(path):
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) \
-        if path.is_dir() else path.stat().st_size
+def _stamp(path):
+    """A file's size and time of change, or for a folder its files' total and the
+    newest: what any write to it changes."""
+    stats = [p.stat() for p in path.rglob("*") if p.is_file()] if path.is_dir() else \
+        [path.stat()]
+    return [sum(s.st_size for s in stats), max((s.st_mtime_ns for s in stats), default=0)]
+
+
+def _same(path, stamp, digest):
+    """Whether `path` holds what the manifest says: as stamped, or, touched since (a
+    copy, say), with the same size and content."""
+    now = _stamp(path)
+    return now == stamp or (now[0] == stamp[0] and _digest(path) == digest)
 
 
 def valid(entry, wanted):
@@ -55,8 +69,8 @@ def valid(entry, wanted):
     try:
         manifest = json.loads((entry / MANIFEST).read_text())
         return manifest["key"] == wanted and all(
-            _size(entry / name) == size and _digest(entry / name) == digest
-            for name, (size, digest) in manifest["files"].items())
+            _same(entry / name, stamp, digest)
+            for name, (stamp, digest) in manifest["files"].items())
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
@@ -90,8 +104,8 @@ def cached(folder, parts, name, build, *, doing, seconds=None, log=None):
                 raise RuntimeError(f"the build of {shown(target)} did not make {name}")
             files = {}
             for path in kept:
-                files[path.name] = (_size(path), _digest(path))
                 os.replace(path, entry / path.name)
+                files[path.name] = (_stamp(entry / path.name), _digest(entry / path.name))
             manifest = Path(work) / MANIFEST
             manifest.write_text(json.dumps({"key": wanted, "files": files}, indent=1))
             os.replace(manifest, entry / MANIFEST)      # last: the entry is whole now

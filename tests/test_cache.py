@@ -4,6 +4,7 @@ build it once."""
 
 import json
 import multiprocessing
+import os
 import shutil
 
 import numpy as np
@@ -47,6 +48,7 @@ def test_a_damaged_entry_is_built_again_never_used(tmp_path, damage):
     entry = path.parent
     if damage == "corrupted":                       # the same size, one byte changed
         path.write_text("mad!\n")
+        later(path)
     elif damage == "truncated":
         path.write_text("ma")
     elif damage == "emptied":
@@ -71,6 +73,20 @@ def test_a_damaged_entry_is_built_again_never_used(tmp_path, damage):
     assert cache.valid(entry, entry.name)
     assert len(said) == 1 and said[0].startswith(
         "making anew, the kept entry incomplete or changed, into "), said
+
+
+def later(path):
+    """`path` changed a second after its build, as damage comes: a file system may stamp
+    two writes in the same few milliseconds alike."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10 ** 9))
+
+
+def test_a_file_touched_but_the_same_is_hashed_and_kept(tmp_path):
+    path = counting(tmp_path, ["a source"])
+    later(path)                                     # a copy, say: the same bytes
+    assert cache.valid(path.parent, path.parent.name)
+    assert counting(tmp_path, ["a source"]) == path and builds(tmp_path) == 1
 
 
 def test_an_entry_swapped_in_from_another_key_is_built_again(tmp_path):
