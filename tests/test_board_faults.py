@@ -28,7 +28,7 @@ def built():
 
 
 class Killing:
-    """The board's stream, whose box is killed once a frame has gone to it: in the
+    """The board's stream, whose desk is killed once a frame has gone to it: in the
     middle of the move it asks."""
 
     def __init__(self, stream, box):
@@ -52,7 +52,7 @@ def killed_mid_move(board):
     """Kill `board`'s box in the middle of a move: one line says so, the next move plays
     on a new box."""
     free = board.act(KEY)["board"].index(EMPTY)
-    board.link.stream = Killing(board.link.stream, board.box)
+    board.link.stream = Killing(board.link.stream, board.stream)
     with pytest.raises(UserError) as error:
         board.act({"do": "key", "place": free})
     text = one_line(error)

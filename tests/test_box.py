@@ -1,6 +1,7 @@
-"""The board in a box (boards/box/box.py): the desk compiled at the board's timings, behind a
-pseudo-terminal, played by the real terminal client over the real serial protocol at
-115 200 baud in the board's clocks, and checked against the golden model."""
+"""The board in a box (boards/box/box.py): the desk compiled at the board's timings, its
+link at the box's own rate, behind a pseudo-terminal, played by the real terminal client
+over the real serial protocol, and checked against the golden model; and a page's board
+in a box, a desk for each game (boards/web/board.py)."""
 
 import errno
 import os
@@ -329,3 +330,45 @@ def test_make_play_board_says_about_how_long_its_first_build_takes_before_it():
         assert running.poll() is None               # still compiling
     assert first.startswith("compiling the desk with ultimate with CXXRTL into build/compiled/")
     assert first.endswith(f" (once, about {catalogue.game('ultimate').build_s} s)")
+
+
+def test_the_box_links_at_its_own_rate_and_the_boards_keep_115200_baud():
+    # The same desk gateware; only its divisor differs: 4 clocks a bit in the box, the
+    # UART's shortest, where a board's 115,200 baud take 104.
+    from boards.gateware.rates import BAUD, BOX_BAUD, CLOCK_HZ
+    from boards.gateware.top import desk_for
+    assert box.BoxTop((catalogue.CHIP.name,)).desk.bit_cycles == 4
+    assert round(CLOCK_HZ / BOX_BAUD) == 4 and BAUD == 115_200
+    assert desk_for([catalogue.CHIP.cartridge()], CLOCK_HZ).bit_cycles == 104
+
+
+def test_a_run_of_the_box_ends_with_the_line_it_brought(built):
+    # Two frames owe two lines: a run stops at the first line's end rather than clock
+    # on to its last cycle, so that a reader has its answer as soon as it is whole.
+    from boards.box.stream import DeskStream
+    stream = DeskStream(box.CompiledDesk())    # the power-up lines read and dropped
+    try:
+        stream.write(protocol.STATUS + protocol.STATUS)
+        first = stream.desk.run(box.CLOCK_HZ)
+        assert first.endswith(b"\n") and first.count(b"\n") == 1, first
+        second = stream.desk.run(box.CLOCK_HZ)
+        assert second.endswith(b"\n") and second.count(b"\n") == 1, second
+    finally:
+        stream.close()
+    with pytest.raises(OSError, match="closed"):    # said as a port's, never a crash
+        stream.desk.run(1)
+
+
+def test_a_pages_board_in_a_box_is_a_desk_for_each_game():
+    # boards/web/board.py's default: the desk of the game chosen, holding it alone, so
+    # that no other cartridge is clocked while it plays.
+    from boards.web.board import Board
+    board = Board(("eth", "firstfree"))
+    try:
+        assert board.stream.desk.games == ("eth",)
+        assert board.play(1)["name"] == "firstfree"
+        assert board.stream.desk.games == ("firstfree",)
+        state = board.act({"kind": "act", "do": "key", "place": 4})
+        assert state["board"][0], state            # first free answers A1
+    finally:
+        board.close()

@@ -335,7 +335,7 @@ def test_make_serve_game_serves_that_cartridge_and_a_missing_port_is_one_line():
     status, out = interrupted(["make", "serve", "GAME=firstfree"], ready=b"Ctrl-C stops it.",
                               meanwhile=hello, env=NO_DISPLAY)
     assert status == cli.INTERRUPTED, out
-    assert "holding firstfree" in out
+    assert "with firstfree" in out
     assert [game["name"] for game in welcomed[0]["games"]] == ["firstfree"]
     with pytest.raises(cli.UserError, match="^cannot open the serial port /dev/ttyTTT9: "):
         server.serve(("eth",), port="/dev/ttyTTT9", log=print)

@@ -114,15 +114,20 @@ void box_send(void *opaque, const uint8_t *data, int32_t length) {
     box->queued.insert(box->queued.end(), data, data + length);
 }
 
-// Up to `cycles` clocks, or until `room` bytes have come from tx; returns their number.
+// Up to `cycles` clocks, or until `room` bytes have come from tx or a line has ended (the
+// reader has what it waits for: clocking on to the end of `cycles` would only delay it);
+// returns the bytes' number.
 int32_t box_run(void *opaque, int64_t cycles, uint8_t *out, int32_t room) {
     auto *box = static_cast<Box *>(opaque);
     int32_t got = 0;
     for (int64_t c = 0; c < cycles && got < room; c++) {
         box->cycle();
         uint8_t byte;
-        if (box->listen(level(box->top.p_tx), byte))
+        if (box->listen(level(box->top.p_tx), byte)) {
             out[got++] = byte;
+            if (byte == '\n')
+                break;
+        }
     }
     return got;
 }

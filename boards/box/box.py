@@ -2,12 +2,14 @@
 
 `ttt play-board` with no port plays this (docs/boards.md, "The board in a box").
 The desk at the board's real timings, everything `top.BoardTop` builds but the FPGA's
-I/O buffers, goes through CXXRTL (sim.backends.compiled) with `boards/box/box.cc`, which runs the
-host's UART beside it at 115 200 baud in the board's clocks. A thread moves bytes
-between that UART and a pseudo-terminal, which a client opens as it opens a real port:
+I/O buffers, goes through CXXRTL (sim.backends.compiled) with `boards/box/box.cc`, which
+runs the host's UART beside it in the board's clocks. Its link alone is faster than a
+board's, `BOX_BAUD` (boards/gateware/rates.py): a box has no wire to keep to 115,200
+baud. A thread moves bytes between that UART and a pseudo-terminal, which a client
+opens as it opens a real port:
 
     with Box() as box:
-        port = serial.Serial(box.port, BAUD)
+        port = serial.Serial(box.port)
 """
 
 import ctypes
@@ -26,7 +28,8 @@ from sim import catalogue
 from sim.backends import compiled
 
 from boards.gateware.answer_text import TEXT_MARK
-from boards.gateware.top import BAUD, CLOCK_HZ, desk_for
+from boards.gateware.rates import BOX_BAUD
+from boards.gateware.top import CLOCK_HZ, desk_for
 
 from .stream import CHUNK, LINGER, PATIENCE
 
@@ -42,10 +45,11 @@ THREAD = "board in a box"        # the name of the thread that runs it
 
 class BoxTop(Elaboratable):
     """The desk with the board's clock domain (no reset, as on the board) and its
-    members as the netlist's ports, the clock named ``clk``."""
+    members as the netlist's ports, the clock named ``clk``; its link at `baud`."""
 
-    def __init__(self, games, clock_hz=CLOCK_HZ):
-        self.desk = desk_for([catalogue.game(name).cartridge() for name in games], clock_hz)
+    def __init__(self, games, clock_hz=CLOCK_HZ, baud=BOX_BAUD):
+        self.desk = desk_for([catalogue.game(name).cartridge() for name in games], clock_hz,
+                             baud)
         self.domain = ClockDomain("sync", reset_less=True)
 
     def elaborate(self, platform):
@@ -91,9 +95,10 @@ class CompiledDesk:
     clocks and get back the bytes the desk sent meanwhile."""
 
     def __init__(self, games=(catalogue.CHIP.name,), *, log=None):
-        self._lib = compiled.load(compiled.library(design(tuple(games)), log=log),
+        self.games = tuple(games)
+        self._lib = compiled.load(compiled.library(design(self.games), log=log),
                                   _signatures())
-        self._handle = self._lib.box_create(CLOCK_HZ / BAUD)
+        self._handle = self._lib.box_create(CLOCK_HZ / BOX_BAUD)
         self._out = ctypes.create_string_buffer(ROOM)
 
     def close(self):
@@ -101,22 +106,28 @@ class CompiledDesk:
             self._lib.box_destroy(self._handle)
             self._handle = None
 
+    def _open(self):
+        """Its handle; a desk closed under its reader is an OSError, as a port's is."""
+        if not self._handle:
+            raise OSError("the board in a box was closed")
+        return self._handle
+
     def send(self, data):
-        self._lib.box_send(self._handle, bytes(data), len(data))
+        self._lib.box_send(self._open(), bytes(data), len(data))
 
     def run(self, cycles):
-        got = self._lib.box_run(self._handle, cycles, self._out, ROOM)
+        got = self._lib.box_run(self._open(), cycles, self._out, ROOM)
         return self._out.raw[:got]
 
     @property
     def busy(self):
         """A byte is on the wire, either way, or waits to go out."""
-        return bool(self._lib.box_busy(self._handle))
+        return bool(self._lib.box_busy(self._open()))
 
     @property
     def broken(self):
         """Bytes from the desk with a low stop bit (dropped, as a UART does)."""
-        return self._lib.box_broken(self._handle)
+        return self._lib.box_broken(self._open())
 
 
 class Owed:

@@ -7,7 +7,7 @@ desks (compiled to WebAssembly, boards/site/) so. Any desk with `send(data)` and
 `run(cycles) -> bytes` will do; box.py's `CompiledDesk` is one.
 """
 
-from boards.gateware.rates import BAUD, CLOCK_HZ
+from boards.gateware.rates import BOX_BAUD, CLOCK_HZ
 
 __all__ = ["DeskStream", "CHUNK", "PATIENCE", "LINGER"]
 
@@ -17,7 +17,7 @@ CHUNK = round(CLOCK_HZ / 1000)      # clocks per run between looks for bytes: 1 
 PATIENCE = round(CLOCK_HZ)          # one second of the board's time
 # After the desk's last byte the clock runs on for a byte's time: a cartridge's line
 # that follows an answer (docs/boards.md) begins as the answer's last byte ends.
-LINGER = round(10 * CLOCK_HZ / BAUD)
+LINGER = round(10 * CLOCK_HZ / BOX_BAUD)
 
 
 class DeskStream:

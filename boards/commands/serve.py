@@ -11,11 +11,11 @@ Serve the console to a web browser on this machine: it prints the page's address
 and opens it in the desktop's browser, where there is one. The page is the console's front panel, the nine keys with their two-colour LEDs,
 the lamps and the switches, and each cartridge's own view (the bomb module,
 Tactic-Toe, Ultimate); two machines can play each other on it. Each page plays a
-board in a box of its own (the desk and its cartridges simulated, as ttt
+board in a box of its own (a desk for each cartridge simulated, as ttt
 play-board plays them; compiled the first time, then cached under
 build/compiled/), or with --port the board on that serial port. It runs until
 Ctrl-C. --game picks the cartridges, as for ttt play-board (museum: all the
-museum's machines in one desk); --http-port the port it serves on (default any
+museum's machines); --http-port the port it serves on (default any
 free one); --host the address it listens on: only this machine by default, and
 any other is warned about, since the server has no password. make serve runs it
 (make serve GAME=museum; make serve PORT=/dev/ttyUSB1 for a board)."""

@@ -17,9 +17,10 @@ ROW_HZ = 3_000          # each panel row ~333 us: the display refreshes at 1 kHz
 STABLE_FRAMES = 10      # a key or button must agree for ~10 ms: contacts bounce for less
 
 
-def desk_for(cartridges, clock_hz):
-    """The desk holding `cartridges` with its timings for a clock of `clock_hz`."""
-    return Desk(cartridges, bit_cycles=round(clock_hz / BAUD),
+def desk_for(cartridges, clock_hz, baud=BAUD):
+    """The desk holding `cartridges` with its timings for a clock of `clock_hz`, its
+    host link at `baud`."""
+    return Desk(cartridges, bit_cycles=round(clock_hz / baud),
                 slot_cycles=round(clock_hz / ROW_HZ), stable=STABLE_FRAMES,
                 blink_cycles=blink_clocks(clock_hz))
 

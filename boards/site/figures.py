@@ -34,36 +34,44 @@ DESK_SECONDS = """async ([file, clocks, bit]) => {
 }"""
 
 
+def _part(url, address):
+    first = address[len(url):].split("?")[0].split("/")[0] or "index.html"
+    return PARTS.get(first, "other")
+
+
 def _first_visit(browser, url):
-    """A fresh visit: the seconds to a playable panel, and the bytes fetched by part."""
+    """A fresh visit: the seconds to a playable panel, the bytes fetched by part, and
+    the seconds by which each part had come whole (what the rest of the time is spent
+    on is the page's start: Pyodide's, then the console's in it)."""
     context = browser.new_context()
-    fetched = {}
+    fetched, came = {}, {}
     context.on("response", lambda response: fetched.__setitem__(
         response.url, int(response.headers.get("content-length", 0))))
     page = context.new_page()
     began = time.perf_counter()
+    context.on("requestfinished", lambda request: came.__setitem__(
+        _part(url, request.url), time.perf_counter() - began))
     page.goto(url)
     page.wait_for_selector("#view[aria-busy=false]", timeout=timing.WAIT_MS)
     seconds = time.perf_counter() - began
     context.close()
     parts = {}
     for address, size in fetched.items():
-        first = address[len(url):].split("?")[0].split("/")[0] or "index.html"
-        part = PARTS.get(first, "other")
+        part = _part(url, address)
         parts[part] = parts.get(part, 0) + size
-    return seconds, parts
+    return seconds, parts, came
 
 
 def _desk_speeds(browser, url, games):
     """Each game's desk in clocks per second: in Chromium, and natively (CXXRTL's C++
     through the system's compiler)."""
     from boards.box.box import CompiledDesk
-    from boards.gateware.rates import BAUD, CLOCK_HZ
+    from boards.gateware.rates import BOX_BAUD, CLOCK_HZ
     page = browser.new_page()
     page.goto(url)
     rows = []
     for game in games:
-        wasm = page.evaluate(DESK_SECONDS, [f"desks/{game}.wasm", CLOCKS, CLOCK_HZ / BAUD])
+        wasm = page.evaluate(DESK_SECONDS, [f"desks/{game}.wasm", CLOCKS, CLOCK_HZ / BOX_BAUD])
         desk = CompiledDesk((game,))
         desk.run(10_000)
         began = time.perf_counter()
@@ -91,5 +99,9 @@ def figures(loads=3):
             finally:
                 browser.close()
         page = timing.in_browser(url)
-    return {"loads": loads, "load_median_s": statistics.median(s for s, _ in visits),
-            "first_visit_bytes": visits[0][1], "desks": desks, "page": page}
+    return {"loads": loads, "load_median_s": statistics.median(s for s, _, _ in visits),
+            "first_visit_bytes": visits[0][1],
+            "first_visit_came_s": {part: statistics.median(came[part] for _, _, came in visits
+                                                           if part in came)
+                                   for part in visits[0][2]},
+            "desks": desks, "page": page}

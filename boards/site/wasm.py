@@ -11,17 +11,17 @@ from array import array
 import js
 from pyodide.ffi import to_js
 
-from boards.gateware.rates import BAUD, CLOCK_HZ
+from boards.gateware.rates import BOX_BAUD, CLOCK_HZ
 from sim.chip.signals import INPUT_PINS, RANDOM
 
 __all__ = ["Desk", "Chip", "chip"]
 
 
 class Desk:
-    """Game `game`'s desk, its host's UART at the link's baud rate."""
+    """Game `game`'s desk, its host's UART at the board in a box's rate."""
 
     def __init__(self, game):
-        self._desk = js.ttt.desk(game, CLOCK_HZ / BAUD)
+        self._desk = js.ttt.desk(game, CLOCK_HZ / BOX_BAUD)
 
     def send(self, data):
         self._desk.send(to_js(bytes(data)))

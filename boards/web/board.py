@@ -7,9 +7,11 @@ the server's event loop. A board that stops on the way (a box that died, a real 
 unplugged) is said in one line, and the next call finds it again: a new box, or the
 port opened again once it is back; either way its game begins anew.
 
-Where the page plays its board itself (the static site, boards/site/), each game is a
-desk of its own (`desks`): a desk holding one cartridge is smaller to fetch and faster
-to clock, and the board opens the desk of the game chosen.
+A board in a box is a desk for each game (`desks`), as on the static site, where the
+page clocks them itself (boards/site/): a desk holding one cartridge is smaller to
+build and fetch, and clocks no cartridge but the one that plays, so that a desk of
+twelve games answers a key as fast as a desk of one. The board opens the desk of the
+game chosen; by default each is compiled for this machine (`native`).
 """
 
 import contextlib
@@ -19,14 +21,21 @@ from sim import catalogue
 
 from ..host import protocol
 from ..host.console import Console
-from ..host.link import Link, link_errors, open_box, open_port
+from ..box.stream import DeskStream
+from ..host.link import Link, link_errors, open_port
 from ..host.terminal import named
 from . import views
 from .messages import Invalid
 from .relay import plays_matches
 
 
-__all__ = ["Board", "describe"]
+__all__ = ["Board", "describe", "native"]
+
+
+def native(game):
+    """Game `game`'s desk compiled for this machine (boards/box/), as a stream."""
+    from boards.box.box import CompiledDesk
+    return DeskStream(CompiledDesk((game,)))
 
 
 def describe(games):
@@ -40,13 +49,14 @@ def describe(games):
 
 
 class Board:
-    """A board and its games: the board in a box holding `games`, or with `port` the
-    board on that serial port (its games are asked, as ttt play-board asks them), or
-    with `desks` a desk for each game, `desks(game)` the stream of game `game`'s."""
+    """A board and its games: with `port` the board on that serial port (its games are
+    asked, as ttt play-board asks them), else a board in a box holding `games`, a desk
+    for each, `desks(game)` the stream of game `game`'s (`native` by default)."""
 
     def __init__(self, games, port=None, desks=None):
-        self.box = self.stream = None
-        self.port, self.desks, self.broken = port, desks, False
+        self.stream = None
+        self.port, self.broken = port, False
+        self.desks = None if port else desks or native
         self.games = tuple(games)
         self._desk = 0              # with desks: the game whose desk is open
         try:
@@ -70,12 +80,8 @@ class Board:
     def _open(self, games):
         if self.port:
             self.stream = open_port(self.port)
-        elif self.desks:
-            self.stream = self.desks(games[self._desk])
         else:
-            from boards.box.box import Box
-            self.box = Box(games).__enter__()
-            self.stream = open_box(self.box)
+            self.stream = self.desks(games[self._desk])
         self.link = Link(self.stream)
         self.console = Console(self.link, None, None)
 
@@ -163,9 +169,6 @@ class Board:
             with contextlib.suppress(OSError):     # a port unplugged
                 self.stream.close()
             self.stream = None
-        if self.box is not None:
-            self.box.close()
-            self.box = None
 
 
 def _said(error):

@@ -28,7 +28,8 @@ from sim.catalogue import CHIP
 
 from .chip import greediest
 
-__all__ = ["Unserved", "Server", "Pupil", "play", "flood", "reload", "lesson", "figures", "WAIT_S"]
+__all__ = ["Unserved", "Server", "Pupil", "play", "flood", "reload", "lesson", "figures",
+           "desk_keys", "DESKS", "WAIT_S"]
 
 WAIT_S = 120                # a bound on one answer, not a timing: a loaded machine is slow
 # A pupil's pause before each key in the class's figures, as a person takes (seconds,
@@ -36,6 +37,9 @@ WAIT_S = 120                # a bound on one answer, not a timing: a loaded mach
 THINK_S = (0.5, 2.0)
 START_S = 300               # the server's first start may compile the board in a box
 ADDRESS = re.compile(r"The console is at (http://\S+/) ")
+# The desks a key against the chip is timed on (``ttt serve --game``): the chip alone,
+# every machine of the museum, and four cartridges of different kinds.
+DESKS = ("eth", "museum", "eth,ktane,tactic,ultimate")
 
 
 class Unserved(Exception):
@@ -259,8 +263,8 @@ def figures(pupils=30, sessions=32):
     """What `make benchmark` reports of the console under load, from ``ttt serve`` on
     this machine: `pupils` pages each playing a whole game, pausing before their keys
     as people do (the server's RSS before and after) and then pressing at the same
-    instant, a page's keys while another floods the chip's clock, and the most RSS one
-    page can add."""
+    instant, a page's keys while another floods the chip's clock, the most RSS one
+    page can add, and a key against the chip on each of the desks `DESKS`."""
     with Server(sessions=sessions, keep=1) as server:
         asyncio.run(lesson(server.url, 1))      # the board in a box loaded once
         before = server.rss_mb()
@@ -284,7 +288,35 @@ def figures(pupils=30, sessions=32):
             "rush": _ms(rush["moves"]),
             "flood": {"edges": LIMIT, "steps": flooded["aside"][0],
                       **_ms(flooded["moves"])},
-            "one_page_mb": round(greedy, 1), "cores": os.cpu_count()}
+            "one_page_mb": round(greedy, 1), "cores": os.cpu_count(),
+            "desks": desk_keys()}
+
+
+def desk_keys(desks=DESKS):
+    """A key against the chip on each of `desks` (``ttt serve --game``), one page alone
+    pressing and waiting for each answer: a game opened on each of the nine places
+    (B3's search the slowest of all), then the first empty place each move, after one
+    game unmeasured. Each desk's median, p95 and worst in ms."""
+    found = {}
+    for desk in desks:
+        with Server(desk, sessions=2, keep=1) as server:
+            found[desk] = _ms(asyncio.run(_chip_keys(server.url)))
+    return found
+
+
+async def _chip_keys(url):
+    """The chip chosen on the console at `url`, and its games of `desk_keys`."""
+    async with Pupil(url) as page:
+        names = [game["name"] for game in page.welcome["games"]]
+        page.state, _ = await page.ask(kind="game", number=names.index(CHIP.name))
+        await play(page)
+        times = []
+        for place in range(9):
+            state, ms = await page.ask(kind="act", do="key", place=place)
+            times.append(ms)
+            page.state = state
+            times += await play(page)
+        return times
 
 
 async def _greedy(url):

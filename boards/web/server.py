@@ -232,12 +232,14 @@ def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
 
 
 def compile_box(games, log):
-    """Build the board in a box now, once, rather than when the first page asks."""
+    """Build the board in a box now, a desk for each game (board.py), once, rather than
+    when a page first asks."""
     from sim.backends.compiled import BackendMissing, library
 
     from boards.box.box import design
     try:
-        library(design(tuple(games)), log=log)
+        for game in games:
+            library(design((game,)), log=log)
     except BackendMissing as error:
         raise UserError(f"the board in a box cannot be compiled: {error}") from None
 
@@ -305,7 +307,7 @@ async def _run(console, host, http_port, browser):
     runner, url = await start(console, host, http_port)
     try:
         what = (f"the board on {console.port}" if console.port else
-                f"a board in a box for each page, holding {', '.join(console.games)}")
+                f"a board in a box for each page, with {', '.join(console.games)}")
         console.log(f"The console is at {url} ({what}); Ctrl-C stops it.")
         sys.stdout.flush()
         if browser and has_a_display():

@@ -22,6 +22,26 @@ RAW = BUILD / "benchmark.json"
 # the deep covers started from a game's position (seconds, commit, date), measured then.
 FORMAL_LONGEST = 10
 FORMAL_BEFORE = (1619, "c1aec7f", "2026-11-27")
+# Each wait a page can meet as measured on this machine on 2026-11-28, before a board in
+# a box had a desk for each game and a fast link (commit afd0c73): the desks' from make
+# serve with a page alone, the rest from that day's BENCHMARKS.md and make formal runs.
+WAITS_BEFORE = {"desk eth": "35 / 48 ms", "desk museum": "152 / 256 ms",
+                "desk eth,ktane,tactic,ultimate": "356 / 524 ms",
+                "site key": "71 / 86 ms", "class": "82 ms", "rush": "844 ms",
+                "flood": "54 ms", "visit": "5.3 s", "formal": "268 to 333 s"}
+# Why a wait may miss its goal, and what would close it: said under the table when it
+# does.
+WAITS_WHY = {
+    "visit": "a first visit fetches and starts Pyodide's runtime (the table of the "
+             "static site below says when each part had come); a smaller runtime or "
+             "the console's first status line drawn before Python has started would "
+             "close it.",
+    "formal": "the mutants' bounded checks are most of make formal's jobs (the longest "
+              "are listed under make formal below); more cores, or fewer clocks for "
+              "the mutants caught late, would close it.",
+    "rush": "thirty pages' keys at one instant queue for the server's Python and two "
+            "cores; each key's own work is milliseconds (the desks' row).",
+}
 
 
 def _number(value, digits=0):
@@ -38,6 +58,7 @@ def markdown(result):
     lines += _each_game_section(result["each_game"])
     lines += _think_times_section(result["think_times"])
     lines += _boards_section(result["boards"])
+    lines += waits_section(result)
     lines += web_section(result["web"])
     lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
     lines += site_section(result.get("site", {"missing": "not measured"}))
@@ -338,6 +359,66 @@ def _chip_rows(web):
     ]
 
 
+def _formal_median(path=BUILD / "formal" / "report.json"):
+    """The median wall seconds of make formal's last three whole runs, or None."""
+    try:
+        runs = json.loads(Path(path).read_text()).get("runs", [])
+    except (OSError, ValueError):
+        runs = []
+    walls = sorted(run["wall"] for run in runs[-3:])
+    return walls[len(walls) // 2] if walls else None
+
+
+def _wait_rows(result):
+    """(key, what, goal, measured text, met) of each wait a page can meet; measured
+    None where the run has no figure."""
+    room, site = result.get("classroom", {}), result.get("site", {})
+    page = site.get("page", {})
+
+    def keys(figure):
+        return figure and (f"{figure['median_ms']:.0f} / {figure['worst_ms']:.0f} ms",
+                           figure["median_ms"] < 50 and figure["worst_ms"] < 100)
+
+    def under(value, goal, unit, digits=0):
+        return value is not None and (f"{value:.{digits}f} {unit}", value < goal)
+    rows = [(f"desk {desk}", f"a key against the chip, `make serve GAME={desk}`: median / "
+             "worst", "< 50 / < 100 ms", keys(room.get("desks", {}).get(desk)))
+            for desk in ("eth", "museum", "eth,ktane,tactic,ultimate")]
+    rows += [
+        ("site key", "a key against the chip on the static site (click to lights, each "
+         "game a desk of its own): median / worst", "< 50 / < 100 ms",
+         keys(page and {"median_ms": page["median_ms"], "worst_ms": page["worst_ms"]})),
+        ("class", "30 pages pausing before their keys: p95", "< 150 ms",
+         under(room.get("class", {}).get("p95_ms"), 150, "ms")),
+        ("rush", "30 pages pressing at the same instant: p95", "< 150 ms",
+         under(room.get("rush", {}).get("p95_ms"), 150, "ms")),
+        ("flood", "a page's key while another floods its chip: worst", "< 100 ms",
+         under(room.get("flood", {}).get("worst_ms"), 100, "ms")),
+        ("visit", "the static site, first visit to a playable panel", "< 3 s",
+         under(site.get("load_median_s"), 3, "s", 1)),
+        ("formal", "`make formal`, median of its last three whole runs", "< 240 s",
+         under(_formal_median(), 240, "s")),
+    ]
+    return rows
+
+
+def waits_section(result):
+    """Every wait a page can meet, beside its goal and its figure before."""
+    lines = ["", "## Waits a page can meet", "",
+             "Each beside its goal and beside its figure of 2026-11-28, before a board in "
+             "a box had a desk for each game and a fast link (docs/boards.md, \"The board "
+             "in a box\"); the sections below say how each is measured.", "",
+             "| wait | goal | before | now | met |", "| --- | --- | --- | --- | --- |"]
+    missed = []
+    for key, what, goal, measured in _wait_rows(result):
+        now, met = measured or ("not measured", None)
+        lines.append(f"| {what} | {goal} | {WAITS_BEFORE[key]} | {now} | "
+                     f"{'-' if met is None else 'yes' if met else 'no'} |")
+        if met is False and key in WAITS_WHY:
+            missed.append(f"- {what}: {WAITS_WHY[key]}")
+    return lines + (["", "Where a goal is missed:", "", *missed] if missed else [])
+
+
 def classroom_section(room):
     lines = [
         "",
@@ -375,7 +456,20 @@ def classroom_section(room):
         f"{pupils['pupils']} pages, {pupils['rss_playing_mb']:.0f} MB as they finished, "
         f"{pupils['rss_after_mb']:.0f} MB once they had left; the most one page added: "
         f"{room['one_page_mb']:.0f} MB. On {room['cores']} cores.",
+        *_desks_table(room.get("desks", {})),
     ]
+
+
+def _desks_table(desks):
+    if not desks:
+        return []
+    return ["", "A key against the chip on each desk, one page alone (`ttt serve --game "
+            "DESK`): a game opened on each of the nine places, then the first empty place "
+            "each move, waiting for each answer.", "",
+            "| desk | keys | median | p95 | worst |", "| --- | --- | --- | --- | --- |",
+            *(f"| `{desk}` | {row['moves']} | {row['median_ms']:.1f} ms | "
+              f"{row['p95_ms']:.1f} ms | {row['worst_ms']:.1f} ms |"
+              for desk, row in desks.items())]
 
 
 def site_section(site):
@@ -393,12 +487,17 @@ def site_section(site):
         return lines + [f"missing: {site['missing']}"]
     parts = site["first_visit_bytes"]
     page = site["page"]
-    lines += ["| a first visit fetches | MB |", "| --- | --- |"]
-    lines += [f"| {part} | {size / 1e6:.2f} |" for part, size in
+    came = site.get("first_visit_came_s", {})
+    lines += ["| a first visit fetches | MB | come whole after |", "| --- | --- | --- |"]
+    lines += [f"| {part} | {size / 1e6:.2f} | "
+              f"{f'{came[part]:.1f} s' if part in came else '-'} |" for part, size in
               sorted(parts.items(), key=lambda item: -item[1])]
-    lines += [f"| all of it | {sum(parts.values()) / 1e6:.2f} |", "",
+    lines += [f"| all of it | {sum(parts.values()) / 1e6:.2f} | "
+              f"{f'{max(came.values()):.1f} s' if came else '-'} |", "",
               f"From opening the address to a playable panel: {site['load_median_s']:.1f} s "
-              f"(median of {site['loads']} fresh visits, nothing cached).", "",
+              f"(median of {site['loads']} fresh visits, nothing cached); the time after "
+              "the last part has come is the page's start: Pyodide's runtime, then the "
+              "console's Python in it, then the first desk's first status line.", "",
               "| on the site's page | median |", "| --- | --- |",
               f"| click to lights, {page['moves']} moves of {page['games']} games | "
               f"{page['median_ms']:.1f} ms (worst {page['worst_ms']:.1f} ms) |",
