@@ -41,24 +41,26 @@ def _part(url, address):
 
 def _first_visit(browser, url):
     """A fresh visit: the seconds to a playable panel, the bytes fetched by part, and
-    the seconds by which each part had come whole (what the rest of the time is spent
-    on is the page's start: Pyodide's, then the console's in it)."""
+    the seconds by which each part's largest file had been read (WebAssembly is
+    compiled as it streams, so that this is its compile too)."""
     context = browser.new_context()
-    fetched, came = {}, {}
+    fetched, finished = {}, {}
     context.on("response", lambda response: fetched.__setitem__(
         response.url, int(response.headers.get("content-length", 0))))
     page = context.new_page()
     began = time.perf_counter()
-    context.on("requestfinished", lambda request: came.__setitem__(
-        _part(url, request.url), time.perf_counter() - began))
+    context.on("requestfinished", lambda request: finished.__setitem__(
+        request.url, time.perf_counter() - began))
     page.goto(url)
     page.wait_for_selector("#view[aria-busy=false]", timeout=timing.WAIT_MS)
     seconds = time.perf_counter() - began
     context.close()
-    parts = {}
+    parts, largest, came = {}, {}, {}
     for address, size in fetched.items():
         part = _part(url, address)
         parts[part] = parts.get(part, 0) + size
+        if address in finished and size >= largest.get(part, -1):
+            largest[part], came[part] = size, finished[address]
     return seconds, parts, came
 
 
