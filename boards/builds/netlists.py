@@ -27,11 +27,16 @@ SOURCES = (".il", ".ys", ".sh", ".pcf")     # the plan's files that a build is m
 
 
 def board(name):
-    """Board `name`'s build of the ETH chip, as sim.verification.gatelevel takes it."""
+    """Board `name`'s build of the ETH chip, as sim.verification.gatelevel takes it: an
+    iCE40's (`Family.gate_level`), the only primitives it models."""
     try:
-        target(name)
+        found = target(name)
     except UnknownBoard as unknown:
         raise UserError(str(unknown)) from None
+    if not found.family.gate_level:
+        raise UserError(f"the {name}'s {found.family.name} build is not simulated gate by "
+                        f"gate yet: make verify NETLIST=synth|routed takes an iCE40 board "
+                        f"({', '.join(gate_level())}); make verify checks the chip itself")
     return gatelevel.Board(
         name=name, top=build.NAME, chip_module=build.CHIP_MODULE,
         chip_instance=build.CHIP_INSTANCE, command=build.bitstream_command(name),
@@ -41,9 +46,15 @@ def board(name):
         report=functools.partial(_report, name))
 
 
+def gate_level():
+    """The boards whose builds are simulated gate by gate: the iCE40 boards."""
+    return [name for name, found in BOARDS.items() if found.family.gate_level]
+
+
 def boards():
-    """Every board's build, as `board` gives it."""
-    return [board(name) for name in BOARDS]
+    """The builds that make formal proves equivalent to the RTL and the benchmark
+    checks, as `board` gives them: the boards whose `Target.equivalence` says so."""
+    return [board(name) for name, found in BOARDS.items() if found.equivalence]
 
 
 def _files(name):

@@ -7,12 +7,14 @@ from firmware_ref.cli import UserError
 
 from . import options
 
-SUMMARY = "build a board's bitstream, build/BOARD/ttt.bin, and its report.json"
+SUMMARY = "build a board's bitstream, build/BOARD/ttt.bin (.bit, .fs), and its report.json"
 MAKE = ("bitstream",)
 ABOUT = """\
 Build a board's bitstream with the open toolchain installed with the project
-(YoWASP Yosys, nextpnr and icepack): build/BOARD/ttt.bin and report.json (logic
-cells, flip-flops, RAM, fmax, the worst time per move), with the tools' files
+(YoWASP Yosys and nextpnr, and icepack, ecppack or Apycula's gowin_pack for the
+board's FPGA): build/BOARD/ttt.bin (ttt.bit for an ECP5, ttt.fs for a Gowin) and
+report.json (logic cells or LUTs, flip-flops, RAM, fmax, the worst time per
+move), with the tools' files
 and logs beside them. It prints the report. 38 s here for the ETH chip on the
 iCEBreaker, on two busy cores. --board picks the board (ttt boards lists them);
 --game another cartridge, or several comma-separated in one bitstream (into

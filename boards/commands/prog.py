@@ -29,4 +29,4 @@ def program(args, mode, done):
     board, out = target(args)
     print(build.program(board, out, mode, games=args.game,
                         announce=lambda line: print(line, flush=True)), end="")
-    print(f"{done} the {board.name}: {options.relative(out / build.NAME)}.bin")
+    print(f"{done} the {board.name}: {options.relative(out / board.family.bitstream)}")

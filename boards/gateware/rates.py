@@ -1,7 +1,9 @@
 """The console's rates, which the host's side needs without the gateware: the host
-link's baud rate on a board, the board in a box's, and the boards' oscillator,
-`sim.CLOCK_HZ` (every board the project knows runs at it; tests/test_top.py holds each
-board's platform to it)."""
+link's baud rate on a board, the board in a box's, and the console's clock,
+`sim.CLOCK_HZ`, which the board in a box and the page's desks run at. A board's desk
+runs at its own oscillator, its module's `clock_hz` (12 MHz for the iCE40 boards, 25 to
+48 MHz for the others): the desk counts its bit, row and blink in it, and the host
+counts only the chip's cycles (tests/test_top.py)."""
 
 from sim import CLOCK_HZ
 

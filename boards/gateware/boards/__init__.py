@@ -22,7 +22,10 @@ def load(name):
 
 
 # Every board, by the name --board and make's BOARD take.
-BOARDS = {name: load(name) for name in ("icebreaker", "icestick")}
+BOARDS = {name: load(name) for name in (
+    "icebreaker", "icestick", "hx8k_breakout", "upduino_v3",      # iCE40
+    "ulx3s", "orangecrab",                                        # ECP5
+    "tang_nano_9k", "tang_primer_20k")}                           # Gowin
 DEFAULT_BOARD = "icebreaker"
 
 

@@ -1,13 +1,47 @@
-"""What a board's module says of its board (`Target`), and the pins its wiring takes
-(`Pins`)."""
+"""What a board's module says of its board (`Target`), the cable openFPGALoader finds it
+by (`Cable`), the pins its wiring takes (`Pins`) and the front panel's wiring on them
+(`wire_panel`), the same on every board that carries one."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from amaranth.lib import io
 
+from .family import ICE40, Family
 
-__all__ = ["Target", "Pins"]
+
+__all__ = ["Cable", "FT2232H", "Target", "Pins", "wire_panel"]
+
+
+@dataclass(frozen=True)
+class Cable:
+    """What openFPGALoader programs a board through, as a person finds it.
+
+    Members
+    -------
+    chip : str
+        What answers on USB: ``FTDI FT2232H``, or a bootloader.
+    usb : str
+        Its USB vendor and product id, as ``lsusb`` lists it.
+    connect : str
+        How to connect it so that it answers.
+    option : tuple
+        openFPGALoader's options beyond ``--board`` where its board's default cable is
+        not this board's (``("--cable", "ft232")``).
+    sram : bool
+        Whether it can load the FPGA's SRAM (``make load``): a DFU bootloader writes
+        its flash only.
+    """
+    chip: str
+    usb: str
+    connect: str
+    option: tuple = ()
+    sram: bool = True
+
+
+# The iCEBreaker's and the iCEstick's: channel A on the FPGA's SPI pins and the flash,
+# channel B the serial port.
+FT2232H = Cable("FTDI FT2232H", "0403:6010", "plug the board in with a data cable")
 
 
 @dataclass(frozen=True)
@@ -34,6 +68,15 @@ class Target:
     wire : callable
         ``wire(m, pins, desk)`` joins the desk to the board's panel, buttons and LEDs in
         module ``m`` through `Pins`; the top has wired the clock and the host link.
+    family : Family
+        Its FPGA's family, which says how a bitstream is built for it (family.py).
+    cable : Cable
+        What openFPGALoader finds it by.
+    equivalence : bool
+        Whether ``make formal`` proves its build's netlists equivalent to the RTL, and
+        ``make benchmark`` checks them gate by gate (boards/builds/netlists.py's
+        `boards`): an iCE40 board's alone can be (`Family.gate_level`), and each one
+        adds its proofs to make formal's time.
     """
     name: str
     platform: type
@@ -43,9 +86,12 @@ class Target:
     front_panel: bool
     capacity: dict = field(hash=False)
     wire: Callable
+    family: Family = ICE40
+    cable: Cable = FT2232H
+    equivalence: bool = False
 
     def make_platform(self):
-        return self.platform()
+        return self.family.platform(self.platform)()
 
 
 class Pins:
@@ -67,3 +113,15 @@ class Pins:
 
     def output(self, name, number=0):
         return self.buffer("o", self.request(name, number), f"{name}_{number}").o
+
+
+def wire_panel(m, pins, desk):
+    """The desk's rows, sense lines and LED columns on the board's ``front_panel``
+    (boards/gateware/resources.py), wherever its module puts it."""
+    panel = pins.request("front_panel")
+    for part, direction in (("row", "o"), ("red", "o"), ("green", "o"), ("sense", "i")):
+        buffer = pins.buffer(direction, getattr(panel, part), f"panel_{part}")
+        if direction == "o":
+            m.d.comb += buffer.o.eq(getattr(desk, part))
+        else:
+            m.d.comb += desk.sense.eq(buffer.i)

@@ -10,7 +10,7 @@ from sim import CLOCK_HZ
 from sim.yosys_json import ICESTORM_LC, ICESTORM_RAM, SB_IO
 
 from ..resources import front_panel
-from .board import Target
+from .board import Target, wire_panel
 
 
 __all__ = ["PANEL", "Platform", "wire", "BOARD"]
@@ -33,13 +33,7 @@ class Platform(ICEBreakerPlatform):
 
 def wire(m, pins, desk):
     """The desk on the panel, the buttons of both boards and their seven LEDs."""
-    panel = pins.request("front_panel")
-    for part, direction in (("row", "o"), ("red", "o"), ("green", "o"), ("sense", "i")):
-        buffer = pins.buffer(direction, getattr(panel, part), f"panel_{part}")
-        if direction == "o":
-            m.d.comb += buffer.o.eq(getattr(desk, part))
-        else:
-            m.d.comb += desk.sense.eq(buffer.i)
+    wire_panel(m, pins, desk)
     # The main board's button and the break-off's first one both reset.
     m.d.comb += [
         desk.reset_button.eq(pins.input("button", 0) | pins.input("button", 1)),
@@ -59,4 +53,5 @@ BOARD = Target(
     "icebreaker", Platform, clock_hz=CLOCK_HZ, programmer="ice40_generic",
     summary="iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off buttons and "
             "LEDs, USB serial",
-    front_panel=True, capacity={ICESTORM_LC: 5280, ICESTORM_RAM: 30, SB_IO: 39}, wire=wire)
+    front_panel=True, capacity={ICESTORM_LC: 5280, ICESTORM_RAM: 30, SB_IO: 39}, wire=wire,
+    equivalence=True)

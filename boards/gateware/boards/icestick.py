@@ -25,4 +25,5 @@ def wire(m, pins, desk):
 BOARD = Target(
     "icestick", ICEStickPlatform, clock_hz=CLOCK_HZ, programmer="ice40_generic",
     summary="iCEstick (iCE40HX1K): status LEDs, USB serial",
-    front_panel=False, capacity={ICESTORM_LC: 1280, ICESTORM_RAM: 16, SB_IO: 96}, wire=wire)
+    front_panel=False, capacity={ICESTORM_LC: 1280, ICESTORM_RAM: 16, SB_IO: 96}, wire=wire,
+    equivalence=True)
