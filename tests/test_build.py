@@ -279,6 +279,14 @@ def test_the_udev_rule_in_the_docs_is_for_the_boards_ftdi():
     assert re.search(rf'ATTRS{{idVendor}}=="{vendor}", ATTRS{{idProduct}}=="{product}"', docs)
 
 
+def test_the_udev_rules_in_the_docs_are_for_every_boards_cable():
+    docs = (ROOT / "docs/boards.md").read_text()
+    for board in BOARDS.values():
+        vendor, product = board.cable.usb.split(":")
+        assert re.search(rf'ATTRS{{idVendor}}=="{vendor}", ATTRS{{idProduct}}=="{product}", '
+                         rf'MODE="0664"', docs), board.name
+
+
 def test_a_board_name_the_loader_lacks_and_a_board_that_does_not_start(built):
     assert "has no board 'icebreaker'" in str(failure(built, NO_SUCH_BOARD))
     loaded = failure(built, NOT_STARTED, status=0, mode="sram", board="icestick")

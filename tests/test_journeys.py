@@ -143,6 +143,7 @@ MAKE_FAILED = re.compile(r"^make: \*\*\* \[Makefile:\d+: [a-z-]+\] Error \d+$")
 BOARD_STEPS = "On a board, step by step"
 WAVES_STEPS = "Waves and the netlist, step by step"
 STICK_STEPS = "On the iCEstick, step by step"
+ANY_BOARD_STEPS = "Any board, step by step"
 GAME_WAVES_STEPS = "A cartridge's waves, step by step"
 FORMAL_STEPS = "Proofs"
 # make formal says each job's time as it ends (which ends first varies), then the report.
@@ -329,6 +330,9 @@ def help_names_variables(done):
 def the_builds_listed(done):
     """make test-builds holds the whole builds make test leaves out, one of each kind."""
     for test in (f"test_journey[{BOARD_STEPS} (its quick steps)]",
+                 f"test_journey[{ANY_BOARD_STEPS}]",
+                 "test_board_builds.py::test_a_board_builds_with_its_familys_tools_and_"
+                 "reports_it[ulx3s]",
                  "test_journey[make verify NETLIST=sky130]",
                  "test_sky130.py::test_every_game_agrees_on_the_sky130_gates",
                  "test_equiv.py::test_a_changed_lut_is_a_counterexample_that_names_its_pin",
@@ -360,7 +364,8 @@ JOURNEYS = [
     # What it would run, listed (from the files that hold them): running it here would
     # build the whole builds it holds.
     J("make test-builds", 'make test-builds ARGS="-n 0 -p no:cacheprovider --collect-only -q '
-      'tests/test_journeys.py tests/test_equiv.py tests/test_sky130.py tests/test_waves.py"',
+      'tests/test_journeys.py tests/test_equiv.py tests/test_sky130.py tests/test_waves.py '
+      'tests/test_board_builds.py"',
       first=r"^tests/test_", last=r"^\d+/\d+ tests collected \(\d+ deselected\)",
       check=the_builds_listed),
     J("make clean", first=r"^rm -rf build \.venv", last=r"^rm -rf build \.venv",
@@ -503,6 +508,26 @@ JOURNEYS = [
     J("make load BOARD=icestick", status=2, first=r"/openFPGALoader --board ice40_generic "
       r"--write-sram \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board,
       slow=True, steps=STICK_STEPS, locks=("icestick",)),
+
+    # Any board, step by step (docs/boards.md): a Gowin board's whole build with its
+    # family's tools, and its cable refused with none attached (each board's build and
+    # refusal: tests/test_board_builds.py, tests/test_build.py).
+    J(("make bitstream BOARD=<board>", "make bitstream BOARD=tang_nano_9k"),
+      "make bitstream BOARD=tang_nano_9k",
+      first=r"^Building eth for the Tang Nano 9K \(Gowin GW1NR-9\)",
+      says=r"^  gowin_pack \(Apycula\)$\n(.|\n)*^  LUTs +\d+ / 8640$",
+      last=r"^report: build/tang_nano_9k/report\.json$",
+      wrote=("build/tang_nano_9k/ttt.fs",), steps=ANY_BOARD_STEPS,
+      locks=("tang_nano_9k",), build=True),
+    J("make prog BOARD=<board>", "make prog BOARD=tang_nano_9k", status=2,
+      first=r"/openFPGALoader --board tangnano9k --write-flash "
+            r"\S*build/tang_nano_9k/ttt\.fs$",
+      last=r"^error: (no tang_nano_9k found: no BL702 USB-JTAG \(USB 0403:6010\) answers; "
+           r"plug the board in|openFPGALoader cannot start: this system lacks )",
+      needs=no_board, steps=ANY_BOARD_STEPS, locks=("tang_nano_9k",)),
+    J("make load BOARD=<board>", "make load BOARD=orangecrab", status=2,
+      last=r"^error: the orangecrab's DFU bootloader writes its flash only: `make prog "
+           r"BOARD=orangecrab` writes it$", steps=ANY_BOARD_STEPS),
 
     # The board in a box: the desk that is flashed, compiled, with the client.
     J(("make play-board", "printf 'b2\\nquit\\n' | make play-board"), "make play-board",

@@ -431,6 +431,10 @@ def program(target, directory, mode="flash", *, games=DEFAULT_GAMES, announce=No
     "flash") or load it into the FPGA (`mode` "sram"), after passing the command line to
     `announce`; returns openFPGALoader's output. Every failure is a `UserError` of one
     line that says what to do."""
+    cable = target.cable
+    if mode == "sram" and not cable.sram:
+        raise ProgrammingFailed(f"the {target.name}'s {cable.chip} writes its flash only: "
+                                f"`make prog BOARD={target.name}` writes it")
     bitstream_path = Path(directory) / target.family.bitstream
     if not bitstream_path.exists():
         build = (bitstream_command(target.name, games)
@@ -438,10 +442,6 @@ def program(target, directory, mode="flash", *, games=DEFAULT_GAMES, announce=No
                  f"ttt bitstream --board {target.name} --game {','.join(games)} "
                  f"--build-dir {directory}")
         raise NoBitstream(f"{bitstream_path} does not exist: run `{build}` first")
-    cable = target.cable
-    if mode == "sram" and not cable.sram:
-        raise ProgrammingFailed(f"the {target.name}'s {cable.chip} writes its flash only: "
-                                f"`make prog BOARD={target.name}` writes it")
     binary = loader()
     command = [binary, "--board", target.programmer, *cable.option, MODES[mode],
                str(bitstream_path)]

@@ -18,7 +18,7 @@ __all__ = ["BL702", "wire", "BOARD"]
 
 # Sipeed's BL702 answers as an FT2232 would (openFPGALoader's tangnano9k board), its
 # first channel JTAG, its second the serial port.
-BL702 = Cable("BL702 (as an FTDI FT2232)", "0403:6010",
+BL702 = Cable("BL702 USB-JTAG", "0403:6010",
               "plug the board in with a data cable")
 
 

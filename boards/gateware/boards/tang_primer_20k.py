@@ -25,7 +25,7 @@ PANEL = front_panel(
 )
 
 # The Dock's BL702 answers as an FT2232 would (openFPGALoader's tangprimer20k board).
-BL702 = Cable("BL702 (as an FTDI FT2232)", "0403:6010",
+BL702 = Cable("BL702 USB-JTAG", "0403:6010",
               "plug the Dock's USB-JTAG port in with a data cable")
 
 
