@@ -32,12 +32,31 @@ from user import EXIT_S, READY_S, ROOT, as_from_a_shell, make, said, watched
 
 
 # How each family's constraints place a pin, and where its flow is told the clock.
-PLACED = {ICE40: r"^set_io {} \w+$", ECP5: r'^LOCATE COMP "{}" SITE "\w+";$',
-          GOWIN: r'^IO_LOC "{}" \w+;$'}
+PLACED = {ICE40: r"^set_io {} (\w+)$", ECP5: r'^LOCATE COMP "{}" SITE "(\w+)";$',
+          GOWIN: r'^IO_LOC "{}" (\w+);$'}
 CLOCKED = {ICE40: ("pcf", r"^set_frequency \w+ {mhz}$"),
            ECP5: ("lpf", r'^FREQUENCY PORT "\w+" {hz} HZ;$'),
            GOWIN: ("sh", r" --freq {mhz} ")}
 SYNTH = {ICE40: "synth_ice40", ECP5: "synth_ecp5", GOWIN: "synth_gowin"}
+
+
+def panel_table():
+    """docs/boards.md's table of the other boards' panel pins: {board: {(signal, bit):
+    the FPGA pin its cell ends in}}, a column a board, a row a signal."""
+    text = (ROOT / "docs/boards.md").read_text()
+    header = re.search(r"^\| signal \| (`\w+`(?: \| `\w+`)*) \|$", text, re.M)
+    columns = [name.strip("`") for name in header[1].split(" | ")]
+    rows = re.findall(r"^\| (row|sense|red|green) (\d) \| ((?:[^|\n]+ \(\w+\) \| ?)+)$",
+                      text[header.end():], re.M)
+    assert len(rows) == 12
+    return {name: {(signal, bit): re.findall(r"\((\w+)\)", cells)[column]
+                   for signal, bit, cells in rows} for column, name in enumerate(columns)}
+
+
+def test_the_docs_panel_table_has_every_board_with_a_panel_but_the_icebreaker():
+    # The iCEBreaker's has its own table (tests/test_resources.py).
+    assert set(panel_table()) == {name for name, board in BOARDS.items()
+                                  if board.front_panel} - {"icebreaker"}
 
 
 @pytest.mark.parametrize("name", list(BOARDS))
@@ -58,6 +77,12 @@ def test_build_plan(name):
     panel = re.search(PLACED[family].format(re.escape("front_panel_0__row__io[0]")),
                       constraints, re.M)
     assert bool(panel) == board.front_panel
+    # Its panel's pins are docs/boards.md's table ("On the other boards").
+    placed = {(signal, bit): pin for signal, bit, pin in re.findall(
+        PLACED[family].format(r"front_panel_0__(\w+)__io\[(\d)\]"),
+        constraints, re.M)}
+    if name != "icebreaker":
+        assert panel_table().get(name, {}) == placed
     assert SYNTH[family] in files["ttt.ys"]
     script = files["build_ttt.sh"]
     assert all(f'"${variable}"' in script for variable in family.tools), script
