@@ -509,7 +509,7 @@ JOURNEYS = [
       r"--write-sram \S*build/icestick/ttt\.bin$", last=REFUSED_BOARD, needs=no_board,
       slow=True, steps=STICK_STEPS, locks=("icestick",)),
 
-    # Any board, step by step (docs/boards.md): a Gowin board's whole build with its
+    # Any board, step by step (docs/boards.md, "On a board"): a Gowin board's build with its
     # family's tools, and its cable refused with none attached (each board's build and
     # refusal: tests/test_board_builds.py, tests/test_build.py).
     J(("make bitstream BOARD=<board>", "make bitstream BOARD=tang_nano_9k"),
@@ -519,7 +519,8 @@ JOURNEYS = [
       last=r"^report: build/tang_nano_9k/report\.json$",
       wrote=("build/tang_nano_9k/ttt.fs",), steps=ANY_BOARD_STEPS,
       locks=("tang_nano_9k",), build=True),
-    J("make prog BOARD=<board>", "make prog BOARD=tang_nano_9k", status=2,
+    J(("make prog BOARD=<board>", "make prog BOARD=tang_nano_9k"), "make prog BOARD=tang_nano_9k",
+      status=2,
       first=r"/openFPGALoader --board tangnano9k --write-flash "
             r"\S*build/tang_nano_9k/ttt\.fs$",
       last=r"^error: (no tang_nano_9k found: no BL702 USB-JTAG \(USB 0403:6010\) answers; "
