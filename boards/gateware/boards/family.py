@@ -59,9 +59,14 @@ class Family:
         What the family's logic cell is, as a person counts it.
     pullup : Attrs
         The attribute that turns on an input's pull-up (the panel's sense lines).
-    gate_level : bool
-        Whether ``make verify NETLIST=synth|routed`` simulates its builds gate by gate:
-        sim/verification/gatelevel.py models the iCE40's primitives only.
+    gate_level : tuple
+        The netlists of its builds that ``make verify NETLIST=...`` simulates gate by
+        gate (sim/verification/gatelevel.py): Yosys's ("synth") on every family, with
+        the toolchain's models of its cells (`cells_sim`, a key of gatelevel's
+        CELLS); nextpnr's ("routed") on the iCE40 alone, whose packed cells
+        (ICESTORM_LC) the cut knows.
+    cells_sim : str
+        Its cell models in Yosys's share/ folder: "ice40", "ecp5", "gowin".
     """
     name: str
     base: type
@@ -73,7 +78,8 @@ class Family:
     cells: dict = field(hash=False)
     logic: str
     pullup: Attrs = field(hash=False)
-    gate_level: bool = False
+    cells_sim: str
+    gate_level: tuple = ("synth",)
     flow: type = None
 
     def platform(self, platform):
@@ -157,7 +163,7 @@ ICE40 = Family(
            ("icepack", "ttt.bin", None)),
     bitstream="ttt.bin", constraints="ttt.pcf",
     cells={"logic": ICESTORM_LC, "ram": ICESTORM_RAM, "io": SB_IO}, logic="logic cells",
-    pullup=Attrs(PULLUP=1), gate_level=True)
+    pullup=Attrs(PULLUP=1), cells_sim="ice40", gate_level=("synth", "routed"))
 
 ECP5 = Family(
     "ECP5", LatticeECP5Platform,
@@ -168,7 +174,7 @@ ECP5 = Family(
            ("ecppack", "ttt.bit", None)),
     bitstream="ttt.bit", constraints="ttt.lpf",
     cells={"logic": "TRELLIS_COMB", "ram": "DP16KD", "io": "TRELLIS_IO"}, logic="LUTs",
-    pullup=Attrs(PULLMODE="UP"))
+    pullup=Attrs(PULLMODE="UP"), cells_sim="ecp5")
 
 GOWIN = Family(
     "Gowin", GowinPlatform,
@@ -179,6 +185,6 @@ GOWIN = Family(
            ("gowin_pack (Apycula)", "ttt.fs", None)),
     bitstream="ttt.fs", constraints="ttt.cst",
     cells={"logic": "LUT4", "ram": "BSRAM", "io": ("IOB", "TBUF")}, logic="LUTs",
-    pullup=Attrs(PULL_MODE="UP"), flow=_Himbaechel)
+    pullup=Attrs(PULL_MODE="UP"), cells_sim="gowin", flow=_Himbaechel)
 
 FAMILIES = (ICE40, ECP5, GOWIN)
