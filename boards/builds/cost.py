@@ -68,12 +68,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from firmware_ref.cli import replacing
+from firmware_ref.cli import UserError, replacing
 
 from sim import BUILD, ROOT, yosys_json
 from sim.tools import SEEDS, median, run_tool, toolchain_env
 from sim.yosys_json import ICESTORM_LC, SB_GB
 
+from boards.gateware.boards.family import ICE40
 from boards.gateware.top import target
 from boards.builds import build
 from boards.builds.cost_cells import Blocks, attribute_cells, driver_scopes, flatten, kind
@@ -176,6 +177,13 @@ def measure(board, games=build.DEFAULT_GAMES, seeds=SEEDS, out=None, log=print):
     """Build `games` for board `board` (a name), place and route it once per seed under
     `out` (default `cost_dir`), and return every number as a dict (see the module)."""
     board = target(board)
+    if board.family is not ICE40:
+        # Its blocks are found in nextpnr's iCE40 cells (ICESTORM_LC) and its clock split
+        # in an iCE40 netlist: an ECP5 or Gowin build's whole figures are its report's.
+        raise UserError(f"make cost measures iCE40 builds, block by block; the "
+                        f"{board.name} is an {board.family.name} board: "
+                        f"{build.bitstream_command(board.name, games)} reports its LUTs "
+                        f"and fmax")
     games, seeds = tuple(games), list(seeds)
     env = toolchain_env()
     yosys, nextpnr = env["YOSYS"], env["NEXTPNR_ICE40"]
