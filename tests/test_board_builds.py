@@ -31,8 +31,9 @@ def test_a_board_builds_with_its_familys_tools_and_reports_it(name, tmp_path):
     logic = report["logic_cells"]
     assert logic["cell"] == board.family.cells["logic"]
     assert logic["available"] == board.capacity[logic["cell"]]
-    # The desk with the chip, as lean on every family: under 1000 LUTs or cells.
-    assert 500 < logic["used"] < 1000
+    # The desk with the chip, as lean on every family: under 1000 LUTs or cells, 1300
+    # on a Gowin, whose builds have no carry chains (docs/boards.md, Decisions).
+    assert 500 < logic["used"] < (1300 if board.family.name == "Gowin" else 1000)
     assert report["flip_flops"] >= 97                   # the chip's own, at least
     assert 0 < report["ram_blocks"]["used"] <= report["ram_blocks"]["available"]
     # At the board's own clock, with room: nextpnr's fmax above it.

@@ -127,10 +127,11 @@ def test_another_familys_synthesised_chip_plays_every_game_and_a_changed_lut_is_
         verify.verify(gates=gatelevel.Gates("synth", board, edit=_complemented(luts[0])))
 
 
-def test_only_an_ice40_boards_routed_netlist_is_simulated():
+def test_an_ecp5_boards_routed_netlist_is_refused_in_one_line():
     with pytest.raises(cli.UserError, match=r"^the ulx3s's routed netlist \(ECP5\) is not "
                        r"simulated gate by gate: make verify NETLIST=routed takes the boards "
-                       r"icebreaker, icestick, hx8k_breakout, upduino_v3; NETLIST=synth "
+                       r"icebreaker, icestick, hx8k_breakout, upduino_v3, tang_nano_9k, "
+                       r"tang_primer_20k; NETLIST=synth "
                        r"takes every board$"):
         netlists.routed("ulx3s")
 

@@ -330,7 +330,7 @@ def help_names_variables(done):
 def the_builds_listed(done):
     """make test-builds holds the whole builds make test leaves out, one of each kind."""
     for test in (f"test_journey[{BOARD_STEPS} (its quick steps)]",
-                 f"test_journey[{ANY_BOARD_STEPS}]",
+                 f"test_journey[{ANY_BOARD_STEPS} (its quick steps)]",
                  "test_board_builds.py::test_a_board_builds_with_its_familys_tools_and_"
                  "reports_it[ulx3s]",
                  "test_journey[make verify NETLIST=sky130]",
@@ -531,6 +531,10 @@ JOURNEYS = [
       first=r"^every game in lockstep on the synth netlist of the tang_nano_9k, gate by gate",
       last=r"^all 1955 games agree: 2871 key presses, 336323 cycles",
       slow=True, locks=("tang_nano_9k",)),      # a Verilator build of Gowin's cells
+    J("make verify NETLIST=routed BOARD=tang_nano_9k",
+      first=r"^every game in lockstep on the routed netlist of the tang_nano_9k, gate by gate",
+      last=r"^all 1955 games agree: 2871 key presses, 336323 cycles",
+      steps=ANY_BOARD_STEPS, locks=("tang_nano_9k",), slow=True),   # Gowin's placed cells
     J("make load BOARD=<board>", "make load BOARD=orangecrab", status=2,
       last=r"^error: the orangecrab's DFU bootloader writes its flash only: `make prog "
            r"BOARD=orangecrab` writes it$", steps=ANY_BOARD_STEPS),

@@ -8,8 +8,8 @@ the ECP5's or Gowin's: `CELLS`) on Verilator, through its pins:
 - ``synth``: Yosys's synthesised netlist (``synth_ice40``, SB_LUT4, SB_DFF*, SB_CARRY):
   the chip's module as it is, written as Verilog.
   An ECP5 or Gowin board's is the same with its family's cells (LUT4, PFUMX, TRELLIS_FF;
-  LUT1-4, MUX2_LUT5-8, ALU, DFF*).
-- ``routed`` (the iCE40's): the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
+  LUT1-4, MUX2_LUT5-8, DFF*).
+- ``routed`` (the iCE40's and Gowin's): the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
   with the LUT inits and flip-flop modes that go into the bitstream), flat. The chip
   is the logic cone of its output pins' nets back to its input pins' nets and the
   clock; the cut is checked (docs/verification.md).
@@ -170,9 +170,32 @@ def _pin_nets(board, synth):
 OPEN_INPUT = {"CEN": "1"}
 
 
-def _cone(module, outputs, stop):
-    """The cells of `module` (routed) that drive the bits `outputs`, back to the bits
-    `stop`: ({name: Cell}, the clock bits they take)."""
+@dataclasses.dataclass(frozen=True)
+class Routed:
+    """What a family's routed netlist holds, as the cut takes it: the cell types the
+    chip's logic may be made of (each with a model in the family's CELLS), the value of
+    an input left open by port, and the cells that only drive a constant (their output's
+    value)."""
+    types: frozenset
+    open_input: dict
+    constant_cells: dict
+
+
+# The families whose routed netlists are cut (a Board's `cells`): the iCE40's packed
+# logic cells; Gowin's LUTs, wide multiplexers, ALUs and flip-flops, which nextpnr's
+# Gowin architecture keeps as Yosys mapped them.
+ROUTED = {
+    "ice40": Routed(frozenset({ICESTORM_LC}), OPEN_INPUT, {}),
+    "gowin": Routed(frozenset({"LUT1", "LUT2", "LUT3", "LUT4", "ALU", "MUX2_LUT5",
+                               "MUX2_LUT6", "MUX2_LUT7", "MUX2_LUT8"}
+                              | yosys_json.GOWIN_FLIP_FLOPS),
+                    {}, {"GOWIN_GND": "0", "GOWIN_VCC": "1"}),
+}
+
+
+def _cone(module, outputs, stop, types=frozenset({ICESTORM_LC})):
+    """The cells of `module` (routed), of `types`, that drive the bits `outputs`, back to
+    the bits `stop`: ({name: Cell}, the clock bits they take)."""
     driver = yosys_json.drivers(module.cells)
     cone, clocks, todo = {}, set(), list(outputs)
     seen = set(todo)
@@ -187,7 +210,7 @@ def _cone(module, outputs, stop):
             raise CutFailed(f"the chip's logic reads net {nets[0]}, which no cell of the "
                             f"routed netlist drives")
         cell = module.cells[name]
-        if cell.type != ICESTORM_LC:
+        if cell.type not in types:
             raise CutFailed(f"the chip's logic reaches {cell.type} {name}")
         cone[name] = cell
         for port, bits in cell.connections.items():
@@ -232,12 +255,17 @@ def _routed_chip(board, routed_json, synth_json, work):
         raise CutFailed(f"the routed netlist has no net for the chip's pins "
                         f"{', '.join(missing[:4])}")
     port_bits = {port: [bit_of[name] for name in names] for port, names in pins.items()}
+    routed = ROUTED[board.cells]
     constant = {bit_of[name]: value for name, value in PACKER_NETS.items()
                 if name in bit_of}
+    constant.update({bit: routed.constant_cells[cell.type]
+                     for cell in module.cells.values() if cell.type in routed.constant_cells
+                     for bit in cell.outputs()})
     stop = {bit for port, bits in port_bits.items() if directions[port] == "input"
             for bit in bits} | set(constant)
     cone, clocks = _cone(module, [b for port, bits in port_bits.items()
-                                  if directions[port] == "output" for b in bits], stop)
+                                  if directions[port] == "output" for b in bits], stop,
+                        routed.types)
     _check_cut(board, cone, clocks, synth)
     (clock,) = clocks
     ports = {"clk": yosys_json.Port("input", [clock])}
@@ -249,13 +277,13 @@ def _routed_chip(board, routed_json, synth_json, work):
         for port, bits in cell.connections.items():
             if cell.port_directions[port] == "input":
                 bits = [constant.get(bit, bit) for bit in bits] or \
-                    [OPEN_INPUT.get(port, "0")]
+                    [routed.open_input.get(port, "0")]
             connections[port] = bits
         cells[name] = dataclasses.replace(cell, connections=connections)
     nets = {port: yosys_json.Net(port, spec.bits) for port, spec in ports.items()}
     yosys_json.Netlist({TOP: yosys_json.Module(TOP, ports, cells, nets)}).write(
         Path(work) / "chip.json")
-    _run([yosys(), "-q", "-p", "read_verilog -lib +/ice40/cells_sim.v; "
+    _run([yosys(), "-q", "-p", f"read_verilog -lib +/{board.cells}/cells_sim.v; "
           f"read_json chip.json; hierarchy -top {TOP}; write_verilog -noattr chip.v"],
          work, "Yosys (the routed chip)")
     return (Path(work) / "chip.v").read_text()

@@ -63,8 +63,8 @@ class Family:
         The netlists of its builds that ``make verify NETLIST=...`` simulates gate by
         gate (sim/verification/gatelevel.py): Yosys's ("synth") on every family, with
         the toolchain's models of its cells (`cells_sim`, a key of gatelevel's
-        CELLS); nextpnr's ("routed") on the iCE40 alone, whose packed cells
-        (ICESTORM_LC) the cut knows.
+        CELLS); nextpnr's ("routed") on the iCE40 (its packed ICESTORM_LC) and Gowin
+        (the cells as Yosys mapped them): not the ECP5's packed TRELLIS_COMB.
     cells_sim : str
         Its cell models in Yosys's share/ folder: "ice40", "ecp5", "gowin".
     """
@@ -94,7 +94,15 @@ class _Himbaechel(GowinPlatform):
 
     synth_gowin puts I/O buffers on every kept module's ports, and the chip keeps its
     module (boards/builds/build.py): so its script is run in two parts around the same
-    ``iopadmap``, given the top module alone."""
+    ``iopadmap``, given the top module alone.
+
+    ``-noalu``: no carry chains (ALU cells); adders and comparators are LUTs. nextpnr
+    packs an ALU chain's ends into cells of its own (a RAW_ALU_LUT, an extra I2 input)
+    that no simulation model has, so a routed netlist with them cannot be checked gate
+    by gate; and a chain whose carry-in comes from logic gets a head ALU (RAW_ALU_LUT
+    0x505a) that also ORs in whatever carry its physical neighbour holds, a nextpnr
+    bug fixed upstream after the release YoWASP packages (September 2026). Without ALUs
+    the build has neither; it costs LUTs and fmax that the board has to spare."""
 
     _apicula_required_tools = ["yosys", "nextpnr-himbaechel", "gowin_pack"]
     _apicula_file_templates = {
@@ -109,11 +117,11 @@ class _Himbaechel(GowinPlatform):
             {% endfor %}
             read_rtlil {{name}}.il
             {{get_override("script_after_read")|default("# (script_after_read placeholder)")}}
-            synth_gowin {{get_override("synth_opts")|options}} -top {{name}} -run begin:map_gates
-            techmap -map +/techmap.v -map +/gowin/arith_map.v
+            synth_gowin -noalu {{get_override("synth_opts")|options}} -top {{name}} -run begin:map_gates
+            techmap -map +/techmap.v
             opt -fast
             iopadmap -bits -inpad IBUF O:I -outpad OBUF I:O -toutpad TBUF ~OEN:I:O -tinoutpad IOBUF ~OEN:O:I:IO {{name}}
-            synth_gowin {{get_override("synth_opts")|options}} -top {{name}} -run map_ffs: -json {{name}}.json
+            synth_gowin -noalu {{get_override("synth_opts")|options}} -top {{name}} -run map_ffs: -json {{name}}.json
             {{get_override("script_after_synth")|default("# (script_after_synth placeholder)")}}
         """,
     }
@@ -185,6 +193,7 @@ GOWIN = Family(
            ("gowin_pack (Apycula)", "ttt.fs", None)),
     bitstream="ttt.fs", constraints="ttt.cst",
     cells={"logic": "LUT4", "ram": "BSRAM", "io": ("IOB", "TBUF")}, logic="LUTs",
-    pullup=Attrs(PULL_MODE="UP"), cells_sim="gowin", flow=_Himbaechel)
+    pullup=Attrs(PULL_MODE="UP"), cells_sim="gowin", gate_level=("synth", "routed"),
+    flow=_Himbaechel)
 
 FAMILIES = (ICE40, ECP5, GOWIN)
