@@ -28,7 +28,7 @@ AUTHOR ?=
 ARGS ?=
 
 .PHONY: help sim test test-builds test-slow verify benchmark waves waves-golden waves-netlist games play verilog netlist \
-	compare bitstream prog load cost play-board serve site tinytapeout museum formal clean
+	compare bitstream prog load cost play-board serve site tinytapeout die museum formal clean
 
 help:                 ## list the verbs and what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -96,6 +96,9 @@ site: $(STAMP)        ## the console as static files for any web server, played 
 tinytapeout: $(STAMP) ## write the chip as a Tiny Tapeout project: build/tinytapeout/ (AUTHOR="Your Name", else git's user.name; ARGS=--test: its cocotb test on Icarus)
 	$(TTT) tinytapeout $(if $(AUTHOR),--author "$$AUTHOR") $(ARGS)
 
+die: $(STAMP)         ## place and route the chip in standard cells with qflow: build/die/ and its plot docs/die.svg (needs Debian's qflow qflow-tech-osu035)
+	$(TTT) die $(ARGS)
+
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)
 
@@ -105,8 +108,8 @@ test-builds: $(STAMP) ## the whole builds make test leaves out: every board's bi
 test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
 	$(PY) -m pytest -m slow $(ARGS)
 
-verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates; NETLIST=sky130: the chip in SkyWater 130 nm cells
-	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) $(if $(filter-out sky130,$(NETLIST)),--board $(BOARD))) $(ARGS)
+verify: $(STAMP)      ## every game in lockstep with the golden model; NETLIST=synth|routed: the BOARD build's gates; NETLIST=sky130: the chip in SkyWater 130 nm cells; NETLIST=die: the chip as make die lays it out
+	$(TTT) verify --game $(GAME) $(if $(NETLIST),--netlist $(NETLIST) $(if $(filter-out sky130 die,$(NETLIST)),--board $(BOARD))) $(ARGS)
 
 benchmark: $(STAMP)   ## measure every cost side by side: build/BENCHMARKS.md and build/benchmark.json
 	$(TTT) benchmark $(ARGS)

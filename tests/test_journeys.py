@@ -174,6 +174,28 @@ def no_port():
     return None
 
 
+def no_qflow():
+    """Why make die cannot run here (Debian's qflow or its cells missing), or None."""
+    from sim.verification import die
+    try:
+        die.tech()
+    except die.QflowMissing as missing:
+        return str(missing)
+    return None
+
+
+def die_report(done):
+    """What make die must give: every block's cells, every route, a clock and the path
+    in the paper's blocks, and the plot docs/die.svg as it draws it now."""
+    report = json.loads((ROOT / "build" / "die" / "report.json").read_text())
+    assert report["failed_routes"] == 0
+    assert all(report["cells"]["by_block"][block] > 0 for block in
+               ("keyboard", "board", "move", "value", "stack", "controller"))
+    assert report["critical_path"]["parts"][0] == "keyboard"
+    assert (ROOT / "build" / "die" / "die.svg").read_text() == \
+        (ROOT / "docs" / "die.svg").read_text()
+
+
 def no_acm_port():
     """TT's demo board's RP2040 (docs/tinytapeout.md)."""
     if Path("/dev/ttyACM0").exists():
@@ -478,6 +500,13 @@ JOURNEYS = [
     J(("make verify NETLIST=sky130", "ttt verify --netlist sky130"),
       last=r"^all 1955 games agree: .* the chip's pins .* at every edge", build=True),
     J("python -m sim.verification.sky130", first=r"^sky130==\d", last=r"^sky130==\d"),
+    J("make die", last=r"^wrote build/die/ttt_chip\.def, build/die/ttt_chip\.v, "
+      r"build/die/timing\.txt, build/die/report\.json, build/die/die\.svg",
+      says=r"^critical path: [\d.]+ ns .* through keyboard -> ", needs=no_qflow,
+      build=True, locks=("die",), check=die_report),
+    J("make verify NETLIST=die",
+      last=r"^all 1955 games agree: .* the chip's pins .* at every edge", needs=no_qflow,
+      build=True, locks=("die",)),
     J("make verify NETLIST=synth", covered=(
         "tests/test_gatelevel.py::test_make_verify_netlist_synth_plays_every_game_like_the_"
         "golden_model", 'make("verify", "NETLIST=synth")')),

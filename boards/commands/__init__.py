@@ -32,7 +32,7 @@ __all__ = ["NAMES", "Refused", "verb", "verbs", "summary"]
 # named so, with '_' for '-'.
 NAMES = ("e2", "waves", "games", "play", "move", "verilog", "netlist", "compare",
          "verify", "benchmark", "museum", "formal", "engines", "bitstream", "prog",
-         "load", "cost", "play-board", "serve", "site", "tinytapeout", "boards")
+         "load", "cost", "play-board", "serve", "site", "tinytapeout", "die", "boards")
 
 
 class Refused(Exception):

@@ -27,13 +27,17 @@ chip that the --board build flashes, gate by gate on Verilator: synth is Yosys's
 netlist, routed nextpnr's (after make bitstream); 2 to 3 s, or 7 to 9 s with its
 first build. --netlist sky130 checks the chip alone as Yosys maps it to SkyWater's
 130 nm cells (sky130_fd_sc_hd, as Tiny Tapeout makes it), on the cells' own
-functional models: about 3 s, or 20 s with its first build. --jobs sets the
+functional models: about 3 s, or 20 s with its first build. --netlist die checks
+the chip as make die places and routes it, its post-layout netlist with the
+buffers and fill the flow added, on the OSU cells' own Verilog models (needs
+Debian's qflow; the layout's first build takes about 45 s). --jobs sets the
 processes. make verify runs it (make verify GAME=firstfree, make verify
-NETLIST=routed BOARD=icestick, make verify NETLIST=sky130)."""
+NETLIST=routed BOARD=icestick, make verify NETLIST=sky130, make verify
+NETLIST=die)."""
 
 
 def arguments(parser):
-    from sim.verification import sky130, verify
+    from sim.verification import die, sky130, verify
     from sim.verification.gatelevel import NETLISTS as BOARD_NETLISTS
 
     from ..gateware.top import BOARDS, DEFAULT_BOARD
@@ -47,10 +51,11 @@ def arguments(parser):
                              f"model")
     parser.add_argument("--backend", default=verify.AUTO, choices=verify.CHOICES,
                         help="the simulator of the chip (default: the fastest installed)")
-    parser.add_argument("--netlist", choices=(*BOARD_NETLISTS, sky130.NETLIST),
+    parser.add_argument("--netlist", choices=(*BOARD_NETLISTS, sky130.NETLIST, die.NETLIST),
                         help="check this netlist of a board build gate by gate instead: "
                              "synth (Yosys's) or routed (nextpnr's, from make bitstream); "
-                             "or sky130: the chip alone in SkyWater 130 nm cells")
+                             "or sky130: the chip alone in SkyWater 130 nm cells; or die: "
+                             "the chip as make die places and routes it")
     parser.add_argument("--board", choices=tuple(BOARDS), default=None,
                         help=f"with --netlist: the board build (default {DEFAULT_BOARD})")
     parser.add_argument("--jobs", type=positive_int, default=None,
@@ -80,10 +85,14 @@ def run(args):
 def gate_level(args):
     """The chip as the board build has it (`args.netlist`: synth or routed), gate by
     gate."""
-    from sim.verification import gatelevel, sky130, verify
+    from sim.verification import die, gatelevel, sky130, verify
 
     from ..builds import netlists
     from ..gateware.top import DEFAULT_BOARD
+    if args.netlist == die.NETLIST:
+        die.tech()                      # one line, before any work, without qflow
+        return verify.run(args.backend, gates=lambda log: die.Gates(log=log),
+                          name=die.named(), jobs=args.jobs)
     if args.netlist == sky130.NETLIST:
         return verify.run(args.backend, gates=lambda log: sky130.Gates(log=log),
                           name=sky130.named(), jobs=args.jobs)

@@ -272,16 +272,23 @@ def harnessed(verilog, json_path):
     """`verilog` with the module gatelevel's harness drives (gatelevel.TOP): the chip
     with its clock cp as clk and the scan path's inputs low, as a board ties them."""
     chip = yosys_json.read(json_path).modules[export.TOP]
+    return wrapped(verilog, [(name, port.direction, len(port.bits))
+                             for name, port in chip.ports.items()])
+
+
+def wrapped(verilog, ports):
+    """`verilog`, whose top module is the chip with `ports` ([(name, direction,
+    width)]), with the module gatelevel's harness drives around it (harnessed)."""
     lines = [f"module {gatelevel.TOP} ("]
     inner = []
-    for name, port in chip.ports.items():
+    for name, direction, width in ports:
         if name in equiv_netlists.TIED or name in equiv_netlists.UNREAD:
-            inner.append(f"    .{name}(1'b0)" if port.direction == "input" else
+            inner.append(f"    .{name}(1'b0)" if direction == "input" else
                          f"    .{name}()")
             continue
         outer = equiv_netlists.BOARD_CLOCK if name == export.CLOCK else name
-        width = f"[{len(port.bits) - 1}:0] " if len(port.bits) > 1 else ""
-        lines.append(f"  {port.direction} {width}{outer},")
+        bus = f"[{width - 1}:0] " if width > 1 else ""
+        lines.append(f"  {direction} {bus}{outer},")
         inner.append(f"    .{name}({outer})")
     lines[-1] = lines[-1].rstrip(",")
     lines += [");", f"  {export.TOP} chip (", ",\n".join(inner), "  );", "endmodule"]

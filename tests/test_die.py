@@ -1,0 +1,255 @@
+"""The die (make die, docs/die.md): the readers of a layout's files, the report and the
+plot from small files written here, and without qflow the one line that says what to
+install; with qflow (make test-builds) the whole flow, the committed docs/die.svg drawn
+from the current layout, and every game on the post-layout netlist."""
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+from boards.ttt import main as ttt
+from sim.verification import die, die_files, die_plot
+
+try:
+    die.tech()
+    MISSING = None
+except die.QflowMissing as missing:
+    MISSING = str(missing)
+needs_qflow = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+DEF = """\
+VERSION 5.6 ;
+DESIGN ttt_chip ;
+UNITS DISTANCE MICRONS 100 ;
+DIEAREA ( 0 0 ) ( 10000 5000 ) ;
+COMPONENTS 4 ;
+- DFFPOSX1_1 DFFPOSX1 + PLACED ( 1000 1000 ) N ;
+- NAND2X1_1 NAND2X1 + PLACED ( 4000 1000 ) FS ;
+- BUFX2_1 BUFX2 + PLACED ( 6000 1000 ) N ;
+- FILL_0_0_0 FILL + PLACED ( 8000 1000 ) N ;
+END COMPONENTS
+PINS 1 ;
+- cp + NET cp
+  + LAYER metal2 ( -40 0 ) ( 40 80 )
+  + PLACED ( 500 0 ) N ;
+END PINS
+NETS 2 ;
+- keyboard.q
+  ( DFFPOSX1_1 Q ) ( NAND2X1_1 A )
++ ROUTED metal1 ( 1500 1200 ) M2_M1
+  NEW metal2 ( 1500 1200 ) ( * 3200 ) M3_M2
+  NEW metal3 ( 1500 3200 ) ( 4200 * ) ;
+- _5_
+  ( NAND2X1_1 Y ) ( BUFX2_1 A )
++ ROUTED metal1 ( 4400 1200 ) ( 6100 * ) ;
+END NETS
+SPECIALNETS 1 ;
+- _5_
++ ROUTED metal1 80 ( 4400 1200 ) ( * 1300 ) ;
+END SPECIALNETS
+END DESIGN
+"""
+LEF = "".join(f"MACRO {cell}\n  CLASS CORE ;\n  SIZE {width} BY 20.000 ;\nEND {cell}\n"
+              for cell, width in (("DFFPOSX1", 19.2), ("NAND2X1", 4.8), ("BUFX2", 4.8),
+                                  ("FILL", 1.6)))
+SPICE = """\
+.subckt NAND2X1 A B Y vdd gnd
+M0 Y A vdd vdd pfet w=4u l=0.4u
+M1 Y B vdd vdd pfet w=4u l=0.4u
+M2 Y A a_9_6# gnd nfet w=4u l=0.4u
+M3 a_9_6# B gnd gnd nfet w=4u l=0.4u
+.ends
+.subckt BUFX2 A Y vdd gnd
+M0 a Y vdd vdd pfet w=4u l=0.4u
+M1 a Y gnd gnd nfet w=2u l=0.4u
+M2 Y a vdd vdd pfet w=8u l=0.4u
+M3 Y a gnd gnd nfet w=4u l=0.4u
+.ends
+.subckt DFFPOSX1 CLK D Q vdd gnd
+M0 Q D vdd vdd pfet w=4u l=0.4u
+M1 Q D gnd gnd nfet w=2u l=0.4u
+.ends
+.subckt FILL vdd gnd
+.ends
+"""
+NETLIST = """\
+module ttt_chip (cp, led);
+input cp;
+output led;
+DFFPOSX1 DFFPOSX1_1 ( .CLK(cp), .D(_5__bF_buf0), .Q(keyboard_q) );
+NAND2X1 NAND2X1_1 ( .A(keyboard_q), .B(keyboard_q), .Y(_5_) );
+BUFX2 BUFX2_1 ( .A(_5_), .Y(_5__bF_buf0) );
+FILL FILL_0_0_0 ( );
+endmodule
+"""
+TIMING = """\
+Top 20 maximum delay paths:
+Path DFFPOSX1_1/CLK to DFFPOSX1_1/D delay 900.5 ps
+      0.0 ps          cp:              -> DFFPOSX1_1/CLK
+    300.0 ps  keyboard_q: DFFPOSX1_1/Q ->  NAND2X1_1/A
+    500.0 ps         _5_: NAND2X1_1/Y ->    BUFX2_1/A
+    700.0 ps _5__bF_buf0:   BUFX2_1/Y -> DFFPOSX1_1/D
+
+   clock skew at destination = 0
+   setup at destination = 200.5
+
+Path DFFPOSX1_1/CLK to DFFPOSX1_1/D delay 400 ps
+      0.0 ps          cp:              -> DFFPOSX1_1/CLK
+    300.0 ps  keyboard_q: DFFPOSX1_1/Q -> DFFPOSX1_1/D
+
+   setup at destination = 100
+
+Computed maximum clock frequency (zero margin) = 1110.5 MHz
+"""
+ROUTE_LOG = "Progress: Stage 3 total routes completed: 5\nFinal: No failed routes!\n"
+# Yosys's flattened JSON: each cell under its block's name (sim/verification/die.py).
+YOSYS = {"modules": {"ttt_chip": {"ports": {}, "netnames": {
+    "cp": {"bits": [2]}, "keyboard.q": {"bits": [3]}, "_5_": {"bits": [4]}},
+    "cells": {
+        "$flatten\\keyboard.$auto$ff$1": {
+            "type": "DFFPOSX1", "connections": {"CLK": [2], "D": [4], "Q": [3]},
+            "port_directions": {"CLK": "input", "D": "input", "Q": "output"}},
+        "$flatten\\board.\\findfree.$abc$7$auto$blifparse.cc:386$8": {
+            "type": "NAND2X1", "connections": {"A": [3], "B": [3], "Y": [4]},
+            "port_directions": {"A": "input", "B": "input", "Y": "output"}}}}}}
+
+
+def measured():
+    """The report, the Def, the sizes and the parts of the small layout above."""
+    layout_def = die_files.read_def(DEF)
+    instances = die_files.read_netlist(NETLIST)
+    parts = die_files.instance_blocks(instances, die.parts_of(YOSYS))
+    sizes = die_files.cell_sizes(LEF)
+    report = die_files.report(layout_def, instances, parts, sizes,
+                              die_files.transistors(SPICE), die_files.read_timing(TIMING),
+                              die_files.failed_routes(ROUTE_LOG), process="osu035",
+                              density=0.5, blocks=die.BLOCKS)
+    return report, layout_def, sizes, parts
+
+
+def test_the_def_is_read_in_micrometres_with_its_wires_by_layer():
+    layout_def = die_files.read_def(DEF)
+    assert layout_def.die == (0, 0, 100, 50)
+    assert layout_def.components[1] == ("NAND2X1_1", "NAND2X1", 40, 10, "FS")
+    assert layout_def.pins == [("cp", 5, 0)]
+    assert layout_def.vias == 2
+    lengths = {}
+    for _, layer, ax, ay, bx, by in layout_def.wires:
+        lengths[layer] = lengths.get(layer, 0) + abs(bx - ax) + abs(by - ay)
+    assert lengths == pytest.approx({"metal1": 18, "metal2": 20, "metal3": 27})
+
+
+def test_cells_transistors_timing_and_routes_are_read():
+    assert die_files.cell_sizes(LEF)["DFFPOSX1"] == (19.2, 20)
+    assert die_files.transistors(SPICE) == {"NAND2X1": 4, "BUFX2": 4, "DFFPOSX1": 2,
+                                            "FILL": 0}
+    timing = die_files.read_timing(TIMING)
+    assert timing.max_clock_mhz == 1110.5
+    assert [path.delay_ps for path in timing.paths] == [900.5, 400]
+    assert [step.cell for step in timing.paths[0].steps] == [
+        "DFFPOSX1_1", "NAND2X1_1", "BUFX2_1", "DFFPOSX1_1"]
+    assert die_files.failed_routes(ROUTE_LOG) == 0
+    assert die_files.failed_routes("Final: Failed net routes: 3\nList of failed nets\n") == 3
+    with pytest.raises(ValueError):
+        die_files.read_timing("no paths")
+
+
+def test_each_cell_is_given_the_block_it_was_made_in():
+    assert die.part_of_cell("$flatten\\board.\\findfree.$abc$1$x.cc:2$3") == "board.findfree"
+    assert die.part_of_cell("$flatten\\stack.$auto$ff$9") == "stack"
+    assert die.part_of_cell("$iopadmap$ttt_chip.led") == "chip"
+    assert die.parts_of(YOSYS) == {"keyboard_q": "keyboard", "_5_": "board.findfree"}
+    # A buffer the flow added follows the net it buffers; the spacers are fill.
+    assert measured()[3] == {"DFFPOSX1_1": "keyboard", "NAND2X1_1": "board.findfree",
+                             "BUFX2_1": "board.findfree", "FILL_0_0_0": "fill"}
+
+
+def test_the_report_counts_by_type_and_block_and_tells_the_critical_path():
+    report = measured()[0]
+    assert report["cells"]["total"] == 3 and report["cells"]["fill"] == 1
+    assert report["cells"]["by_type"] == {"BUFX2": 1, "DFFPOSX1": 1, "NAND2X1": 1}
+    assert report["cells"]["by_block"]["board"] == 2
+    assert report["cells"]["by_block"]["keyboard"] == 1
+    assert report["transistors"] == {"total": 10, "by_block": {
+        "keyboard": 2, "board": 8, "move": 0, "value": 0, "stack": 0, "controller": 0,
+        "chip": 0}}
+    assert report["area_um2"]["die"] == 5000
+    assert report["area_um2"]["cells"] == round((19.2 + 4.8 + 4.8) * 20)
+    assert report["wire_um"] == {"metal1": 18, "metal2": 20, "metal3": 27}
+    assert (report["failed_routes"], report["max_clock_mhz"]) == (0, 1110.5)
+    path = report["critical_path"]
+    assert path["parts"] == ["keyboard", "board.findfree", "keyboard"]
+    assert path["findfree"] is True
+    assert "through keyboard -> board.findfree -> keyboard" in path["told"]
+    assert path["findfree_path"]["delay_ps"] == 900.5
+    assert (path["levels"], path["findfree_levels"]) == (2, 2)     # the buffer counts
+    # The chip's own case: findfree off the longest path.
+    longest = {"delay_ps": 5000, "from": "A/CLK", "to": "B/D", "findfree": False,
+               "parts": ["keyboard", "board", "controller"], "levels": 20,
+               "findfree_levels": 8}
+    start = ("5.00 ns from A/CLK to B/D, 20 cells through keyboard -> board -> controller; "
+             "the clock is at most 200 MHz; findfree, which seed 002 §3.1 says limits the "
+             "clock, is not on it (at most 8 cells deep")
+    assert die_files.told(longest, {"delay_ps": 4000}, 200) == \
+        start + ", its longest register path 4.00 ns, 80%)"
+    assert die_files.told(longest, None, 200) == start + ", and on no register's longest path)"
+    json.dumps(report)                  # report.json's
+
+
+def test_the_plot_draws_cells_by_block_wires_by_layer_a_legend_and_a_scale():
+    report, layout_def, sizes, parts = measured()
+    svg = die_plot.draw(layout_def, sizes, parts, report, "a small die")
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    drawn = {p.get("data-part") for p in root.iter(f"{ns}path") if p.get("data-part")}
+    assert drawn == {"keyboard", "board.findfree", "fill"}
+    layers = {p.get("data-layer") for p in root.iter(f"{ns}path") if p.get("data-layer")}
+    assert layers == {"metal1", "metal2", "metal3"}
+    assert len([p for p in root.iter(f"{ns}polyline") if p.get("data-critical-path")]) == 1
+    words = " ".join(t.text for t in root.iter(f"{ns}text"))
+    for said in ("Cells by block", "keyboard: 1 cells", "Wires by layer", "metal2: 0.0 mm",
+                 "Critical path", "µm"):
+        assert said in words, said
+    assert die_plot.draw(layout_def, sizes, parts, report, "a small die") == svg
+
+
+def test_without_qflow_make_die_says_what_to_install_in_one_line(monkeypatch, capsys,
+                                                                tmp_path):
+    monkeypatch.setattr(die, "TECHS", tmp_path)
+    assert ttt(["die", "--out-dir", str(tmp_path / "out"), "--no-docs"]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "apt-get install qflow qflow-tech-osu035" in said[0]
+    assert "Traceback" not in said[0]
+
+
+@pytest.mark.build
+@needs_qflow
+def test_the_die_is_laid_out_measured_and_drawn_as_committed(tmp_path):
+    report, paths = die.write(tmp_path)
+    assert {p.name for p in paths} == {"ttt_chip.def", "ttt_chip.v", "timing.txt",
+                                       "report.json", "die.svg"}
+    assert report["failed_routes"] == 0
+    assert set(report["cells"]["by_block"]) == {*die.BLOCKS, "chip"}
+    assert all(report["cells"]["by_block"][block] > 0 for block in die.BLOCKS)
+    assert report["cells"]["by_type"]["DFFPOSX1"] == 97
+    assert report["max_clock_mhz"] > 6          # the paper's clock (§6)
+    assert re.search(r"^FILL ", (tmp_path / "ttt_chip.v").read_text(), re.M)
+    from boards.commands.die import DOCS_SVG
+    assert (tmp_path / "die.svg").read_text() == DOCS_SVG.read_text(), \
+        "docs/die.svg is not what make die draws now: run make die and commit it"
+
+
+@pytest.mark.slow
+@needs_qflow
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is needed for Verilator")
+def test_one_cell_changed_in_the_post_layout_netlist_is_caught():
+    from sim import Mismatch
+    from sim.verification import verify
+
+    def nand_made_and(verilog):         # the first NAND2X1 of the die an AND2X2
+        return re.sub(r"^NAND2X1 (NAND2X1_\d+) ", r"AND2X2 \1 ", verilog, count=1, flags=re.M)
+    with pytest.raises(Mismatch):
+        verify.verify(gates=die.Gates(edit=nand_made_and))
