@@ -4,11 +4,13 @@ a test, each into a folder of its own. The iCEBreaker's and the iCEstick's are b
 their journeys (tests/test_journeys.py: make bitstream, make bitstream BOARD=icestick)."""
 
 import json
+import re
 
 import pytest
 
 from boards.builds.build import NAME, REPORT, ROUTED, bitstream
 from boards.gateware.top import BOARDS
+from user import ROOT
 
 pytestmark = [pytest.mark.build, pytest.mark.early]
 
@@ -41,3 +43,15 @@ def test_a_board_builds_with_its_familys_tools_and_reports_it(name, tmp_path):
     assert report["fmax_mhz"] > report["clock_mhz"]
     assert report["worst_move_cycles"] == 15007
     assert report["worst_move_ms"] == round(15007 / report["clock_mhz"] / 1000, 4)
+    # docs/boards.md's figures of one run are this build's, within a placement's drift.
+    row = re.search(rf"^\| `{name}` \| (\d+) / (\d+) \w+ \| (\d+) \| (\d+) / (\d+) \| "
+                    rf"(\d+) MHz \| ([\d.]+) MHz \| ([\d.]+) ms \|$",
+                    (ROOT / "docs/boards.md").read_text(), re.M)
+    assert row, f"docs/boards.md has no figures for the {name}"
+    used, available, flops, rams, ram_blocks, clock, fmax, worst = row.groups()
+    assert int(available) == logic["available"] and int(clock) == report["clock_mhz"]
+    assert abs(int(used) / logic["used"] - 1) < 0.1
+    assert abs(int(flops) - report["flip_flops"]) <= 10
+    assert int(rams) == report["ram_blocks"]["used"]
+    assert abs(float(fmax) / report["fmax_mhz"] - 1) < 0.2
+    assert float(worst) == round(report["worst_move_ms"], 3)
