@@ -437,6 +437,36 @@ def test_a_build_slower_than_its_clock_is_refused_and_kept_apart(tmp_path, monke
     assert {path.name: path.read_text() for path in build_dir.iterdir()} == before
 
 
+# The same, as nextpnr's Gowin architecture would say it of the Tang Nano 9K.
+ULTIMATE_ON_THE_GW1NR_9 = """\
+Info: Device utilisation:
+Info: \t                 LUT4:   12004/   8640   138%
+Info: \t                BSRAM:      17/     26    65%
+ERROR: Unable to place cell 'desk.x', no BELs remaining to implement cell type 'LUT4'
+"""
+
+
+def test_a_gowin_build_that_does_not_fit_names_the_part_and_the_board_it_fits(tmp_path):
+    # A Gowin platform has a part, not a device: the refusal names it, in one line,
+    # and sends the build to a Gowin board with the LUTs.
+    (tmp_path / "nextpnr.log").write_text(ULTIMATE_ON_THE_GW1NR_9)
+    scripts = {"YOSYS": f"echo '{{\"modules\": {{}}}}' > {NAME}.json",
+               "NEXTPNR_HIMBAECHEL": f"cp {tmp_path}/nextpnr.log {NAME}.tim; exit 125",
+               "GOWIN_PACK": "exit 1"}
+    for variable, script in scripts.items():
+        (tmp_path / variable).write_text(f"#!/bin/sh\n{script}\n")
+        (tmp_path / variable).chmod(0o755)
+    env = {variable: str(tmp_path / variable) for variable in scripts}
+    done = make("bitstream", "BOARD=tang_nano_9k", "GAME=ultimate",
+                "ARGS=--build-dir " + str(tmp_path / "b"), env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[0] == (
+        f"error: ultimate does not fit the tang_nano_9k's GW1NR-LV9QN88PC6/I5: it needs "
+        f"12004 LUTs (LUT4), 8640 available (nextpnr's log: {tmp_path / 'b.failed' / 'ttt.tim'}"
+        f"); the tang_primer_20k's GW2A-LV18PG256C8/I7 has 20736: make bitstream "
+        f"BOARD=tang_primer_20k GAME=ultimate")
+
+
 def test_nextpnrs_log_says_what_overflowed():
     assert overflow(ULTIMATE_ON_THE_HX1K) == [("ICESTORM_LC", 4284, 1280),
                                               ("ICESTORM_RAM", 17, 16)]

@@ -292,7 +292,7 @@ def _does_not_fit(target, games, over, log):
 
     def name(cell):
         return f"{named[cell]} ({cell})" if cell in named else cell
-    device = target.make_platform().device
+    device = _fpga(target.make_platform())
     if over[0][1] is None:          # the placer's word alone: no counts to go by
         needs = f"it needs more {name(over[0][0])} than there are"
         advice = "a board with a bigger FPGA may fit it (ttt boards lists them)"
@@ -304,7 +304,7 @@ def _does_not_fit(target, games, over, log):
         if fits:
             board = fits[0]
             has = " and ".join(str(board.capacity[cell]) for cell, _, _ in over)
-            advice = (f"the {board.name}'s {board.make_platform().device} has {has}: "
+            advice = (f"the {board.name}'s {_fpga(board.make_platform())} has {has}: "
                       f"{bitstream_command(board.name, games)}")
         else:
             advice = "no board of the project has as many (ttt boards lists them)"
@@ -357,6 +357,11 @@ def _device(platform):
     """The FPGA as its vendor names the part: Lattice's device and package, Gowin's
     part number (its package is in it)."""
     return getattr(platform, "part", None) or f"{platform.device}-{platform.package}"
+
+
+def _fpga(platform):
+    """The FPGA as a person names it: Lattice's device (iCE40HX1K), Gowin's part."""
+    return getattr(platform, "device", None) or platform.part
 
 
 def format_report(report):
