@@ -33,7 +33,7 @@ from sim.tools import run_tool
 from sim.verification import gatelevel
 
 __all__ = ["NETLIST", "PROCESS", "PROCESSES", "DENSITY", "BLOCKS", "QflowMissing",
-           "tech", "Layout", "layout", "measure", "title", "write", "named", "models",
+           "tech", "Layout", "layout", "netlist", "yosys_models", "measure", "title", "write", "named", "models",
            "parts_of", "sanitized", "part_of_cell", "Gates", "ports"]
 
 NETLIST = "die"                     # make verify NETLIST=die
@@ -209,6 +209,11 @@ def write(out, *, process=PROCESS, density=DENSITY, log=None):
     return report, [*paths, out / "report.json", out / "die.svg"]
 
 
+def netlist(process=PROCESS, *, log=None):
+    """The post-layout netlist as Verilog (top module export.TOP, qflow's cell names)."""
+    return layout(process, log=log).path("ttt_chip.v").read_text()
+
+
 def named(process=PROCESS):
     """What the post-layout netlist is called where it is checked."""
     return f"post-layout netlist of the chip (qflow, {process} cells, {NETLIST})"
@@ -219,6 +224,35 @@ def models(process=PROCESS):
     delays) are read and left alone; the flip-flop's table powers up 0, as every
     flip-flop of the checks."""
     return _cell_files(process)["v"].read_text()
+
+
+# The cells' primitives (UDP tables) said as Verilog Yosys reads: a flip-flop on the
+# rising edge that powers up 0, as every check takes it (its clear and set are tied low
+# in DFFPOSX1, the only flip-flop synthesis maps to), and a multiplexer. The cells with
+# latches or a flip-flop's clear and set are left out: a netlist with one fails to read.
+_FOR_YOSYS = """
+module udp_dff (output reg out, input in, input clk, input clr, input set, input NOTIFIER);
+  initial out = 1'b0;
+  always @(posedge clk) out <= in;
+endmodule
+module udp_mux2 (output out, input in0, input in1, input sel);
+  assign out = sel ? in1 : in0;
+endmodule
+"""
+_LEFT_OUT = ("DFFSR", "LATCH")
+
+
+def yosys_models(process=PROCESS):
+    """The cells' Verilog models as Yosys reads them: the models' own text, each unnamed
+    instance of a primitive named, the primitives given by _FOR_YOSYS."""
+    text = re.sub(r"^primitive\b.*?^endprimitive\b.*?$", "", models(process),
+                  flags=re.M | re.S)
+    for cell in _LEFT_OUT:
+        text = re.sub(rf"^module {cell}\b.*?^endmodule\b", "", text, flags=re.M | re.S)
+    count = iter(range(1 << 20))
+    text = re.sub(r"^(\s*)(udp_\w+)\s*\(", lambda m: f"{m[1]}{m[2]} {m[2]}_{next(count)} (",
+                  text, flags=re.M)
+    return _FOR_YOSYS + text
 
 
 def parts_of(netlist):
