@@ -102,7 +102,7 @@ die: $(STAMP)         ## place and route the chip in standard cells with qflow: 
 test: $(STAMP)        ## the test suite
 	$(PY) -m pytest $(ARGS)
 
-test-builds: $(STAMP) ## the whole builds make test leaves out: every board's bitstream (the iCEBreaker's in its journey), the chip synthesised for the iCE40 and in sky130 cells, the exported netlist on cocotb
+test-builds: $(STAMP) ## the whole builds make test leaves out: every board's bitstream (the iCEBreaker's in its journey), the chip synthesised for the iCE40 and in sky130 cells, the die (qflow), the exported netlist on cocotb
 	$(PY) -m pytest -m build $(ARGS)
 
 test-slow: $(STAMP)   ## the tests make test leaves out: each museum machine on cocotb (Verilator)
