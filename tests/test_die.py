@@ -209,9 +209,10 @@ def test_the_plot_draws_cells_by_block_wires_by_layer_a_legend_and_a_scale():
     layers = {p.get("data-layer") for p in root.iter(f"{ns}path") if p.get("data-layer")}
     assert layers == {"metal1", "metal2", "metal3"}
     assert len([p for p in root.iter(f"{ns}polyline") if p.get("data-critical-path")]) == 1
+    assert [p.get("data-pins") for p in root.iter(f"{ns}path") if p.get("data-pins")] == ["1"]
     words = " ".join(t.text for t in root.iter(f"{ns}text"))
     for said in ("Cells by block", "keyboard: 1 cells", "Wires by layer", "metal2: 0.0 mm",
-                 "Critical path", "µm"):
+                 "Critical path", "1. keyboard", "2. board.findfree", "pins", "µm"):
         assert said in words, said
     assert die_plot.draw(layout_def, sizes, parts, report, "a small die") == svg
 

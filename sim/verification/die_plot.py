@@ -21,6 +21,7 @@ COLOURS = {"keyboard": "#f4b183", "board": "#9dc3e6", "move": "#a9d18e",
 FINDFREE = "#5b9bd5"
 LAYERS = {"metal1": "#1f4e9c", "metal2": "#c0392b", "metal3": "#1e8449",
           "metal4": "#7d3c98"}
+PIN = "#7a2e00"              # the pins, brown as docs/chip.svg has them
 WIDTH = 1000                # the die's width in pixels
 LEGEND = 250                # the legend's column
 
@@ -75,6 +76,9 @@ def draw(layout_def, sizes, parts, report, title):
         out.append(f'<path data-layer="{layer}" stroke="{LAYERS.get(layer, "#555")}" '
                    f'stroke-width="0.9" stroke-opacity="0.7" fill="none" '
                    f'd="{"".join(lines)}"/>')
+    out.append(f'<path data-pins="{len(layout_def.pins)}" fill="{PIN}" d="' + "".join(
+        f"M{_fmt(float(x(px)) - 3)} {_fmt(float(y(py)) - 3)}h6v6h-6z"
+        for _, px, py in layout_def.pins) + '"/>')
     out += _path(report["critical_path"], centres, x, y)
     out += _legend(report, WIDTH + 40, scale, height)
     out.append("</svg>")
@@ -124,6 +128,7 @@ def _legend(report, left, scale, height):
         if block == "board":
             swatch(FINDFREE, "  of them findfree (§3.1)")
     swatch(COLOURS[FILL], f"fill: {report['cells']['fill']} spacers")
+    swatch(PIN, "pins")
     row += 8
     line("Wires by layer", weight="bold")
     for layer, length in report["wire_um"].items():
@@ -136,6 +141,12 @@ def _legend(report, left, scale, height):
                f'{report["critical_path"]["delay_ps"] / 1000:.2f} ns, '
                f'{report["max_clock_mhz"]:.0f} MHz at most</text>')
     row += 19
+    for fill, text in (("#111", "its first register"), ("white", "its last register")):
+        out.append(f'<circle cx="{left + 7}" cy="{row - 5}" r="4" fill="{fill}" '
+                   f'stroke="#111" stroke-width="2"/>')
+        out.append(f'<text x="{left + 20}" y="{row}" font-size="12px" fill="#222">'
+                   f'{text}</text>')
+        row += 19
     for number, part in enumerate(report["critical_path"]["parts"], 1):
         swatch(_colour(part), f"{number}. {part}")
     if not report["critical_path"]["findfree"]:
