@@ -183,7 +183,8 @@ def test_the_report_counts_by_type_and_block_and_tells_the_critical_path():
     path = report["critical_path"]
     assert path["parts"] == ["keyboard", "board.findfree", "keyboard"]
     assert path["findfree"] is True
-    assert "through keyboard -> board.findfree -> keyboard" in path["told"]
+    assert "through keyboard -> board.findfree -> keyboard (q);" in path["told"]
+    assert path["signals"] == ["q"]
     assert path["findfree_path"]["delay_ps"] == 900.5
     assert (path["levels"], path["findfree_levels"]) == (2, 2)     # the buffer counts
     # The chip's own case: findfree off the longest path.

@@ -15,7 +15,7 @@ import dataclasses
 import re
 
 __all__ = ["Def", "read_def", "cell_sizes", "transistors", "Instance", "read_netlist",
-           "Step", "Path", "Timing", "read_timing", "failed_routes", "instance_blocks",
+           "Step", "Path", "Timing", "read_timing", "failed_routes", "instance_blocks", "signals",
            "report", "told"]
 
 FILL = "fill"                       # the block of the spacers the flow adds
@@ -272,7 +272,23 @@ def _path(path, parts):
         if not crossed or crossed[-1] != step["part"]:
             crossed.append(step["part"])
     return {"delay_ps": path.delay_ps, "from": path.start, "to": path.end,
-            "parts": crossed, "steps": steps}
+            "parts": crossed, "signals": signals(s.net for s in path.steps),
+            "steps": steps}
+
+
+def signals(nets):
+    """The paper's signals among a path's nets, in order: those the chip's Verilog
+    names (board_validkey is validkey, board_key_1_ is key[1]), not the numbered nets
+    synthesis made nor Amaranth's own ($38)."""
+    found = []
+    for net in nets:
+        head, _, rest = net.partition("_")
+        name = re.sub(r"_(\d+)_$", r"[\1]", rest) if rest else ""
+        if head and rest and not rest.startswith("_") and "_bF_" not in net:
+            word = name.split("[")[0]
+            if not found or found[-1].split("[")[0] != word:
+                found.append(name)
+    return found
 
 
 _OUTPUTS = ("Y", "Q", "YC", "YS")
@@ -315,9 +331,11 @@ def critical(timing, parts, findfree_levels):
 def told(longest, through, max_clock_mhz):
     """The path in a sentence: the parts it crosses, the clock it allows, and findfree
     beside it."""
+    named = f" ({', '.join(longest['signals'])})" if longest.get("signals") else ""
     said = (f"{longest['delay_ps'] / 1000:.2f} ns from {longest['from']} to "
             f"{longest['to']}, {longest['levels']} cells through "
-            f"{' -> '.join(longest['parts'])}; the clock is at most {max_clock_mhz:.0f} MHz")
+            f"{' -> '.join(longest['parts'])}{named}; the clock is at most "
+            f"{max_clock_mhz:.0f} MHz")
     if longest["findfree"]:
         return said + "; findfree is on it, as seed 002 §3.1 says"
     said += (f"; findfree, which seed 002 §3.1 says limits the clock, is not on it "
