@@ -244,6 +244,25 @@ def test_the_die_is_laid_out_measured_and_drawn_as_committed(tmp_path):
         "docs/die.svg is not what make die draws now: run make die and commit it"
 
 
+@pytest.mark.build
+@needs_qflow
+def test_the_layout_is_kept_until_a_source_changes(monkeypatch):
+    from sim import cache
+    kept = die.layout()
+    asked = []
+
+    def cached(folder, parts, name, build, **options):
+        asked.append(parts)
+        return kept.path(name)
+    monkeypatch.setattr(die, "cached", cached)
+    die.layout()
+    monkeypatch.setattr(die.export, "netlist", lambda kind: "module ttt_chip; endmodule")
+    die.layout()
+    same, changed = (cache.key(parts) for parts in asked)
+    assert cache.valid(kept.folder, same)           # the entry a second run reuses
+    assert changed != same                          # a changed chip is laid out anew
+
+
 @pytest.mark.slow
 @needs_qflow
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is needed for Verilator")
