@@ -20,7 +20,7 @@ from sim.verification.mutants import controller_from
 
 from sim.verification.formal import guides
 from sim.verification.formal.harness import ASSUMPTIONS, COVERS, INVARIANTS, PROPERTIES, key_bound
-from sim.verification.formal.sby import ELABORATING, ENGINE, WORK, Job, run
+from sim.verification.formal.sby import DEEP_ENGINE, ELABORATING, ENGINE, WORK, Job, run
 
 __all__ = ["PROVE_DEPTH", "ALL", "NEEDS", "COVER_DEPTH", "SETUP", "DEEP", "FALSIFY",
            "POWER_UP", "proof", "needs", "cover", "reach", "Row", "falsify", "mutant",
@@ -71,7 +71,8 @@ def cover(name, depth=COVER_DEPTH, *, assumes=ALL, positions=(), timeout=None, w
     waiting chip holding one of `positions`)."""
     tag = "" if assumes == ALL else "_game" if positions else "_other"
     return run(Job(f"cover{tag}_{name}", "cover", depth, (), tuple(assumes), (name,),
-                   positions=tuple(positions)), timeout=timeout, work=work)
+                   engine=DEEP_ENGINE, positions=tuple(positions)),
+               timeout=timeout, work=work)
 
 
 def reach(name, *, timeout=None, work=WORK):
@@ -136,7 +137,8 @@ def _reached(outcome, name=None):
 def report(rows, needs_outcomes, covers, mutants=()):
     """The markdown report of a make formal run."""
     out = ["# Formal proofs of the chip", "",
-           f"Engine: `{rows[0].outcome.job.engine if rows else ENGINE}` (SBY). "
+           f"Engine: `{rows[0].outcome.job.engine if rows else ENGINE}` (SBY); the covers "
+           f"and the checks from a game's position `{DEEP_ENGINE}`. "
            f"Every proof includes the {len(INVARIANTS)} helper invariants of "
            "sim/verification/formal/harness.py, which are proven with it.", "",
            "## Properties", "",
@@ -187,7 +189,7 @@ def report(rows, needs_outcomes, covers, mutants=()):
 def in_games(depth=GAME_DEPTH, *, chip=None, name="game_bmc", work=WORK):
     """The bounded check from a set-up that ends in a game's position: the unchanged
     chip passes it (for a mutant's failure there to count), a mutant may fail it."""
-    return run(Job(name, "bmc", depth, tuple(PROPERTIES), SETUP,
+    return run(Job(name, "bmc", depth, tuple(PROPERTIES), SETUP, engine=DEEP_ENGINE,
                    positions=guides.positions()), chip=chip, work=work)
 
 
@@ -205,25 +207,24 @@ def from_power_up(depth=POWER_UP_DEPTH, *, chip=None, name="power_up_bmc", work=
                chip=chip, work=work)
 
 
-def mutant(source, depth=POWER_UP_DEPTH, *, tag="mutant", work=WORK):
+def mutant(source, depth=POWER_UP_DEPTH, *, tag="mutant", game_first=False, work=WORK):
     """What the properties say of the mutant controller `source`: the property a
-    bounded check finds failing, from power-up (as `from_power_up`) or else from a
-    set-up that ends in a game's position (as `in_games`); with no failure in either,
-    None when the properties are still proven, else the invariant where the proof
-    breaks."""
+    bounded check finds failing, from power-up (as `from_power_up`) or from a set-up
+    that ends in a game's position (as `in_games`), that one first with `game_first`;
+    with no failure in either, None when the properties are still proven, else the
+    invariant where the proof breaks."""
     def chip():
         # Chip() builds its controller from the name in its module, as the test does.
         with ELABORATING, mock.patch.object(hdl.eth.chip, "Controller",
                                             controller_from(source)):
             return hdl.eth.chip.Chip()
 
-    found = from_power_up(depth, chip=chip(), name=f"{tag}_bmc", work=work)
-    if found.status == "fail":
-        return f"caught: `{found.failed}` fails at clock {found.step}"
-    game = in_games(chip=chip(), name=f"{tag}_game", work=work)
-    if game.status == "fail":
-        return (f"caught from a game's position: `{game.failed}` fails at clock "
-                f"{game.step}")
+    checks = [(from_power_up, depth, "bmc", "caught"),
+              (in_games, GAME_DEPTH, "game", "caught from a game's position")]
+    for check, clocks, kind, caught in checks[::-1] if game_first else checks:
+        found = check(clocks, chip=chip(), name=f"{tag}_{kind}", work=work)
+        if found.status == "fail":
+            return f"{caught}: `{found.failed}` fails at clock {found.step}"
     proved = run(Job(f"{tag}_prove", "prove", PROVE_DEPTH, (*PROPERTIES, *INVARIANTS),
                      ALL), chip=chip(), work=work)
     if proved.status == "pass":

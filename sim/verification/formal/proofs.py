@@ -8,8 +8,8 @@
 3. each cover, for its shortest trace; the deep ones (jobs.DEEP) and any the solver does
    not reach within COVER_TIMEOUT from a set-up that ends in a game's position
    (sim.verification.formal.guides; ``--no-covers`` leaves them out);
-4. every mutant controller of sim.verification.mutants, to see which the properties catch
-   (``--no-mutants``);
+4. every mutant controller of sim.verification.mutants, to see which the properties catch,
+   the check that caught it in the last run first (``--no-mutants``);
 5. the equivalence of the RTL with the exported Verilog, synth_ice40's netlist and the
    chip of each board build that the caller passes in (`boards`, made by
    boards/builds/netlists.py), synthesised and routed (sim.verification.equiv, which
@@ -94,7 +94,8 @@ def _last():
         return {}
 
 
-def _tasks(boards, covers, mutated, equivalence, log):
+def _tasks(boards, covers, mutated, equivalence, log, verdicts):
+    """The tasks of a run; `verdicts` are the last run's ({mutant: verdict})."""
     tasks = {"proof": functools.partial(jobs.proof, PROPERTIES)}
     for name in PROPERTIES:
         for assumption in jobs.FALSIFY:
@@ -111,9 +112,12 @@ def _tasks(boards, covers, mutated, equivalence, log):
         # where it passes.
         tasks["control power-up"] = jobs.from_power_up
         tasks["control game"] = jobs.in_games
+        # The check that caught a mutant in the last run goes first: the other would
+        # pass, every clock of it searched for nothing.
         for n, (name, source) in enumerate(mutants()):
-            tasks[f"mutant {name}"] = functools.partial(jobs.mutant, source,
-                                                       tag=f"mutant_{n}")
+            tasks[f"mutant {name}"] = functools.partial(
+                jobs.mutant, source, tag=f"mutant_{n}",
+                game_first=_from_game(verdicts.get(name)))
     if equivalence:
         # A task per pair and board, each in its own directory (equiv.check).
         for pair in equiv.PAIRS:
@@ -137,7 +141,7 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     (default: the cores); 1 if one fails."""
     start, load, last = time.monotonic(), os.getloadavg()[0], _last()
     workers = workers or os.cpu_count() or 1
-    tasks = _tasks(boards, covers, mutated, equivalence, log)
+    tasks = _tasks(boards, covers, mutated, equivalence, log, last.get("mutants", {}))
     done, seconds = parallel(tasks, workers, log, last.get("seconds"), stop=sby.stop)
     together = done["proof"]
     rows = []
@@ -197,7 +201,12 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
 
 def _controlled(result, done):
     """A mutant's verdict, marked where the unchanged chip fails the same check."""
-    where = "control game" if result and "game's position" in result else "control power-up"
+    where = "control game" if _from_game(result) else "control power-up"
     if result and result.startswith("caught") and done[where].status != "pass":
         return f"not counted ({result}): the unchanged chip fails there too"
     return result
+
+
+def _from_game(verdict):
+    """Whether a mutant's verdict is of its check from a game's position."""
+    return bool(verdict) and "game's position" in verdict

