@@ -45,8 +45,10 @@ def run(args):
     from sim.reports import benchmark
 
     from ..builds import netlists
+    from ..gateware.boards import BOARDS
     return benchmark.run(repeats=args.repeats, quick=args.quick,
                          icarus_games=args.icarus_games, boards=netlists.boards(),
+                         built=[netlists.board(name) for name in BOARDS],
                          web=click_to_led, classroom=classroom, site=site,
                          tinytapeout=tinytapeout, out=args.out)
 

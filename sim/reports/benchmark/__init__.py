@@ -44,8 +44,8 @@ from .machine import machine
 __all__ = ["measure", "run"]
 
 
-def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
-            classroom=None, site=None, tinytapeout=None, log=print):
+def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), built=None,
+            web=None, classroom=None, site=None, tinytapeout=None, log=print):
     """Every figure of the benchmark, as ``build/benchmark.json`` keeps them."""
     started = datetime.now(timezone.utc)
     count, wide = (1, 32) if quick else (4, 256)
@@ -62,7 +62,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
     result["each_game"] = every_game.each_game(quick=quick, log=log)
     log("think times over every position")
     result["think_times"] = think_times.think_times(BUILD / "benchmark" / "think_times.png")
-    result["boards"] = console.board_reports(boards)
+    result["boards"] = console.board_reports(boards if built is None else built)
     result["web"] = console.measured(web, "the console in a browser: click to lights",
                                      quick, log)
     result["classroom"] = console.measured(classroom, "the console under a classroom's load",
@@ -74,18 +74,19 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None,
     return result
 
 
-def run(*, repeats=5, quick=False, icarus_games=False, boards=(), web=None, classroom=None,
-        site=None, tinytapeout=None, out=BUILD):
-    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board) and the
-    console in a browser (`web()`) among it, with a timed log line per step, and write
-    the report into `out`."""
+def run(*, repeats=5, quick=False, icarus_games=False, boards=(), built=None, web=None,
+        classroom=None, site=None, tinytapeout=None, out=BUILD):
+    """``ttt benchmark``: measure, `boards` (sim.verification.gatelevel.Board, checked
+    gate by gate), `built` (every board whose build report the Boards table shows; by
+    default `boards`) and the console in a browser (`web()`) among it, with a timed log
+    line per step, and write the report into `out`."""
     start = time.perf_counter()
 
     def log(text):
         print(f"[{time.perf_counter() - start:6.1f} s] {text}", flush=True)
     try:
         result = measure(repeats=1 if quick else repeats, quick=quick,
-                         icarus_games=icarus_games, boards=boards, web=web,
+                         icarus_games=icarus_games, boards=boards, built=built, web=web,
                          classroom=classroom, site=site, tinytapeout=tinytapeout,
                          log=log)
     except Mismatch as difference:

@@ -297,8 +297,8 @@ def _boards_section(rows):
         "From `build/<board>/report.json`, which `make bitstream BOARD=...` writes "
         "(YoWASP Yosys and nextpnr; the chip and its desk: panel, debouncers, UART).",
         "",
-        "| board | logic cells | flip-flops | nextpnr fmax | worst move at the board clock "
-        "| worst move at fmax |",
+        "| board | logic cells (LUTs) | flip-flops | nextpnr fmax | worst move at the board "
+        "clock | worst move at fmax |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -308,7 +308,7 @@ def _boards_section(rows):
             cells = row["logic_cells"]
             lines.append(
                 f"| {row['board']} ({row['device']}) | {cells['used']} / {cells['available']} "
-                f"| {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
+                f"{cells.get('cell', '')} | {row['flip_flops']} | {row['fmax_mhz']:.1f} MHz | "
                 f"{row['worst_move_ms']:.3f} ms at {row['clock_mhz']:g} MHz | "
                 f"{row['worst_move_ms_at_fmax']:.3f} ms |")
     return lines
