@@ -39,8 +39,11 @@ WAITS_WHY = {
     "formal": "the mutants' bounded checks are most of make formal's jobs (the longest "
               "are listed under make formal below); more cores, or fewer clocks for "
               "the mutants caught late, would close it.",
-    "rush": "thirty pages' keys at one instant queue for the server's Python and two "
-            "cores; each key's own work is milliseconds (the desks' row).",
+    "rush": "thirty first moves at one instant, each a search of thousands of clocks on "
+            "its page's desk, and every key through the server's Python and the pages' "
+            "(the benchmark's own, on the same two cores): the last answers wait for the "
+            "others. A page alone answers in milliseconds (the desks' table); a faster "
+            "compiled desk, or more cores, would close it.",
 }
 
 
