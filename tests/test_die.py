@@ -244,6 +244,24 @@ def test_the_die_is_laid_out_measured_and_drawn_as_committed(tmp_path):
         "docs/die.svg is not what make die draws now: run make die and commit it"
 
 
+def test_without_qflow_the_proof_of_the_die_says_why_it_is_not_checked(monkeypatch,
+                                                                        tmp_path):
+    from sim.verification import equiv
+    monkeypatch.setattr(die, "TECHS", tmp_path)
+    (result,) = equiv.check(pairs=(die.NETLIST,), log=lambda text: None, work=tmp_path)
+    assert not result.equivalent
+    assert result.method.startswith("not checked: the die needs qflow")
+
+
+@pytest.mark.slow
+@needs_qflow
+def test_the_post_layout_netlist_is_proven_equal_to_the_rtl(tmp_path):
+    from sim.verification import equiv
+    (result,) = equiv.check(pairs=(die.NETLIST,), log=lambda text: None, work=tmp_path)
+    assert result.equivalent and not result.unproven
+    assert result.total == 127 and result.inverted == 12    # the registers that power up 1
+
+
 @pytest.mark.build
 @needs_qflow
 def test_the_layout_is_kept_until_a_source_changes(monkeypatch):

@@ -1,7 +1,9 @@
 """Formal equivalence of the chip's netlists: the RTL against the exported
 Verilog, against Yosys's synth_ice40 netlist of the chip alone, against the chip as
 each board build has it, synthesised and placed and routed, and against the chip in
-SkyWater 130 nm cells (sim/verification/sky130.py; docs/equivalence.md).
+SkyWater 130 nm cells (sim/verification/sky130.py) and against the chip placed and
+routed in OSU's standard cells, its post-layout netlist (sim/verification/die.py;
+docs/equivalence.md).
 
 The gold netlist is always the RTL, Amaranth's RTLIL of `Chip()`; the gate netlist is
 the other one. Yosys sets the two side by side on shared inputs (``miter``), flattened
@@ -41,12 +43,15 @@ from hdl.eth import export
 from sim import BUILD, yosys_json
 from sim.yosys_json import DFF_P, SCOPEINFO
 
-from sim.verification import equiv_aig, equiv_netlists, equiv_proofs, gatelevel, sky130
+from sim.verification import die, equiv_aig, equiv_netlists, equiv_proofs, gatelevel, sky130
 
 __all__ = ["PAIRS", "Result", "check", "report"]
 
 WORK = BUILD / "formal" / "equiv"
-PAIRS = ("verilog", "synth", "board-synth", "routed", sky130.NETLIST)
+PAIRS = ("verilog", "synth", "board-synth", "routed", sky130.NETLIST, die.NETLIST)
+# The gate netlists of standard cells, each with its cells' models as Yosys reads them.
+CELLS = {sky130.NETLIST: (sky130.netlist, sky130.yosys_models),
+         die.NETLIST: (die.netlist, die.yosys_models)}
 
 
 @dataclasses.dataclass
@@ -92,14 +97,14 @@ def _prepare(pair, board, work, log, edit):
     checked."""
     (work / "gold.il").write_text(export.netlist("rtlil"))
     try:
-        verilog, top, cells = (sky130.netlist(log=log), export.TOP, True) \
-            if pair == sky130.NETLIST else equiv_netlists.gate(pair, board, work, log)
+        verilog, top, cells = (CELLS[pair][0](log=log), export.TOP, True) \
+            if pair in CELLS else equiv_netlists.gate(pair, board, work, log)
     except cli.UserError as missing:
-        if pair != "routed":
+        if pair not in ("routed", die.NETLIST):
             raise
-        return str(missing)             # make bitstream has not made it
+        return str(missing)             # make bitstream has not made it; qflow is missing
     (work / "gate.v").write_text(edit(verilog) if edit else verilog)
-    (work / "cells_sim.v").write_text(sky130.yosys_models() if pair == sky130.NETLIST
+    (work / "cells_sim.v").write_text(CELLS[pair][1]() if pair in CELLS
                                       else gatelevel.cells_sim())
     board_pins = pair in ("board-synth", "routed")
     log(f"{equiv_netlists.title(pair, board)}: the pair as an and-inverter graph")
@@ -137,8 +142,8 @@ def _check_pair(pair, board, work, log, edit, by_name):
     pins = list(pair_.pins)
     registers = [pair_.label[k] for k in pair_.registers]
     result = Result(title, "", pins, total=len(pins) + len(registers))
-    # nextpnr keeps the names of the pins only, and so does the sky130 mapping (ABC)
-    if by_name and pair not in ("routed", sky130.NETLIST):
+    # nextpnr keeps the names of the pins only, and so do the mappings to cells (ABC)
+    if by_name and pair not in ("routed", *CELLS):
         said("by name (equiv_make, equiv_simple, equiv_induct)")
         result.by_name = equiv_proofs.by_name(work, board_pins, top, cells)
 

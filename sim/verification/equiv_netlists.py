@@ -99,4 +99,5 @@ def title(pair, board):
         return f"RTL vs {board.name} " + {"board-synth": "synth", "routed": "routed"}[pair]
     return {"verilog": "RTL vs exported Verilog",
             "synth": "RTL vs synth_ice40 (chip alone)",
-            "sky130": "RTL vs sky130_fd_sc_hd cells (chip alone)"}[pair]
+            "sky130": "RTL vs sky130_fd_sc_hd cells (chip alone)",
+            "die": "RTL vs the post-layout netlist (qflow, osu035 cells)"}[pair]
