@@ -129,7 +129,7 @@ class _Himbaechel(GowinPlatform):
     # nextpnr_opts name it (boards/builds/build.py), as for the other families.
     # --timing-allow-fail: nextpnr's Gowin block RAM model counts the hold time of a
     # RAM's address pins four times over and reports hold violations that are not
-    # there (YosysHQ/nextpnr issue 1803: an arrival of 1.2 ns against a hold of
+    # there (YosysHQ/nextpnr#1803: an arrival of 1.2 ns against a hold of
     # -0.16 ns). The build checks the clock against nextpnr's fmax itself
     # (boards/builds/build.py, `SlowerThanClock`).
     _apicula_command_templates = [
