@@ -83,6 +83,19 @@ def test_a_mutant_caught_from_a_game_s_position_is_checked_there_first():
     assert first == ["mutant justreset setup"]
 
 
+def test_a_run_without_mutants_keeps_the_order_of_the_last_whole_run():
+    # make formal ARGS=--no-mutants, then make formal: the whole run still puts each
+    # mutant's catching check first and the longest tasks first.
+    whole = {"seconds": {"mutant a": 20.0, "proof": 3.0},
+             "mutants": {"a": CAUGHT["justreset setup"]}}
+    partial = {**whole, "order": proofs.order(whole, {"proof": 4.0}, None),
+               "seconds": {"proof": 4.0}, "mutants": {}}
+    kept = proofs.order(partial, {}, None)
+    assert kept == {"seconds": {"mutant a": 20.0, "proof": 4.0},
+                    "verdicts": {"a": CAUGHT["justreset setup"]}}
+    assert proofs.order(partial, {}, [("a", None)])["verdicts"] == {"a": None}
+
+
 @pytest.mark.slow
 def test_the_unchanged_chip_passes_the_mutants_checks(tmp_path):
     assert jobs.from_power_up(work=tmp_path).status == "pass"

@@ -94,6 +94,18 @@ def _last():
         return {}
 
 
+def order(last, seconds, caught):
+    """What orders the next run, from the `last` report.json and this run's `seconds`
+    and mutant verdicts (`caught`; None when it ran no mutants): each task's seconds
+    (`parallel`'s longest first) and each mutant's verdict (its catching check first).
+    A part this run left out keeps its earlier figures, so that ``--no-mutants`` or
+    ``--no-covers`` does not cost the next whole run its order."""
+    before = last.get("order", {"seconds": last.get("seconds", {}),
+                                "verdicts": last.get("mutants", {})})
+    return {"seconds": {**before["seconds"], **seconds},
+            "verdicts": before["verdicts"] if caught is None else dict(caught)}
+
+
 def _tasks(boards, covers, mutated, equivalence, log, verdicts):
     """The tasks of a run; `verdicts` are the last run's ({mutant: verdict})."""
     tasks = {"proof": functools.partial(jobs.proof, PROPERTIES)}
@@ -141,8 +153,9 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     (default: the cores); 1 if one fails."""
     start, load, last = time.monotonic(), os.getloadavg()[0], _last()
     workers = workers or os.cpu_count() or 1
-    tasks = _tasks(boards, covers, mutated, equivalence, log, last.get("mutants", {}))
-    done, seconds = parallel(tasks, workers, log, last.get("seconds"), stop=sby.stop)
+    earlier = order(last, {}, None)
+    tasks = _tasks(boards, covers, mutated, equivalence, log, earlier["verdicts"])
+    done, seconds = parallel(tasks, workers, log, earlier["seconds"], stop=sby.stop)
     together = done["proof"]
     rows = []
     for name in PROPERTIES:
@@ -177,6 +190,7 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
         "mutants": dict(caught),
         "equivalence": {result.pair: result.summary() for result in equal},
         "seconds": seconds,
+        "order": order(last, seconds, caught if mutated else None),
         "wall": wall,
         # The whole runs (every part) so far, the last five, for make benchmark.
         "runs": ([*last.get("runs", []), {"wall": wall, "workers": workers, "load": load,
