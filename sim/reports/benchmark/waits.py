@@ -23,9 +23,10 @@ WAITS_WHY = {
              "streams in (the static site's table below: the other parts have come "
              "within a second); a smaller runtime, or a panel that answers its first "
              "keys before Python has started, would close it.",
-    "formal": "the mutants' bounded checks are most of make formal's jobs (the longest "
-              "are listed under make formal below); more cores, or fewer clocks for "
-              "the mutants caught late, would close it.",
+    "formal": "the mutants' bounded checks and the netlists' equivalences are most of "
+              "make formal's jobs (the longest are listed under make formal below), and "
+              "two cores run two at a time; more cores, or the equivalences' Yosys runs "
+              "shared between the pairs that read the same netlist, would close it.",
     "rush": "thirty first moves at one instant, each a search of thousands of clocks on "
             "its page's desk, and every key through the server's Python and the pages' "
             "(the benchmark's own, on the same two cores): the last answers wait for the "
