@@ -96,3 +96,13 @@ def test_a_server_that_says_nothing_is_given_up_after_the_start_limit(monkeypatc
     with pytest.raises(Unserved, match="ttt serve did not start: it said nothing"):
         with _saying("import time", "time.sleep(60)"):
             pass
+
+
+def test_a_key_against_the_chip_is_timed_on_a_desk_of_several_games():
+    # make benchmark's keys against each desk (classroom.desk_keys): the chip chosen on a
+    # desk where it is not the first game, a game opened on each of the nine places, each
+    # played to its end: every key of them answered and timed.
+    from boards.web.classroom import desk_keys
+    (desk, figures), = desk_keys(("firstfree,eth",)).items()
+    assert desk == "firstfree,eth"
+    assert figures["moves"] >= 9 * 3 and 0 < figures["median_ms"] <= figures["worst_ms"]
