@@ -232,7 +232,7 @@ def test_without_qflow_make_die_says_what_to_install_in_one_line(monkeypatch, ca
 def test_the_die_is_laid_out_measured_and_drawn_as_committed(tmp_path):
     report, paths = die.write(tmp_path)
     assert {p.name for p in paths} == {"ttt_chip.def", "ttt_chip.v", "timing.txt",
-                                       "report.json", "die.svg"}
+                                       "report.json", "die.svg", die.PAGE}
     assert report["failed_routes"] == 0
     assert set(report["cells"]["by_block"]) == {*die.BLOCKS, "chip"}
     assert all(report["cells"]["by_block"][block] > 0 for block in die.BLOCKS)
@@ -292,3 +292,129 @@ def test_one_cell_changed_in_the_post_layout_netlist_is_caught():
         return re.sub(r"^NAND2X1 (NAND2X1_\d+) ", r"AND2X2 \1 ", verilog, count=1, flags=re.M)
     with pytest.raises(Mismatch):
         verify.verify(gates=die.Gates(edit=nand_made_and))
+
+
+# -- the die the page clocks (sim/watch/die.py), from a description written here ----------
+
+LIBERTY = """\
+cell (NAND2X1) {
+  pin(A) { direction : input; }
+  pin(Y) { direction : output; function : "(!(A B))"; }
+}
+cell (BUFX2) {
+  pin(Y) { direction : output; function : "A"; }
+}
+cell (CLKBUF1) {
+  pin(Y) { direction : output; function : "A"; }
+}
+cell (DFFPOSX1) {
+  ff (DS0000,P0002) {
+    next_state : "D";
+    clocked_on : "CLK";
+  }
+  pin(Q) { direction : output; function : "DS0000"; }
+}
+cell (LATCH) {
+  latch (DS0000,P0000) { data_in : "D"; enable : "CLK"; }
+  pin(Q) { direction : output; function : "DS0000"; }
+}
+"""
+
+
+def small_die(nand=("q", "q"), clock="cp_buf"):
+    """A die of a flip-flop whose D is its Q through a NAND and a buffer (it toggles at
+    each edge), its clock through a buffer, and a spacer; as die_page describes one."""
+    nets = ["cp", "q", "n", "d", "cp_buf"]
+    at = nets.index
+
+    def cell(name, kind, **pins):
+        return [name, kind, 0, 0, 0, 1, 1, {pin: at(net) for pin, net in pins.items()}]
+    return {"format": 1, "nets": nets, "pins": [["cp", 0, 0, 0], ["q", 1, 0, 1]],
+            "models": die_files.cell_functions(LIBERTY),
+            "cells": [cell("DFF_1", "DFFPOSX1", CLK=clock, D="d", Q="q"),
+                      cell("NAND_1", "NAND2X1", A=nand[0], B=nand[1], Y="n"),
+                      cell("BUF_1", "BUFX2", A="n", Y="d"),
+                      cell("CLKBUF_1", "CLKBUF1", A="cp", Y="cp_buf"),
+                      cell("FILL_1", "FILL")]}
+
+
+def test_a_liberty_gives_each_cells_functions_and_its_flip_flops():
+    cells = die_files.cell_functions(LIBERTY)
+    assert cells["NAND2X1"] == {"out": {"Y": "(!(A B))"}, "flop": None}
+    assert cells["DFFPOSX1"] == {"out": {"Q": "DS0000"}, "flop": ("D", "CLK", "DS0000")}
+    assert "LATCH" not in cells
+
+
+@pytest.mark.parametrize("function, pins, truth", [
+    ("(!((A B)+C))", "ABC", lambda a, b, c: 1 - (a & b | c)),
+    ("(!((A+B) (C+D)))", "ABCD", lambda a, b, c, d: 1 - ((a | b) & (c | d))),
+    ("(!((S A) + (!S B)))", "SAB", lambda s, a, b: 1 - (a if s else b)),
+    ("((A^B)^C)", "ABC", lambda a, b, c: a ^ b ^ c),
+    ("A' * B | A & B'", "AB", lambda a, b: a ^ b),
+    ("(A B)+1", "AB", lambda a, b: 1),
+])
+def test_a_liberty_function_is_clocked_as_its_truth_table(function, pins, truth):
+    from itertools import product
+
+    from sim.watch.die import python_of
+    expression = python_of(function, {pin: f"v[{k}]" for k, pin in enumerate(pins)})
+    for v in product((0, 1), repeat=len(pins)):
+        assert eval(expression, {"v": v}) == truth(*v), (function, v)
+
+
+@pytest.mark.parametrize("function, said", [
+    ("(A B) C)", "more than one term"), ("(!(A Z))", "reads Z"), ("(A B", "wants ')'")])
+def test_a_liberty_function_not_read_is_said_in_one_line(function, said):
+    from sim.watch.die import Unreadable, python_of
+    with pytest.raises(Unreadable, match=re.escape(said)):
+        python_of(function, {"A": "a", "B": "b", "C": "c"})
+
+
+def test_the_small_die_toggles_at_each_edge_of_cp():
+    from firmware_ref.eth.cycle import Inputs
+    from sim.watch.die import Die
+    small = Die(small_die())
+    assert list(small.inputs) == ["cp"] and list(small.outputs) == ["q"]
+    state, seen = small.power_up, []
+    for _ in range(4):
+        values = small.settle(state, Inputs(), 1)
+        seen.append((small.read(values, "q"), values[2]))     # q and the NAND's n
+        state = small.advance(state, Inputs())
+    assert seen == [(0, 1), (1, 0), (0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("changed, said", [
+    ({"nand": ("n", "q")}, "in a loop without a flip-flop"),
+    ({"clock": "n"}, "not clocked by cp"),
+])
+def test_a_netlist_the_page_cannot_clock_is_said_in_one_line(changed, said):
+    from sim.watch.die import Die, Unreadable
+    with pytest.raises(Unreadable, match=said):
+        Die(small_die(**changed))
+    with pytest.raises(Unreadable, match="another version"):
+        Die({**small_die(), "format": 0})
+
+
+def test_a_die_without_the_chips_pins_is_not_followed():
+    from sim.watch.die import Die, Following, Unreadable
+    with pytest.raises(Unreadable, match="no input pin keyboardN"):
+        Following(Die(small_die()), watch=None)
+
+
+def test_the_page_is_given_each_cell_with_its_nets_and_each_wire_by_layer():
+    from sim.verification import die_page
+    report, layout_def, sizes, parts = measured()
+    page = die_page.describe(layout_def, sizes, parts, die_files.cell_functions(LIBERTY),
+                             report)
+    nets, cells = page["nets"], {c[0]: c for c in page["cells"]}
+    assert nets == ["keyboard.q", "_5_"]
+    name, kind, part, x, y, width, height, pins = cells["NAND2X1_1"]
+    assert (kind, page["parts"][part], x, y, width, height) == \
+        ("NAND2X1", "board.findfree", 40, 10, 4.8, 20)
+    assert {pin: nets[net] for pin, net in pins.items()} == {"A": "keyboard.q", "Y": "_5_"}
+    assert cells["FILL_0_0_0"][7] == {} and page["parts"][cells["FILL_0_0_0"][2]] == "fill"
+    wires = [page["wires"][k:k + 6] for k in range(0, len(page["wires"]), 6)]
+    assert wires[0] == [0, page["layers"].index("metal2"), 15, 12, 15, 32]
+    assert sorted(page["models"]) == ["BUFX2", "DFFPOSX1", "NAND2X1"]  # the cells used
+    assert page["colours"]["parts"][part] == die_plot.colour("board.findfree")
+    json.dumps(page)                                    # plain JSON, as the page takes it

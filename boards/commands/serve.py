@@ -42,5 +42,12 @@ def arguments(parser):
 def run(args):
     from ..web.server import serve
     return serve(args.game, host=args.host, http_port=args.http_port, port=args.port,
-                 sessions=args.sessions, browser=not args.no_browser,
+                 sessions=args.sessions, browser=not args.no_browser, die=die,
                  **({} if args.keep is None else {"idle_s": args.keep}))
+
+
+def die():
+    """The die the chip's insides show: laid out by qflow when a page first asks (as
+    make die does, and kept), or a UserError naming the Debian packages it needs."""
+    from sim.verification import die as layouts
+    return layouts.page(layouts.layout(log=print))

@@ -24,6 +24,8 @@ from sim.backends import compiled
 from sim.cache import cached
 from sim.tools import run_tool
 
+from .die import DIE
+
 __all__ = ["PYODIDE", "SITE", "build", "toolchain"]
 
 SITE = BUILD / "site"
@@ -83,8 +85,9 @@ def _pyodide(log):
                   doing=f"Pyodide {PYODIDE}", log=log)
 
 
-def _python(to):
-    """The project's modules the Worker imports, and the files they read, in one zip."""
+def _python(to, die):
+    """The project's modules the Worker imports, and the files they read, in one zip,
+    with the die's description (`die`, None where it was not laid out) beside them."""
     found = subprocess.run([sys.executable, "-m", "boards.site.modules"],
                            capture_output=True, text=True)
     if found.returncode:
@@ -93,6 +96,19 @@ def _python(to):
     with zipfile.ZipFile(to, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for root, name in json.loads(found.stdout):
             archive.write(Path(root) / name, name)
+        if die is not None:
+            archive.writestr(DIE, json.dumps(die, separators=(",", ":")))
+
+
+def _die(log):
+    """The die's description for the page (as make serve's), or None where qflow is
+    not installed: the site's die then says so."""
+    from sim.verification import die
+    try:
+        return die.page(die.layout(log=log))
+    except die.QflowMissing as missing:
+        log(f"the site shows no die: {missing}")
+        return None
 
 
 def _wasm(design, exports, to, log):
@@ -120,14 +136,15 @@ def build(games=None, *, out=SITE, log=print):
         (out / name).mkdir()
     for name in PYODIDE_FILES:
         shutil.copyfile(package / name, out / "pyodide" / name)
-    _python(out / "python.zip")
+    described = _die(log)
+    _python(out / "python.zip", described)
     jobs = {out / "chip.wasm": (compiled.chip_design(), CHIP_EXPORTS)}
     jobs.update({out / "desks" / f"{game}.wasm": (design((game,)), DESK_EXPORTS)
                  for game in games})
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
         for done in [pool.submit(_wasm, *job, to, log) for to, job in jobs.items()]:
             done.result()
-    site = {"pyodide": PYODIDE, "games": list(games),
+    site = {"pyodide": PYODIDE, "games": list(games), "die": described is not None,
             "bytes": {str(path.relative_to(out)): path.stat().st_size
                       for path in sorted(out.rglob("*")) if path.is_file()}}
     (out / "site.json").write_text(json.dumps(site, indent=1))

@@ -9,6 +9,7 @@ from boards.web.console import Console
 from boards.web.sessions import Inline
 
 from . import wasm
+from .die import die
 
 __all__ = ["Transport"]
 
@@ -20,7 +21,7 @@ class Transport:
         self.post = post
         self.console = Console(tuple(games), limit=1, worker=Inline, log=print,
                                desks=lambda game: DeskStream(wasm.Desk(game)),
-                               chip=wasm.chip)
+                               chip=wasm.chip, die=die)
         self.page = self.console.page(self._push, self._end)
 
     async def _push(self, text):

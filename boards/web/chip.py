@@ -19,14 +19,14 @@ from sim.chip import e2, tree
 from sim.chip.signals import PERIOD_NS, PROBE_PATHS
 from sim.watch.watch import CYCLES, LIMIT, Full, Watch, share, write_waves
 
-from . import words
+from . import die as die_view, words
 from .messages import Invalid
 
 __all__ = ["act", "DOES", "WAVES", "WAVES_ROUTE", "FOLDER", "NAMES", "greediest"]
 
 NAME = "chip session"           # its name among the session's extra boards
 DOES = ("open", "new", "step", "back", "forward", "jump", "until", "key", "pin", "tree",
-        "e2", "waves")
+        "e2", "waves", "die")
 # Where a page's waves are written (its session's own folder), and under what names.
 WAVES = BUILD / "web" / "waves"
 VCD, GTKW = "chip.vcd", "chip.gtkw"
@@ -51,6 +51,7 @@ class ChipSession:
     def __init__(self, folder, chip=None):
         self.watch = Watch(chip=chip)
         self.folder = folder                        # where its session's waves go
+        self.die = None                             # the die following it (die.py)
         self._trees = collections.OrderedDict()     # (branches, begun): tree.Growing
 
     def close(self, waves=True):
@@ -58,6 +59,7 @@ class ChipSession:
         new chip in the same session keeps what was offered for download)."""
         self.watch.close()
         self._trees.clear()
+        self.die = None
         _give_back()
         if waves:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -192,11 +194,12 @@ def _count(message, field, default, low=0, high=None):
     return value
 
 
-def act(session, message, chip=None):
+def act(session, message, chip=None, die=None):
     """Do what `message` asks of `session`'s chip (on the session's thread); the view
     of the frame shown, with how many edges were clocked. A new chip is made by `chip`
     (sim/watch/clock.py says what it offers: a browser gives its own; None,
-    the compiled chip)."""
+    the compiled chip); the die shown beside it (asked with do "die", or "die": true
+    on any message) comes from `die`, a die.Source."""
     do = message["do"]
     if do not in DOES:
         raise Invalid(f"chip: do is one of {', '.join(DOES)}")
@@ -222,6 +225,8 @@ def act(session, message, chip=None):
         answer["do_new"] = True         # the page forgets what it drew of the old chip
     if do == "open":
         answer["words"] = words.chip()  # the panel draws with them
+    if do == "die" or message.get("die") is True:
+        answer["die"] = die_view.view(chip, watch, die or die_view.Source(), message)
     return answer
 
 

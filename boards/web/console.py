@@ -20,6 +20,7 @@ from firmware_ref.cli import UserError
 from firmware_ref.places import coordinate
 
 from . import chip, messages, relay, words
+from .die import Source
 from .board import Board, describe
 from .messages import Invalid
 from .sessions import Full, Sessions, Threaded
@@ -37,7 +38,8 @@ DOING = {"hello": "Opening the board in a box", "act": "Waiting for the board",
          "game": "Changing the cartridge", "chip": "Clocking the chip",
          "chip open": "Opening the chip's insides", "chip new": "Opening a new chip",
          "chip e2": "Clocking appendix E.1's session", "chip waves": "Writing the waves",
-         "chip tree": "Drawing the search tree"}
+         "chip tree": "Drawing the search tree",
+         "chip die": "Opening the die (laid out the first time: about a minute)"}
 
 
 class Job:
@@ -81,12 +83,14 @@ class Console:
     each game, as board.py says), the sessions, and `log`, where what went wrong inside
     is said in one line to whoever runs it. `worker()`: how each session calls its
     boards (sessions.py). `chip(random)`: the compiled chip the insides clock
-    (boards/web/chip.py; None: sim.backends.compiled's)."""
+    (boards/web/chip.py; None: sim.backends.compiled's); `die()`: the die's
+    description the insides show it on (die.py; None: no die)."""
 
     def __init__(self, games, port=None, limit=SESSIONS, idle_s=IDLE_S, log=print,
-                 pause_s=PAUSE_S, worker=Threaded, desks=None, chip=None):
+                 pause_s=PAUSE_S, worker=Threaded, desks=None, chip=None, die=None):
         self.games, self.port, self.log, self.pause_s = games, port, log, pause_s
         self.chip = chip
+        self.die = Source(die)
         self.sessions = Sessions(lambda: Board(games, port, desks), 1 if port else limit,
                                  idle_s, worker)
 
@@ -196,7 +200,8 @@ class Page:
     async def on_chip(self, message):
         session = self.session
         began = time.perf_counter()
-        view = await session.call(chip.act, session, message, self.console.chip)
+        view = await session.call(chip.act, session, message, self.console.chip,
+                                  self.console.die)
         return [messages.encode("chip", server_ms=_ms_since(began), **view)]
 
     async def on_match(self, message):

@@ -214,10 +214,11 @@ def is_loopback(host):
 
 
 def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
-          idle_s=IDLE_S, browser=True, log=print):
+          idle_s=IDLE_S, browser=True, log=print, die=None):
     """Serve the console until Ctrl-C (KeyboardInterrupt): the board in a box holding
     `games` for each page, or the board on serial port `port`. `browser`: open the page
-    in this machine's browser, where it has one."""
+    in this machine's browser, where it has one; `die()`: the die's description the
+    chip's insides show (console.py)."""
     if not is_loopback(host):
         log(f"warning: --host {host}: any machine that reaches this one may play the "
             "console, and the server has no password")
@@ -227,7 +228,7 @@ def serve(games, *, host=LOOPBACK, http_port=0, port=None, sessions=SESSIONS,
         # Said now, in one line, rather than to the first page that connects.
         from ..host.link import open_port
         open_port(port).close()
-    console = Console(games, port, sessions, idle_s, log)
+    console = Console(games, port, sessions, idle_s, log, die=die)
     asyncio.run(_run(console, host, http_port, browser))
 
 

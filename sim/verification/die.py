@@ -33,7 +33,7 @@ from sim.tools import run_tool
 from sim.verification import gatelevel
 
 __all__ = ["NETLIST", "PROCESS", "PROCESSES", "DENSITY", "BLOCKS", "QflowMissing",
-           "tech", "Layout", "layout", "netlist", "yosys_models", "measure", "title", "write", "named", "models",
+           "tech", "Layout", "layout", "page", "PAGE", "netlist", "yosys_models", "measure", "title", "write", "named", "models",
            "parts_of", "sanitized", "part_of_cell", "Gates", "ports"]
 
 NETLIST = "die"                     # make verify NETLIST=die
@@ -48,6 +48,7 @@ DENSITY = None
 # chip's top holds itself (pin buffers, the clock's tree) is "chip".
 BLOCKS = ("keyboard", "board", "move", "value", "stack", "controller")
 CACHE = BUILD / "die" / "cache"
+PAGE = "die.json"                   # the die as the page takes it (die_page)
 FAILED = BUILD / "die" / "failed"
 # Measured on the project's 2-core machine (2026-11-29): synthesis, placement, routing.
 LAYOUT_S = 45
@@ -186,6 +187,15 @@ def measure(done):
     return report, layout_def, sizes, parts
 
 
+def page(done, measured=None):
+    """The die of a Layout as the page takes it (die_page.describe); `measured`:
+    what measure(done) gave, where it was asked already."""
+    from sim.verification import die_files, die_page
+    report, layout_def, sizes, parts = measured or measure(done)
+    functions = die_files.cell_functions(done.cells["lib"].read_text())
+    return die_page.describe(layout_def, sizes, parts, functions, report)
+
+
 def title(report):
     """The die plot's title."""
     return (f"The 1990 chip placed and routed again: qflow, OSU's {report['process']} "
@@ -194,10 +204,12 @@ def title(report):
 
 def write(out, *, process=PROCESS, density=DENSITY, log=None):
     """Lay the chip out and write into folder `out` the routed DEF, the post-layout
-    netlist, the timing report, report.json and die.svg; returns (report, paths)."""
+    netlist, the timing report, report.json, die.svg and the page's die.json; returns
+    (report, paths)."""
     from sim.verification import die_plot
     done = layout(process, density, log=log)
-    report, layout_def, sizes, parts = measure(done)
+    measured = measure(done)
+    report, layout_def, sizes, parts = measured
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in ("ttt_chip.def", "ttt_chip.v", "timing.txt"):
@@ -206,7 +218,8 @@ def write(out, *, process=PROCESS, density=DENSITY, log=None):
     write_json(out / "report.json", report)
     (out / "die.svg").write_text(die_plot.draw(layout_def, sizes, parts, report,
                                                title(report)))
-    return report, [*paths, out / "report.json", out / "die.svg"]
+    (out / PAGE).write_text(json.dumps(page(done, measured), separators=(",", ":")))
+    return report, [*paths, out / "report.json", out / "die.svg", out / PAGE]
 
 
 def netlist(process=PROCESS, *, log=None):

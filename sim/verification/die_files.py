@@ -14,7 +14,7 @@ import collections
 import dataclasses
 import re
 
-__all__ = ["Def", "read_def", "cell_sizes", "transistors", "Instance", "read_netlist",
+__all__ = ["Def", "read_def", "cell_sizes", "cell_functions", "transistors", "Instance", "read_netlist",
            "Step", "Path", "Timing", "read_timing", "failed_routes", "instance_blocks", "signals",
            "report", "told"]
 
@@ -27,12 +27,14 @@ FINDFREE = "board.findfree"         # §3.1's ripple, which the paper says limit
 class Def:
     """A routed DEF: lengths in micrometres. `components` [(name, cell, x, y,
     orientation)], `pins` [(name, x, y)], `wires` [(net, layer, x0, y0, x1, y1)],
-    `vias` their count."""
+    `vias` their count, `nets` {net: [(component, pin)]} (a pin of the die's own is
+    ("PIN", its name)): the netlist the layout holds."""
     die: tuple
     components: list
     pins: list
     wires: list
     vias: int
+    nets: dict = dataclasses.field(default_factory=dict)
 
 
 _UNITS = re.compile(r"UNITS\s+DISTANCE\s+MICRONS\s+(\d+)")
@@ -76,6 +78,21 @@ def _routes(section, scale):
     return wires, vias
 
 
+_JOINED = re.compile(r"\(\s*(\S+)\s+(\S+)\s*\)")
+
+
+def _connections(section):
+    """{net: [(component, pin)]} of a NETS section: what each net joins, before its
+    routes."""
+    nets = {}
+    for statement in section.split(";"):
+        head = re.match(r"\s*-\s+(\S+)", statement)
+        if head is not None:
+            joins = re.split(r"\+\s*ROUTED", statement[head.end():])[0]
+            nets[head[1]] = _JOINED.findall(joins)
+    return nets
+
+
 def read_def(text):
     """The Def of a DEF file's `text`."""
     scale = int(_UNITS.search(text)[1])
@@ -84,15 +101,34 @@ def read_def(text):
                   name, cell, x, y, orient in _COMPONENT.findall(_section(text, "COMPONENTS"))]
     pins = [(name, int(x) / scale, int(y) / scale)
             for name, x, y in _PIN.findall(_section(text, "PINS"))]
-    wires, vias = _routes(_section(text, "NETS"), scale)
+    nets = _section(text, "NETS")
+    wires, vias = _routes(nets, scale)
     special, special_vias = _routes(_section(text, "SPECIALNETS"), scale)
-    return Def(die, components, pins, wires + special, vias + special_vias)
+    return Def(die, components, pins, wires + special, vias + special_vias,
+               _connections(nets))
 
 
 def cell_sizes(lef):
     """{cell: (width, height)} in micrometres from a LEF's MACROs."""
     return {name: (float(w), float(h)) for name, w, h in re.findall(
         r"^MACRO\s+(\S+).*?^\s*SIZE\s+([\d.]+)\s+BY\s+([\d.]+)", lef, re.M | re.S)}
+
+
+def cell_functions(liberty):
+    """{cell: {"out": {pin: its Liberty function}, "flop": (next_state, clocked_on,
+    the state's name) or None}} of a Liberty file's cells, as the Liberty writes them
+    ("(!(A B))"); a latch's cell is left out."""
+    cells = {}
+    for name, body in re.findall(r"^cell\s*\((\w+)\)\s*\{(.*?)(?=^cell\s*\(|\Z)", liberty,
+                                 re.M | re.S):
+        if re.search(r"^\s*latch\s*\(", body, re.M):
+            continue
+        flop = re.search(r"^\s*ff\s*\((\w+),\w+\)\s*\{\s*next_state\s*:\s*\"([^\"]*)\"\s*;"
+                         r"\s*clocked_on\s*:\s*\"([^\"]*)\"", body, re.M)
+        out = dict(re.findall(r"^\s*pin\s*\((\w+)\)\s*\{[^{}]*?function\s*:\s*\"([^\"]*)\"",
+                              body, re.M))
+        cells[name] = {"out": out, "flop": flop and (flop[2], flop[3], flop[1])}
+    return cells
 
 
 def transistors(spice):

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 
 from sim.verification.die_files import CHIP, FILL
 
-__all__ = ["COLOURS", "LAYERS", "draw"]
+__all__ = ["COLOURS", "LAYERS", "colour", "draw"]
 
 # One colour a block (figure 2's, and the chip's top), light enough for wires over it.
 COLOURS = {"keyboard": "#f4b183", "board": "#9dc3e6", "move": "#a9d18e",
@@ -26,7 +26,8 @@ WIDTH = 1000                # the die's width in pixels
 LEGEND = 250                # the legend's column
 
 
-def _colour(part):
+def colour(part):
+    """The colour of a part of figure 2 (its block's; findfree its own)."""
     if part == "board.findfree":
         return FINDFREE
     return COLOURS.get(part.split(".")[0], COLOURS[CHIP])
@@ -67,7 +68,7 @@ def draw(layout_def, sizes, parts, report, title):
             f'M{x(cx)} {y(cy + h)}h{_fmt(w * scale)}v{_fmt(h * scale)}h-{_fmt(w * scale)}z')
         centres[name] = (cx + w / 2, cy + h / 2)
     for part, shapes in sorted(by_part.items()):
-        out.append(f'<path data-part="{part}" fill="{_colour(part)}" stroke="white" '
+        out.append(f'<path data-part="{part}" fill="{colour(part)}" stroke="white" '
                    f'stroke-width="0.3" d="{"".join(shapes)}"/>')
     by_layer = {}
     for _, layer, ax, ay, bx, by in layout_def.wires:
@@ -148,7 +149,7 @@ def _legend(report, left, scale, height):
                    f'{text}</text>')
         row += 19
     for number, part in enumerate(report["critical_path"]["parts"], 1):
-        swatch(_colour(part), f"{number}. {part}")
+        swatch(colour(part), f"{number}. {part}")
     if not report["critical_path"]["findfree"]:
         line("findfree (§3.1) is not on it", size=12)
     bar = 100 if scale * 100 < 300 else 50           # micrometres

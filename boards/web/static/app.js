@@ -48,11 +48,12 @@ export function act(what, fields = {}) {
   connection.send({ kind: "act", do: what, id, ...fields });
 }
 
-// The chip's insides shown or hidden, opened the first time.
+// The chip's insides shown or hidden, opened the first time; the die among them.
+let insides = null;
 async function showInsides(shown) {
   if ($("chip").hidden === !shown) return;
-  const { openChip } = await import("./chip.js");
-  openChip($("chip"), $("chip-open"), connection);
+  insides ??= await import("./chip.js");
+  insides.openChip($("chip"), $("chip-open"), connection);
   links.write();
 }
 
@@ -146,6 +147,8 @@ $("link-copy").addEventListener("click", async () => {
 
 // After the page's own listeners: a link's line is said after the server's.
 const links = new Links(connection, { say: showError, status, id: () => nextId++,
-                                      insides: () => !$("chip").hidden, showInsides });
+                                      insides: () => !$("chip").hidden, showInsides,
+                                      dieShown: () => insides?.dieShown() ?? false,
+                                      showDie: (shown) => insides?.showDie(shown) });
 connection.open();
 window.ttt = { timings, connection, links };   // read by the browser tests and make benchmark

@@ -6,6 +6,7 @@
 // appendix C's transitions, the blocks and what each shows) come with the first frame.
 
 import { diagram, drawStrip, drawTree } from "./chipdraw.js";
+import { DiePanel } from "./die.js";
 import { element, toggle } from "./dom.js";
 import { words as shared } from "./words.js";
 
@@ -22,6 +23,12 @@ export function openChip(root, opener, connection) {
     panel.render(message);
   });
   connection.send({ kind: "chip", do: "open" });
+}
+
+// Whether the die is shown (the page's link says so), and showing it or hiding it.
+export const dieShown = () => panel?.die.shown ?? false;
+export function showDie(shown) {
+  if (panel && panel.die.shown !== shown) panel.toggleDie();
 }
 
 // The frame's names of what the panel draws as pictures of their own: the board
@@ -250,7 +257,10 @@ function controls(words, send, cycle) {
     button("Replay E.2", () => send({ do: "e2" }), "replay E.2, the paper's session"),
     button("Waves", () => send({ do: "waves" }), "the session's waves"),
     element("span", {}, "cycle ", cycle));
-  return { clock, keys, pins, jumpTo };
+  const dieButton = button("The die", () => {}, "show the die, lit as the chip steps");
+  dieButton.setAttribute("aria-expanded", "false");
+  clock.append(dieButton);
+  return { clock, keys, pins, jumpTo, dieButton };
 }
 
 const svgOf = (name) => {
@@ -264,7 +274,10 @@ const svgOf = (name) => {
 class Panel {
   constructor(root, connection, words) {
     this.words = words;
-    this.send = (fields) => connection.send({ kind: "chip", ...fields });
+    // With the die shown, every message asks for its values at the frame shown too.
+    this.send = (fields) => connection.send({ kind: "chip", ...fields,
+                                              ...(this.die.shown ? { die: true } : {}) });
+    this.die = new DiePanel(this.send);
     this.last = null;
     this.blocks = blockSections(words);
     this.wires = [];
@@ -291,11 +304,12 @@ class Panel {
     this.e2 = e2Table(this.send);
     this.waves = wavesOffer();
     this.controls = controls(words, this.send, this.cycle);
-    const { clock, keys, pins } = this.controls;
+    const { clock, keys, pins, dieButton } = this.controls;
+    dieButton.addEventListener("click", () => this.toggleDie());
     root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
       element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
       this.waves.downloads, this.stopped,
-      element("div", { role: "alert" }, this.differences), architecture,
+      element("div", { role: "alert" }, this.differences), this.die.section, architecture,
       element("div", { class: "blocks" }, ...this.blocks.sections,
               element("section", { class: "block controller-diagram",
                                    "aria-label": "the controller's states" },
@@ -312,8 +326,14 @@ class Panel {
       this.e2.section);
   }
 
+  toggleDie() {
+    this.die.show(!this.die.shown);
+    this.controls.dieButton.setAttribute("aria-expanded", String(this.die.shown));
+  }
+
   render(view) {
     const { words, blocks } = this;
+    if (view.die) this.die.render(view.die);
     this.last = view;
     this.cycle.value = `${view.cycle} of ${view.head}`;
     for (const { path, out } of blocks.outputs) {

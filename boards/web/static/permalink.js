@@ -86,8 +86,8 @@ export function untoken(text) {
   return message;
 }
 
-// A moment: { game, acts, check, chip: null or { actions, cycle } }, the acts and
-// actions as messages' fields.
+// A moment: { game, acts, check, chip: null or { actions, cycle, die } }, the acts and
+// actions as messages' fields, `die` whether the die is shown at that cycle.
 export function format(moment) {
   const parts = [`game=${moment.game}`];
   if (moment.acts.length) parts.push(`acts=${moment.acts.map(token).join(",")}`);
@@ -96,6 +96,7 @@ export function format(moment) {
     const { actions, cycle } = moment.chip;
     if (actions.length) parts.push(`chip=${actions.map(token).join(",")}`);
     parts.push(`cycle=${cycle}`);
+    if (moment.chip.die) parts.push("die=1");
   }
   return parts.join("&");
 }
@@ -122,7 +123,7 @@ export function parse(fragment) {
       return at < 0 ? [section, ""] : [section.slice(0, at), section.slice(at + 1)];
     }));
   for (const name of sections.keys()) {
-    if (!["game", "acts", "check", "chip", "cycle"].includes(name)) {
+    if (!["game", "acts", "check", "chip", "cycle", "die"].includes(name)) {
       problem ??= `it holds ${name.slice(0, 20)}, which a link does not`;
     }
   }
@@ -132,13 +133,13 @@ export function parse(fragment) {
   if (sections.has("cycle")) {
     const cycle = sections.get("cycle");
     if (/^\d+$/.test(cycle)) {
-      moment.chip = { actions: [], cycle: Number(cycle) };
+      moment.chip = { actions: [], cycle: Number(cycle), die: sections.has("die") };
       tokens(sections.get("chip"), moment.chip.actions, "chip action");
     } else {
       problem ??= `its cycle, ${cycle.slice(0, 20)}, is no cycle`;
     }
-  } else if (sections.has("chip")) {
-    problem ??= "it has the chip's actions but no cycle to show";
+  } else if (sections.has("chip") || sections.has("die")) {
+    problem ??= "it has the chip's actions or its die but no cycle to show";
   }
   return { moment, problem };
 }
@@ -158,7 +159,7 @@ function check(state) {
 
 // `page`: say(text) on the page's error line, status(text), id() for an act,
 // insides() whether the chip's insides are shown, and showInsides(shown), which shows
-// or hides them (a promise).
+// or hides them (a promise); dieShown() and showDie(shown), the same of the die.
 export class Links {
   constructor(connection, page) {
     this.connection = connection;
@@ -247,7 +248,8 @@ export class Links {
   record(asked, view) {
     const chip = this.chip, actions = chip.actions, last = actions.at(-1);
     const clocked = view.head > chip.head;
-    const { kind, do: what, ...fields } = asked;
+    // Whether the die is shown is the link's own field, not an action's.
+    const { kind, do: what, die, ...fields } = asked;
     if (what === "new" || what === "e2") actions.splice(0);
     if (what === "e2" || what === "until") actions.push({ message: { do: what } });
     if (what === "step" && view.cycle > chip.cycle) {
@@ -272,7 +274,8 @@ export class Links {
     }
     return { game: this.game, acts: this.acts, check: this.check,
              chip: this.page.insides() ? { actions: actions.map((a) => a.message),
-                                           cycle: this.chip.cycle } : null };
+                                           cycle: this.chip.cycle,
+                                           die: this.page.dieShown() } : null };
   }
 
   // The page's address rewritten to the moment it shows, a while after the last
@@ -396,6 +399,7 @@ export class Links {
       }
     }
     await this.chipAction({ do: "jump", cycle: chip.cycle });
+    this.page.showDie(Boolean(chip.die));
     if (this.chip.cycle !== chip.cycle) {
       return `This link shows the chip at cycle ${chip.cycle}, past its last, ` +
              `${this.chip.head}.`;
