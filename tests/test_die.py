@@ -192,7 +192,7 @@ def test_the_report_counts_by_type_and_block_and_tells_the_critical_path():
                "parts": ["keyboard", "board", "controller"], "levels": 20,
                "findfree_levels": 8}
     start = ("5.00 ns from A/CLK to B/D, 20 cells through keyboard -> board -> controller; "
-             "the clock is at most 200 MHz; findfree, which seed 002 §3.1 says limits the "
+             "the clock is at most 200 MHz; findfree, which the report's §3.1 says limits the "
              "clock, is not on it (at most 8 cells deep")
     assert die_files.told(longest, {"delay_ps": 4000}, 200) == \
         start + ", its longest register path 4.00 ns, 80%)"

@@ -47,7 +47,8 @@ def run(args):
     from ..builds import netlists
     from ..gateware.boards import BOARDS
     return benchmark.run(repeats=args.repeats, quick=args.quick,
-                         icarus_games=args.icarus_games, boards=netlists.boards(),
+                         icarus_games=args.icarus_games,
+                         boards=netlists.boards(benchmarked=True),
                          built=[netlists.board(name) for name in BOARDS],
                          web=click_to_led, classroom=classroom, site=site,
                          tinytapeout=tinytapeout, out=args.out)
@@ -60,10 +61,18 @@ def tinytapeout():
 
 
 def click_to_led():
-    """The console in a browser, click to lights, or why not."""
+    """The console in a browser, click to lights (and the die's steps, where qflow lays
+    it out), or why not."""
+    from sim.verification import die as layouts
+
     from ..web import timing
+    from .serve import die
     try:
-        return timing.click_to_led()
+        layouts.tech()
+    except layouts.QflowMissing:
+        die = None
+    try:
+        return timing.click_to_led(die=die)
     except timing.Missing as missing:
         return {"missing": str(missing)}
 

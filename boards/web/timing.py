@@ -20,7 +20,8 @@ from . import words
 
 __all__ = ["find_chromium", "Missing", "Served", "KEY_NAMES", "play_by_clicks", "click_to_led",
            "WORST", "CHIP_CYCLE", "TIMED_CLICK", "UNTIL", "LET_GO", "chip_panel", "cycle_is",
-           "chip_step_ms", "chip_worst_run_ms", "in_browser"]
+           "chip_step_ms", "chip_worst_run_ms", "in_browser", "DIE", "die_shown", "die_at",
+           "die_step_ms"]
 
 WORST = 7                   # B3: the chip's slowest answer from the empty board
 KEY_NAMES = words.board()["places"]     # the keys by name, as the page names them
@@ -203,6 +204,44 @@ def chip_step_ms(page, steps=20):
     return times
 
 
+# Clicks Step with the die shown (static/die.js) and waits, in the page, until the die's
+# canvas shows another cycle and a frame is drawn after it.
+TIMED_DIE_STEP = """async () => {
+    const canvas = document.querySelector('#chip canvas.diecanvas');
+    const step = [...document.querySelectorAll('#chip button')]
+        .find((b) => b.getAttribute('aria-label') === 'step one edge');
+    const before = canvas.dataset.cycle;
+    const began = performance.now();
+    step.click();
+    while (canvas.dataset.cycle === before) await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - began;
+}"""
+DIE = "show the die, lit as the chip steps"     # the die's button (static/chip.js)
+# The cycle the die's canvas shows, and whether it is still catching up.
+DIE_CYCLE = "document.querySelector('#chip canvas.diecanvas')?.dataset.cycle"
+DIE_BEHIND = "document.querySelector('#chip .diestatus')?.textContent.includes('catching')"
+
+
+def die_shown(page, timeout=WAIT_MS):
+    """Show the die on `page`'s open panel and wait until it is drawn at the chip's
+    cycle (the first time, its layout read: a minute where qflow lays it out)."""
+    page.get_by_role("button", name=DIE).click()
+    die_at(page, page.evaluate(CHIP_CYCLE).split(" ")[0], timeout)
+
+
+def die_at(page, cycle, timeout=WAIT_MS):
+    """Wait until the die on `page` is drawn at `cycle` (a string), caught up."""
+    page.wait_for_function(f"c => {DIE_CYCLE} === c && !{DIE_BEHIND}", arg=cycle,
+                           timeout=timeout)
+
+
+def die_step_ms(page, steps=20):
+    """The time from a click on Step to the die drawn at the next cycle, `steps` times
+    (the die shown): each, in ms."""
+    return [page.evaluate(TIMED_DIE_STEP) for _ in range(steps)]
+
+
 def chip_worst_run_ms(page):
     """A fresh chip on the open panel: reset, B3 held for the user's move, then the
     time from a click on 'Until it waits' to the whole search shown, its tree
@@ -226,16 +265,17 @@ def chip_worst_run_ms(page):
     return page.evaluate(TIMED_CLICK, [UNTIL, {"cycle": "15010 of 15010", "nodes": nodes}])
 
 
-def click_to_led(games=3):
+def click_to_led(games=3, die=None):
     """The figures `make benchmark` reports: `games` games against the chip by clicks,
     each opening with the worst move, in Chromium on this machine, through make serve's
-    server. Missing without Chromium or Playwright."""
-    with Served() as url:
-        figures = in_browser(url, games)
+    server (with `die`, the die's description, its steps too). Missing without Chromium
+    or Playwright."""
+    with Served(die=die) as url:
+        figures = in_browser(url, games, die=die is not None)
     return {**figures, "box_alone_worst_move_ms": box_alone()}
 
 
-def in_browser(url, games=3):
+def in_browser(url, games=3, die=False):
     """The console's page at `url` (make serve's, or the static site's) timed in
     Chromium: `games` games against the chip by clicks, each opening with the worst
     move, and the chip's insides stepped and run through B3's search."""
@@ -257,6 +297,9 @@ def in_browser(url, games=3):
             chip_panel(page)
             runs = [chip_worst_run_ms(page) for _ in range(3)]
             steps = chip_step_ms(page)
+            if die:
+                die_shown(page, timeout=120_000)
+                die_steps = die_step_ms(page)
             page.close()
         finally:
             browser.close()
@@ -266,4 +309,6 @@ def in_browser(url, games=3):
             "chip_step_median_ms": statistics.median(steps), "chip_steps": len(steps),
             "chip_step_worst_ms": max(steps),
             "chip_worst_run_median_ms": statistics.median(runs), "chip_runs": len(runs),
+            **({"die_step_median_ms": statistics.median(die_steps), "die_steps": len(die_steps),
+                "die_step_worst_ms": max(die_steps)} if die else {}),
             "browser": "Chromium " + browser.version}

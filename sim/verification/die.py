@@ -135,10 +135,10 @@ class Layout:
         return _cell_files(self.process)
 
 
-def layout(process=PROCESS, density=DENSITY, *, log=None):
+def layout(process=PROCESS, density=DENSITY, *, log=None, cache=CACHE):
     """The chip placed and routed in `process`'s cells at `density` (a Layout), cached
-    under build/die/cache/ by the chip's Verilog, the flow's settings, the cells and
-    qflow's version."""
+    under `cache` (build/die/cache/) by the chip's Verilog, the flow's settings, the
+    cells and qflow's version."""
     cells = _cell_files(process)
     verilog = export.netlist("verilog")
     top = export.TOP
@@ -164,7 +164,7 @@ def layout(process=PROCESS, density=DENSITY, *, log=None):
 
     parts = [verilog, _YOSYS, _VARS, _DENSITY, process, density, _qflow_version(),
              *(path.read_bytes() for path in cells.values())]
-    entry = cached(CACHE / f"{process}-{density}", parts, "ttt_chip.def", build,
+    entry = cached(cache / f"{process}-{density}", parts, "ttt_chip.def", build,
                    doing=f"qflow: placing and routing the chip in {process} cells",
                    seconds=LAYOUT_S, log=log).parent
     return Layout(entry, process, density)

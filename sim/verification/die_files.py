@@ -373,8 +373,8 @@ def told(longest, through, max_clock_mhz):
             f"{' -> '.join(longest['parts'])}{named}; the clock is at most "
             f"{max_clock_mhz:.0f} MHz")
     if longest["findfree"]:
-        return said + "; findfree is on it, as seed 002 §3.1 says"
-    said += (f"; findfree, which seed 002 §3.1 says limits the clock, is not on it "
+        return said + "; findfree is on it, as the report's §3.1 says"
+    said += (f"; findfree, which the report's §3.1 says limits the clock, is not on it "
              f"(at most {longest['findfree_levels']} cells deep")
     if through is None:
         return said + ", and on no register's longest path)"

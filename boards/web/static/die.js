@@ -30,6 +30,8 @@ export class DiePanel {
                                    "aria-label": "a cell's name" });
     this.names = element("datalist", { id: "die-cells" });
     this.name.addEventListener("change", () => this.choose(this.name.value.trim()));
+    this.critical = element("input", { type: "checkbox", id: "die-critical" });
+    this.critical.addEventListener("change", () => this.view && this.draw());
     this.status = element("p", { class: "diestatus", "aria-live": "off" });
     this.cell = element("p", { class: "diecell", "aria-live": "polite" });
     this.agree = element("p", { class: "differences", role: "alert" });
@@ -41,7 +43,8 @@ export class DiePanel {
       element("div", { class: "dietools" },
               element("label", { for: "die-zoom", text: "zoom " }), this.zoom,
               element("label", { for: "die-cell", text: " cell " }), this.name,
-              this.names),
+              this.names, this.critical,
+              element("label", { for: "die-critical", text: "the critical path" })),
       this.status, this.agree,
       element("div", { class: "diescroll", tabindex: "0", role: "region",
                        "aria-label": "the die, scrolled" }, this.canvas),
@@ -178,12 +181,31 @@ export class DiePanel {
       g.fillRect(this.px(x) - side / 2, this.py(y) - side / 2, side, side);
       g.strokeRect(this.px(x) - side / 2, this.py(y) - side / 2, side, side);
     }
+    if (this.critical.checked) this.drawCritical(g);
     if (this.chosen !== null) {
       const [, , , x, y, w, h] = this.map.cells[this.chosen];
       g.strokeStyle = "#000";
       g.lineWidth = Math.max(2, this.scale * 0.6);
       g.strokeRect(this.px(x), this.py(y + h), w * this.scale, h * this.scale);
     }
+  }
+
+  // The critical path as make die's timing gives it: a dashed line through its cells'
+  // centres, from its first register to its last, as docs/die.svg draws it.
+  drawCritical(g) {
+    const at = new Map(this.map.cells.map((c) => [c[0], c]));
+    g.beginPath();
+    for (const name of this.map.critical) {
+      const cell = at.get(name);
+      if (!cell) continue;
+      const [, , , x, y, w, h] = cell;
+      g.lineTo(this.px(x + w / 2), this.py(y + h / 2));
+    }
+    g.setLineDash([8, 5]);
+    g.strokeStyle = "#111";
+    g.lineWidth = 2.5;
+    g.stroke();
+    g.setLineDash([]);
   }
 
   clicked(event) {

@@ -37,8 +37,8 @@ from firmware_ref.cli import UserError
 
 from sim import BUILD, Mismatch
 
-from . import (cartridge, console, every_game, report, speeds, targets, think_times, tiles,
-               workload)
+from . import (cartridge, console, die, every_game, report, speeds, targets, think_times,
+               tiles, workload)
 from .machine import machine
 
 __all__ = ["measure", "run"]
@@ -69,6 +69,7 @@ def measure(*, repeats=5, quick=False, icarus_games=False, boards=(), built=None
                                            quick, log)
     result["site"] = console.measured(site, "the static site in a browser", quick, log)
     result["sky130"] = tiles.figures(tinytapeout, log=log)
+    result["die"] = die.figures(log) if not quick else {"missing": "not run with --quick"}
     result["targets"] = targets.targets(result)
     result["seconds"] = (datetime.now(timezone.utc) - started).total_seconds()
     return result

@@ -8,7 +8,7 @@ from firmware_ref.cli import replacing
 
 from sim import BUILD
 
-from . import tiles, waits
+from . import die, tiles, waits
 from .cartridge import CARTRIDGE
 
 __all__ = ["OPS_PER_CLOCK", "RAW", "markdown", "web_section", "classroom_section",
@@ -44,6 +44,7 @@ def markdown(result):
     lines += classroom_section(result.get("classroom", {"missing": "not measured"}))
     lines += site_section(result.get("site", {"missing": "not measured"}))
     lines += tiles.section(result.get("sky130", {"missing": "not measured"}))
+    lines += die.section(result)
     lines += formal_section()
     lines += ["", "The raw figures, every run included: `build/benchmark.json`.", ""]
     return "\n".join(lines)
