@@ -118,6 +118,8 @@ export class DiePanel {
     const width = Math.max(200, fits) * Number(this.zoom.value);
     const height = width * this.size[1] / this.size[0];
     const ratio = window.devicePixelRatio || 1;
+    // Its own new height resizes the section: the same size again draws nothing anew.
+    if (this.canvas.width === Math.round(width * ratio) && this.background) return;
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
     this.canvas.width = Math.round(width * ratio);
