@@ -122,3 +122,72 @@ def test_a_routed_netlist_needs_make_bitstream(tmp_path, monkeypatch):
 def test_an_unknown_pair_is_refused():
     with pytest.raises(ValueError, match="unknown pairs"):
         equiv.check(pairs=("gates",))
+
+
+def _board(name, cells):
+    return gatelevel.Board(name=name, top="top", chip_module="chip", chip_instance="chip",
+                           command="", synthesized=None, routed=None, bitstream=None,
+                           report=None, cells=cells)
+
+
+def test_boards_that_hand_the_same_netlist_share_one_proof(tmp_path, monkeypatch):
+    # make formal's boards of one family mostly hand the same chip: the iCEBreaker's,
+    # the HX8K Breakout's and the UPduino's synthesised chip is one netlist. Each board
+    # is reported, the first proven, the others with its proof; another netlist, or
+    # the same text on another family's cells, is proven on its own.
+    gates = {"icebreaker": "a", "hx8k_breakout": "a", "icestick": "b", "ulx3s": "a"}
+    monkeypatch.setattr(equiv.equiv_netlists, "gate", lambda pair, board, work, log: (
+        f"module chip_gates; // {gates[board.name]}\nendmodule\n", gatelevel.TOP, True))
+    proven = []
+
+    def prove(pair, board, work, log, gate, by_name, title, started):
+        proven.append(board.name)
+        return equiv.Result(title, "1-step induction", ["fin"], proven=["fin"], total=1)
+    monkeypatch.setattr(equiv, "_prove", prove)
+    boards = [_board("icebreaker", "ice40"), _board("hx8k_breakout", "ice40"),
+              _board("icestick", "ice40"), _board("ulx3s", "ecp5")]
+    results = equiv.check(pairs=("board-synth",), boards=boards, log=lambda text: None,
+                          work=tmp_path)
+    assert proven == ["icebreaker", "icestick", "ulx3s"]
+    assert [r.pair for r in results] == [f"RTL vs {b.name} synth" for b in boards]
+    assert all(r.equivalent for r in results)
+    shared = results[1]
+    assert shared.same_as == "RTL vs icebreaker synth"
+    assert re.fullmatch(r"RTL vs icebreaker synth's proof, the same netlist \(sha256 "
+                        r"[0-9a-f]{12}\): 1-step induction", shared.method)
+    assert "the same netlist" in equiv.report(results).splitlines()[3]
+    assert not any(r.same_as for r in results[2:])
+
+
+def test_a_board_whose_netlist_another_task_is_proving_holds_no_worker():
+    # make formal's tasks run side by side: a board that meets its netlist while
+    # another task proves it returns at once (a Shared), and takes the proof once
+    # every task has ended.
+    proofs, results = equiv.Proofs(), {}
+
+    def proving():
+        results["orangecrab"] = proofs.once(("routed", "ecp5", "f00"),
+                                            "RTL vs orangecrab routed", 0.0, None)
+        return equiv.Result("RTL vs ulx3s routed", "induction", ["fin"], ["fin"], total=1)
+    ulx3s = proofs.once(("routed", "ecp5", "f00"), "RTL vs ulx3s routed", 0.0, proving)
+    shared = results["orangecrab"]
+    assert isinstance(shared, equiv.Shared) and shared.owner == "RTL vs ulx3s routed"
+    assert shared.summary() == ("RTL vs orangecrab routed: the same netlist as RTL vs "
+                                "ulx3s routed's, whose proof it takes")
+    settled = proofs.settled([ulx3s, shared])
+    assert settled[0] is ulx3s
+    assert (settled[1].pair, settled[1].same_as, settled[1].proven) == \
+        ("RTL vs orangecrab routed", "RTL vs ulx3s routed", ["fin"])
+
+
+def test_a_shared_proof_that_was_never_made_is_an_error():
+    proofs = equiv.Proofs()
+
+    def fails():
+        raise RuntimeError("Yosys failed")
+    with pytest.raises(RuntimeError, match="Yosys failed"):
+        proofs.once(("key",), "RTL vs icebreaker synth", 0.0, fails)
+    shared = proofs.once(("key",), "RTL vs hx8k_breakout synth", 0.0, fails)
+    with pytest.raises(RuntimeError, match=r"^RTL vs hx8k_breakout synth: the same "
+                       r"netlist as RTL vs icebreaker synth, which was not proven"):
+        proofs.settled([shared])

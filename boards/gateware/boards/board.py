@@ -72,11 +72,11 @@ class Target:
         Its FPGA's family, which says how a bitstream is built for it (family.py).
     cable : Cable
         What openFPGALoader finds it by.
-    equivalence : bool
-        Whether ``make formal`` proves its build's netlists equivalent to the RTL, and
-        ``make benchmark`` checks them gate by gate (boards/builds/netlists.py's
-        `boards`): an iCE40 board's alone can be (`Family.gate_level`), and each one
-        adds its proofs to make formal's time.
+    benchmarked : bool
+        Whether ``make benchmark`` times its build's chip gate by gate
+        (boards/builds/netlists.py's `boards`): the iCEBreaker's and the iCEstick's,
+        one of each iCE40 chip. ``make formal`` proves every board's netlists
+        equivalent to the RTL, a netlist that boards share once.
     """
     name: str
     platform: type
@@ -88,7 +88,7 @@ class Target:
     wire: Callable
     family: Family = ICE40
     cable: Cable = FT2232H
-    equivalence: bool = False
+    benchmarked: bool = False
 
     def make_platform(self):
         return self.family.platform(self.platform)()

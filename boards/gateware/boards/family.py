@@ -59,14 +59,13 @@ class Family:
         What the family's logic cell is, as a person counts it.
     pullup : Attrs
         The attribute that turns on an input's pull-up (the panel's sense lines).
-    gate_level : tuple
-        The netlists of its builds that ``make verify NETLIST=...`` simulates gate by
-        gate (sim/verification/gatelevel.py): Yosys's ("synth") on every family, with
-        the toolchain's models of its cells (`cells_sim`, a key of gatelevel's
-        CELLS); nextpnr's ("routed") on the iCE40 (its packed ICESTORM_LC) and Gowin
-        (the cells as Yosys mapped them): not the ECP5's packed TRELLIS_COMB.
     cells_sim : str
-        Its cell models in Yosys's share/ folder: "ice40", "ecp5", "gowin".
+        Its cell models in Yosys's share/ folder: "ice40", "ecp5", "gowin", with which
+        ``make verify NETLIST=synth|routed`` simulates its builds' netlists gate by
+        gate and ``make formal`` proves them (sim/verification/gatelevel.py): Yosys's,
+        and nextpnr's as the bitstream sets its cells (the iCE40's packed
+        ICESTORM_LC, Gowin's cells as Yosys mapped them, the ECP5's TRELLIS_COMB and
+        TRELLIS_FF: sim/verification/gatelevel_cut.py).
     """
     name: str
     base: type
@@ -79,7 +78,6 @@ class Family:
     logic: str
     pullup: Attrs = field(hash=False)
     cells_sim: str
-    gate_level: tuple = ("synth",)
     flow: type = None
 
     def platform(self, platform):
@@ -173,7 +171,7 @@ ICE40 = Family(
            ("icepack", "ttt.bin", None)),
     bitstream="ttt.bin", constraints="ttt.pcf",
     cells={"logic": ICESTORM_LC, "ram": ICESTORM_RAM, "io": SB_IO}, logic="logic cells",
-    pullup=Attrs(PULLUP=1), cells_sim="ice40", gate_level=("synth", "routed"))
+    pullup=Attrs(PULLUP=1), cells_sim="ice40")
 
 ECP5 = Family(
     "ECP5", LatticeECP5Platform,
@@ -195,7 +193,7 @@ GOWIN = Family(
            ("gowin_pack (Apycula)", "ttt.fs", None)),
     bitstream="ttt.fs", constraints="ttt.cst",
     cells={"logic": "LUT4", "ram": "BSRAM", "io": ("IOB", "TBUF")}, logic="LUTs",
-    pullup=Attrs(PULL_MODE="UP"), cells_sim="gowin", gate_level=("synth", "routed"),
+    pullup=Attrs(PULL_MODE="UP"), cells_sim="gowin",
     flow=_Himbaechel)
 
 FAMILIES = (ICE40, ECP5, GOWIN)

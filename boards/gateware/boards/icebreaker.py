@@ -54,4 +54,4 @@ BOARD = Target(
     summary="iCEBreaker (iCE40UP5K): front panel on PMOD1A/1B, break-off buttons and "
             "LEDs, USB serial",
     front_panel=True, capacity={ICESTORM_LC: 5280, ICESTORM_RAM: 30, SB_IO: 39}, wire=wire,
-    equivalence=True)
+    benchmarked=True)

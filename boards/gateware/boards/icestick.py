@@ -26,4 +26,4 @@ BOARD = Target(
     "icestick", ICEStickPlatform, clock_hz=CLOCK_HZ, programmer="ice40_generic",
     summary="iCEstick (iCE40HX1K): status LEDs, USB serial",
     front_panel=False, capacity={ICESTORM_LC: 1280, ICESTORM_RAM: 16, SB_IO: 96}, wire=wire,
-    equivalence=True)
+    benchmarked=True)

@@ -14,7 +14,8 @@
    chip of each board build that the caller passes in (`boards`, made by
    boards/builds/netlists.py), synthesised and routed (sim.verification.equiv, which
    docs/equivalence.md explains; ``--no-equiv``). A board whose bitstream is missing or
-   older than the sources is built first, as ``make bitstream`` does,
+   older than the sources is built first, as ``make bitstream`` does; a board whose
+   chip is the very netlist of another board's pair takes that proof (equiv.Proofs),
 
 each job a task of its own, `workers` at once, the longest of the last run first
 (`parallel`), and writes build/formal/report.md and report.json (with each task's time
@@ -106,8 +107,10 @@ def order(last, seconds, caught):
             "verdicts": before["verdicts"] if caught is None else dict(caught)}
 
 
-def _tasks(boards, covers, mutated, equivalence, log, verdicts):
-    """The tasks of a run; `verdicts` are the last run's ({mutant: verdict})."""
+def _tasks(boards, covers, mutated, equivalence, log, verdicts, by_netlist=None):
+    """The tasks of a run; `verdicts` are the last run's ({mutant: verdict});
+    `by_netlist` the equivalence's proofs by the netlist they are of (equiv.Proofs,
+    which settles what the tasks return)."""
     tasks = {"proof": functools.partial(jobs.proof, PROPERTIES)}
     for name in PROPERTIES:
         for assumption in jobs.FALSIFY:
@@ -131,19 +134,22 @@ def _tasks(boards, covers, mutated, equivalence, log, verdicts):
                 jobs.mutant, source, tag=f"mutant_{n}",
                 game_first=_from_game(verdicts.get(name)))
     if equivalence:
-        # A task per pair and board, each in its own directory (equiv.check).
+        by_netlist = by_netlist or equiv.Proofs()
+        # A task per pair and board, each in its own directory (equiv.check); a board
+        # whose chip is the netlist of another's takes its proof (equiv.Proofs).
         for pair in equiv.PAIRS:
-            for board in (boards if pair in ("board-synth", "routed") else (None,)):
+            for board in (boards if pair in equiv.BOARD_PAIRS else (None,)):
                 tasks[f"equivalence {board.name + ' ' if board else ''}{pair}"] = \
-                    functools.partial(_netlists, pair, board, log)
+                    functools.partial(_netlists, pair, board, log, by_netlist)
     return tasks
 
 
-def _netlists(pair, board, log):
+def _netlists(pair, board, log, by_netlist):
     if board is not None:
         with _BUILDING:         # a board's two pairs share its build
             _routed((board,), log)
-    return equiv.check(pairs=(pair,), boards=(board,) if board else (), log=log)
+    return equiv.check(pairs=(pair,), boards=(board,) if board else (), log=log,
+                       proofs=by_netlist)
 
 
 def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
@@ -154,7 +160,9 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     start, load, last = time.monotonic(), os.getloadavg()[0], _last()
     workers = workers or os.cpu_count() or 1
     earlier = order(last, {}, None)
-    tasks = _tasks(boards, covers, mutated, equivalence, log, earlier["verdicts"])
+    by_netlist = equiv.Proofs()
+    tasks = _tasks(boards, covers, mutated, equivalence, log, earlier["verdicts"],
+                   by_netlist)
     done, seconds = parallel(tasks, workers, log, earlier["seconds"], stop=sby.stop)
     together = done["proof"]
     rows = []
@@ -167,8 +175,8 @@ def run(*, boards=(), covers=True, mutated=True, equivalence=True, workers=None,
     reached = {name: done[f"cover {name}"] for name in COVERS} if covers else {}
     caught = [(name, _controlled(done[f"mutant {name}"], done))
               for name, _ in mutants()] if mutated else []
-    equal = [result for key in tasks if key.startswith("equivalence")
-             for result in done[key]]
+    equal = by_netlist.settled([result for key in tasks if key.startswith("equivalence")
+                                for result in done[key]])
     wall = time.monotonic() - start
     text = jobs.report(rows, needs, reached, caught)
     text += "\n".join(jobs.job_table(sby.RUNS)) + (
