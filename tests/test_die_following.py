@@ -2,8 +2,9 @@
 make die simulated gate by gate in plain Python (sim/watch/die.py) beside the page's
 chip, its output pins the HDL chip's at every cycle of E.1's session and of the
 chip's longest search, after a branch in the past too; a wrong cell function seen on the
-pins; and the messages that carry it. Needs qflow (the layout); without it, the one
-line a page gets instead."""
+pins; and the messages that carry it. Needs qflow and lays the chip out the first time
+(a minute), so it runs in make test-builds with the rest of the flow; without qflow, the
+one line a page gets instead (in make test)."""
 
 import asyncio
 
@@ -21,7 +22,12 @@ try:
     MISSING = None
 except die.QflowMissing as missing:
     MISSING = str(missing)
+# Each test of the die laid out: with the flow, in make test-builds.
 needs_qflow = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+
+def laid_out(test):
+    return pytest.mark.build(needs_qflow(test))
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +57,7 @@ def worst_search(watch):
     watch.run_until_waiting()
 
 
-@needs_qflow
+@laid_out
 def test_the_die_shows_the_chips_pins_at_every_cycle_of_e2_and_the_longest_search(
         described):
     session = Watch()
@@ -70,7 +76,7 @@ def test_the_die_shows_the_chips_pins_at_every_cycle_of_e2_and_the_longest_searc
     assert following.reach(watch.head) == (watch.head, later) and again != later
 
 
-@needs_qflow
+@laid_out
 def test_a_wrong_cell_function_shows_on_the_dies_pins(described):
     models = {**described["models"], "NAND3X1": {"out": {"Y": "(!(A B))"}, "flop": None}}
     watch = Watch()
@@ -78,7 +84,7 @@ def test_a_wrong_cell_function_shows_on_the_dies_pins(described):
     assert differing(Following(Die({**described, "models": models}), watch), range(20))
 
 
-@needs_qflow
+@laid_out
 def test_a_key_pressed_in_the_past_branches_the_die_with_the_chip(described):
     watch = Watch()
     following = Following(Die(described), watch)
@@ -93,7 +99,7 @@ def test_a_key_pressed_in_the_past_branches_the_die_with_the_chip(described):
     assert differing(following, range(watch.head + 1)) == []
 
 
-@needs_qflow
+@laid_out
 def test_the_die_comes_in_the_chips_messages_with_its_map_once(described):
     async def scenario():
         playing = inline(die=lambda: described)

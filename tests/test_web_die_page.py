@@ -3,7 +3,8 @@ tests/webpage.py), through make serve's server and the static site: shown beside
 chip's insides, lit as the chip steps and caught up with B3's search, its pins the HDL
 chip's all along, a cell named by a click and by its name, a link that opens it at its
 cycle, drawn in colours (not black), and looked at at a desk's size and a phone's.
-Needs qflow for the layout (make die's), and skips in one line without it."""
+Needs qflow for the layout (make die's), which the first page lays out (a minute): in
+make test-builds with the rest of the flow, and skipped in one line without qflow."""
 
 import re
 
@@ -19,6 +20,7 @@ try:
 except die.QflowMissing as missing:
     pytest.skip(f"{missing}: the die's page tests skip", allow_module_level=True)
 
+pytestmark = pytest.mark.build
 LAID_OUT_MS = 180_000       # the first die asked lays the chip out (qflow, a minute)
 # The pixels of the die's canvas: how many differ between two images of it, and how
 # many colours one has (a die drawn black has one).
