@@ -15,7 +15,8 @@ __all__ = ["WAITS_BEFORE", "WAITS_WHY", "section"]
 WAITS_BEFORE = {"desk eth": "35 / 48 ms", "desk museum": "152 / 256 ms",
                 "desk eth,ktane,tactic,ultimate": "356 / 524 ms",
                 "site key": "71 / 86 ms", "class": "82 ms", "rush": "844 ms",
-                "flood": "54 ms", "visit": "5.3 s", "formal": "268 to 333 s"}
+                "flood": "54 ms", "visit": "5.3 s", "formal": "268 to 333 s",
+                "die step": "(no die on the page)"}
 # Why a wait may miss its goal, and what would close it: said under the table when it
 # does.
 WAITS_WHY = {
@@ -49,6 +50,7 @@ def _wait_rows(result):
     """(key, what, goal, measured text, met) of each wait a page can meet; measured
     None where the run has no figure."""
     room, site = result.get("classroom", {}), result.get("site", {})
+    web = result.get("web", {})
     page = site.get("page", {})
 
     def keys(figure):
@@ -70,6 +72,10 @@ def _wait_rows(result):
          under(room.get("rush", {}).get("p95_ms"), 150, "ms")),
         ("flood", "a page's key while another floods its chip: worst", "< 100 ms",
          under(room.get("flood", {}).get("worst_ms"), 100, "ms")),
+        ("die step", "a click on Step to the die drawn, `make serve`: median / worst",
+         "< 50 ms", web.get("die_step_median_ms") is not None and (
+             f"{web['die_step_median_ms']:.0f} / {web['die_step_worst_ms']:.0f} ms",
+             web["die_step_worst_ms"] < 50)),
         ("visit", "the static site, first visit to a playable panel", "< 3 s",
          under(site.get("load_median_s"), 3, "s", 1)),
         ("formal", "`make formal`, median of its last three whole runs", "< 240 s",
