@@ -10,7 +10,9 @@ ABOUT = """\
 Serve the console to a web browser on this machine: it prints the page's address
 and opens it in the desktop's browser, where there is one. The page is the console's front panel, the nine keys with their two-colour LEDs,
 the lamps and the switches, and each cartridge's own view (the bomb module,
-Tactic-Toe, Ultimate); two machines can play each other on it. Each page plays a
+Tactic-Toe, Ultimate); two machines can play each other on it; the chip's insides
+clock the 1990 chip by hand beside its die (make die's layout, laid out with qflow
+the first time a page shows it, where qflow is installed). Each page plays a
 board in a box of its own (a desk for each cartridge simulated, as ttt
 play-board plays them; compiled the first time, then cached under
 build/compiled/), or with --port the board on that serial port. It runs until
