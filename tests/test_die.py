@@ -393,12 +393,25 @@ def test_a_netlist_the_page_cannot_clock_is_said_in_one_line(changed, said):
         Die(small_die(**changed))
     with pytest.raises(Unreadable, match="another version"):
         Die({**small_die(), "format": 0})
+    floating = small_die()
+    floating["nets"].append("floating")
+    floating["cells"][1][7]["B"] = len(floating["nets"]) - 1
+    with pytest.raises(Unreadable, match="NAND_1 reads floating, which nothing drives"):
+        Die(floating)
 
 
 def test_a_die_without_the_chips_pins_is_not_followed():
+    from sim.chip.signals import INPUT_PINS, TIED_LOW
     from sim.watch.die import Die, Following, Unreadable
     with pytest.raises(Unreadable, match="no input pin keyboardN"):
         Following(Die(small_die()), watch=None)
+    # With every pin of the chip, and one more.
+    pinned = small_die()
+    for name in (*INPUT_PINS, *TIED_LOW, "spare"):
+        pinned["nets"].append(name)
+        pinned["pins"].append([name, 0, 0, len(pinned["nets"]) - 1])
+    with pytest.raises(Unreadable, match="an input pin spare the chip has not"):
+        Following(Die(pinned), watch=None)
 
 
 def test_the_page_is_given_each_cell_with_its_nets_and_each_wire_by_layer():

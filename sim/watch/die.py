@@ -205,19 +205,29 @@ class Die:
         known = set(self.inputs.values()) | {n for *_, outs in flops for n in outs} | \
             {n for n, name in enumerate(self.nets) if name in CONSTANTS}
         for c in order:
-            _, out, function, pins, _ = cells[c]
-            names = {pin: f"v{net}" if net in known else "0" for pin, net in pins.items()}
-            lines.append(f"    v{out} = {python_of(function, names)}")
+            name, out, function, pins, reads = cells[c]
+            self._driven(name, reads, known)
+            named = {pin: f"v{net}" for pin, net in pins.items()}
+            lines.append(f"    v{out} = {python_of(function, named)}")
             known.add(out)
-        self.undriven = [self.nets[n] for n in range(len(self.nets)) if n not in known]
+        for name, data, _, _ in flops:
+            self._driven(name, [data], known)
         every = ", ".join(f"v{n}" if n in known else "0" for n in range(len(self.nets)))
-        data = ", ".join(f"v{d}" if d in known else "0" for _, d, _, _ in flops)
+        data = ", ".join(f"v{d}" for _, d, _, _ in flops)
         body = "\n".join(lines)
         source = (f"def settle(s, p):\n{body}\n    return ({every},)\n\n"
                   f"def advance(s, p):\n{body}\n    return bytes(({data},))\n")
         space = {}
         exec(compile(source, "<the die's netlist>", "exec"), space)
         return space["settle"], space["advance"]
+
+    def _driven(self, cell, reads, known):
+        """Every net `cell` reads is driven: a net driven by nothing is no netlist to
+        clock."""
+        for net in reads:
+            if net not in known:
+                raise Unreadable(f"the die's cell {cell} reads {self.nets[net]}, which "
+                                 f"nothing drives")
 
     def pins(self, inputs, cp):
         """The input nets' values, in the order of self.inputs, for firmware_ref's
@@ -259,6 +269,10 @@ class Following:
                    if not any(re.fullmatch(rf"{pin}(\[\d+\])?", name) for name in die.inputs)]
         if missing:
             raise Unreadable(f"the die has no input pin {missing[0]}: it is not the chip's")
+        extra = [name for name in die.inputs if name.partition("[")[0] not in
+                 (*INPUT_PINS, *TIED_LOW, CLOCK)]
+        if extra:
+            raise Unreadable(f"the die has an input pin {extra[0]} the chip has not")
         self.die, self.watch = die, watch
         self.kept = [die.power_up]              # the state at cycles 0, KEPT, 2 KEPT, ...
         self.codes = array("Q")                 # the pins before each edge clocked here
