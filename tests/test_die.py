@@ -13,11 +13,7 @@ import pytest
 from boards.ttt import main as ttt
 from sim.verification import die, die_files, die_plot
 
-try:
-    die.tech()
-    MISSING = None
-except die.QflowMissing as missing:
-    MISSING = str(missing)
+MISSING = die.missing()
 needs_qflow = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
 DEF = """\

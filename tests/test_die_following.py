@@ -10,18 +10,13 @@ import asyncio
 
 import pytest
 
-from boards.web.die import Source
 from sim.chip import e2
 from sim.verification import die
 from sim.watch.die import KEPT, Die, Following
-from sim.watch.watch import Watch
+from sim.watch.watch import Watch, worst_search
 from web import inline, said
 
-try:
-    die.tech()
-    MISSING = None
-except die.QflowMissing as missing:
-    MISSING = str(missing)
+MISSING = die.missing()
 # Each test of the die laid out: with the flow, in make test-builds.
 needs_qflow = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
@@ -45,16 +40,6 @@ def differing(following, cycles):
         if differences:
             found.append((cycle, differences))
     return found
-
-
-def worst_search(watch):
-    """Reset, B3 held (the chip's longest search, 15,007 cycles), run until it waits."""
-    watch.step()
-    watch.set(resetN=1)
-    watch.press(7)
-    watch.step(2)
-    watch.press(None)
-    watch.run_until_waiting()
 
 
 @laid_out
@@ -123,7 +108,8 @@ def test_the_die_comes_in_the_chips_messages_with_its_map_once(described):
     asyncio.run(scenario())
 
 
-def test_a_console_without_its_die_says_why_in_one_line():
+def test_a_console_without_its_die_says_why_in_one_line(monkeypatch, tmp_path):
+    from boards.commands.serve import die as serve_die
     from boards.site.die import die as site_die
 
     async def scenario(load, expected):
@@ -137,14 +123,12 @@ def test_a_console_without_its_die_says_why_in_one_line():
             page.left()
             await playing.close()
 
-    def no_qflow():
-        raise die.QflowMissing("the die needs qflow and its osu035 cells from Debian: "
-                               "apt-get install qflow qflow-tech-osu035")
     asyncio.run(scenario(None, "die: this console has no die (make die lays it out)"))
-    asyncio.run(scenario(no_qflow, "die: the die needs qflow and its osu035 cells from "
-                                   "Debian: apt-get install qflow qflow-tech-osu035"))
+    # make serve's die where qflow's cells are not installed.
+    monkeypatch.setattr(die, "TECHS", tmp_path)
+    asyncio.run(scenario(serve_die, "die: the die needs qflow and its osu035 cells from "
+                                    "Debian: apt-get install qflow qflow-tech-osu035"))
     # The static site's Worker, where the site was built without the die.
     asyncio.run(scenario(site_die, "die: this site was built where the die was not "
                                         "laid out (make die needs qflow: apt-get install "
                                         "qflow qflow-tech-osu035)"))
-    assert Source().load is None

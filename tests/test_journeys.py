@@ -178,11 +178,7 @@ def no_port():
 def no_qflow():
     """Why make die cannot run here (Debian's qflow or its cells missing), or None."""
     from sim.verification import die
-    try:
-        die.tech()
-    except die.QflowMissing as missing:
-        return str(missing)
-    return None
+    return die.missing()
 
 
 def die_report(done):

@@ -10,7 +10,7 @@ from firmware_ref.eth import alg
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
 from firmware_ref.places import HUMAN
 from sim.chip import games, tree
-from sim.watch.watch import Watch
+from sim.watch.watch import WORST, Watch, worst_search
 
 
 def _values(chip):
@@ -62,15 +62,10 @@ def test_the_node_count_is_alg_moves_for_every_reachable_position():
 def test_the_worst_move_on_the_hdl_chip():
     """B3 first: the chip's slowest answer, 15,007 cycles, as the page shows it."""
     watch = Watch()
-    watch.step()
-    watch.set(resetN=1)
-    watch.press(7)
-    watch.step(2)
-    watch.press(None)
-    watch.run_until_waiting()
+    worst_search(watch)
     (begun, nodes, end), = tree.searches([f["values"] for f in watch.frames])
     board = [0] * 9
-    board[7] = HUMAN
+    board[WORST] = HUMAN
     best = alg.move(board)
     assert end - begun == 15007 == watch.head - begun and len(nodes) == best.nodes
     ground = [n for n in nodes if n.depth == 0]

@@ -15,10 +15,8 @@ from boards.web import timing
 from sim.verification import die
 from webpage import browser, console, context, look, mode, opened, watched  # noqa: F401
 
-try:
-    die.tech()
-except die.QflowMissing as missing:
-    pytest.skip(f"{missing}: the die's page tests skip", allow_module_level=True)
+if die.missing():
+    pytest.skip(f"{die.missing()}: the die's page tests skip", allow_module_level=True)
 
 pytestmark = pytest.mark.build
 LAID_OUT_MS = 180_000       # the first die asked lays the chip out (qflow, a minute)

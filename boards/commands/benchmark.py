@@ -68,11 +68,7 @@ def click_to_led():
     from ..web import timing
     from .serve import die
     try:
-        layouts.tech()
-    except layouts.QflowMissing:
-        die = None
-    try:
-        return timing.click_to_led(die=die)
+        return timing.click_to_led(die=None if layouts.missing() else die)
     except timing.Missing as missing:
         return {"missing": str(missing)}
 

@@ -101,12 +101,12 @@ def _python(to, die):
 
 
 def _die(log):
-    """The die's description for the page (as make serve's), or None where qflow is
-    not installed: the site's die then says so."""
+    """The die's description for the page (as make serve's), or None where it cannot
+    be laid out here (qflow missing, or its flow failed): the site's die then says so."""
     from sim.verification import die
     try:
         return die.page(die.layout(log=log))
-    except die.QflowMissing as missing:
+    except UserError as missing:
         log(f"the site shows no die: {missing}")
         return None
 

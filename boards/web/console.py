@@ -39,7 +39,7 @@ DOING = {"hello": "Opening the board in a box", "act": "Waiting for the board",
          "chip open": "Opening the chip's insides", "chip new": "Opening a new chip",
          "chip e2": "Clocking appendix E.1's session", "chip waves": "Writing the waves",
          "chip tree": "Drawing the search tree",
-         "chip die": "Opening the die (laid out the first time: about a minute)"}
+         "chip die": "Opening the die (laid out the first time: under a minute)"}
 
 
 class Job:

@@ -15,6 +15,7 @@ import threading
 import time
 
 from sim import catalogue
+from sim.watch.watch import WORST
 
 from . import words
 
@@ -23,7 +24,6 @@ __all__ = ["find_chromium", "Missing", "Served", "KEY_NAMES", "play_by_clicks", 
            "chip_step_ms", "chip_worst_run_ms", "in_browser", "DIE", "die_shown", "die_at",
            "die_step_ms"]
 
-WORST = 7                   # B3: the chip's slowest answer from the empty board
 KEY_NAMES = words.board()["places"]     # the keys by name, as the page names them
 # Chromium by the names a shell finds it on PATH (Debian's /usr/bin/chromium, a script
 # that starts the browser, which Playwright drives as well): a machine whose PATH has

@@ -33,7 +33,7 @@ from sim.tools import run_tool
 from sim.verification import gatelevel
 
 __all__ = ["NETLIST", "PROCESS", "PROCESSES", "DENSITY", "BLOCKS", "QflowMissing",
-           "tech", "Layout", "layout", "page", "PAGE", "netlist", "yosys_models", "measure", "title", "write", "named", "models",
+           "tech", "missing", "Layout", "layout", "page", "PAGE", "netlist", "yosys_models", "measure", "title", "write", "named", "models",
            "parts_of", "sanitized", "part_of_cell", "Gates", "ports"]
 
 NETLIST = "die"                     # make verify NETLIST=die
@@ -101,6 +101,15 @@ def tech(process=PROCESS):
         raise QflowMissing(f"the die needs qflow and its {process} cells from Debian: "
                            f"apt-get install qflow qflow-tech-{process}")
     return folder
+
+
+def missing(process=PROCESS):
+    """Why the die cannot be laid out here, in tech's one line, or None where it can."""
+    try:
+        tech(process)
+    except QflowMissing as why:
+        return str(why)
+    return None
 
 
 def _qflow_version():

@@ -32,7 +32,7 @@ from sim.watch.history import BLOCK, CYCLES, History, marks_of
 from sim.watch.waves import write_waves
 
 __all__ = ["Watch", "Full", "NAMES", "CONTROLLER_READS", "LIMIT", "CYCLES", "BLOCK",
-           "compiled_chip", "share", "write_waves"]
+           "WORST", "worst_search", "compiled_chip", "share", "write_waves"]
 
 # The controller's inputs, which its next edge reads (appendix C's conditions).
 CONTROLLER_READS = ("keyboard.keypressed", "board.validkey", "board.full", "board.wins",
@@ -41,6 +41,7 @@ STRIP = 24                      # the cycles the page's strip of waves shows
 # The pins' names in GROUPS that the frames hold under a block's name.
 _STRIP_NAMES = {"i": "move.i", "sp": "stack.sp"}
 LIMIT = 20_000                  # edges one call may clock: a search takes at most 15,007
+WORST = 7                       # B3 from the empty board: that search, the chip's slowest
 _UNRESET = ("the golden model stopped: the chip was clocked before a reset edge, so "
             "nobody knows its registers, and the values here are not checked; New chip "
             "starts both again")
@@ -287,3 +288,13 @@ class Watch:
             "strip": self.strip(),
         }
 
+
+def worst_search(watch):
+    """Reset `watch`'s chip, hold WORST for the user's first move and let go, then run
+    until the chip waits again: its longest search clocked whole."""
+    watch.step()
+    watch.set(resetN=1)
+    watch.press(WORST)
+    watch.step(2)
+    watch.press(None)
+    watch.run_until_waiting()

@@ -215,7 +215,7 @@ function wavesOffer() {
 
 // The clock in the person's hand, and the chip's input pins: its keys, held until let
 // go, and the pins the server's words name, each a checkbox.
-function controls(words, send, cycle) {
+function controls(words, send, cycle, toggleDie) {
   let running = null;
   const jumpTo = element("input", { type: "number", min: "0", value: "0",
                                     id: "chip-jump", "aria-label": "cycle to jump to" });
@@ -247,6 +247,8 @@ function controls(words, send, cycle) {
                                                 value: box.checked ? 1 : 0 }));
     return [name, [box, element("label", { for: `chip-${name}`, text: name })]];
   }));
+  const dieButton = button("The die", toggleDie, "show the die, lit as the chip steps");
+  dieButton.setAttribute("aria-expanded", "false");
   const clock = element("div", { class: "clock", role: "group", "aria-label": "the clock" },
     button("Back", () => send({ do: "back" }), "back one edge"),
     button("Step", () => send({ do: "step" }), "step one edge"),
@@ -255,11 +257,8 @@ function controls(words, send, cycle) {
     jumpTo, button("Jump", () => send({ do: "jump", cycle: Number(jumpTo.value) })),
     button("New chip", () => send({ do: "new" }), "a new chip from power-up"),
     button("Replay E.2", () => send({ do: "e2" }), "replay E.2, the paper's session"),
-    button("Waves", () => send({ do: "waves" }), "the session's waves"),
+    button("Waves", () => send({ do: "waves" }), "the session's waves"), dieButton,
     element("span", {}, "cycle ", cycle));
-  const dieButton = button("The die", () => {}, "show the die, lit as the chip steps");
-  dieButton.setAttribute("aria-expanded", "false");
-  clock.append(dieButton);
   return { clock, keys, pins, jumpTo, dieButton };
 }
 
@@ -303,9 +302,8 @@ class Panel {
     this.tree = { begun: null, count: -1, boxes: [], lit: [], asked: 0 };
     this.e2 = e2Table(this.send);
     this.waves = wavesOffer();
-    this.controls = controls(words, this.send, this.cycle);
-    const { clock, keys, pins, dieButton } = this.controls;
-    dieButton.addEventListener("click", () => this.toggleDie());
+    this.controls = controls(words, this.send, this.cycle, () => this.toggleDie());
+    const { clock, keys, pins } = this.controls;
     root.replaceChildren(element("h2", { text: "The chip's insides" }), clock,
       element("div", { class: "chippins" }, ...Object.values(pins).flat()), keys,
       this.waves.downloads, this.stopped,

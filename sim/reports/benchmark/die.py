@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sim.verification import die
 from sim.watch.die import Die, Following
-from sim.watch.watch import Watch
+from sim.watch.watch import Watch, worst_search
 
 __all__ = ["figures", "section"]
 
@@ -21,10 +21,8 @@ STEPS = 200                 # steps timed one by one, from B3 held
 
 def figures(log=print):
     """The flow's seconds from an empty cache, the die's steps and catch-up."""
-    try:
-        die.tech()
-    except die.QflowMissing as missing:
-        return {"missing": str(missing)}
+    if die.missing():
+        return {"missing": die.missing()}
     log("the die: qflow from nothing, then its steps on the page")
     with tempfile.TemporaryDirectory() as folder:
         began = time.perf_counter()
@@ -34,12 +32,7 @@ def figures(log=print):
     netlist = Die(die.page(die.layout()))
     read_s = time.perf_counter() - began
     watch = Watch()
-    watch.step()
-    watch.set(resetN=1)
-    watch.press(7)
-    watch.step(2)
-    watch.press(None)
-    watch.run_until_waiting()
+    worst_search(watch)
     following = Following(netlist, watch)
     steps = []
     for cycle in range(1, STEPS + 1):
