@@ -268,7 +268,7 @@ def e2_waves(tmp_path_factory):
     """The golden model's and the Amaranth chip's waves of E.2."""
     where = tmp_path_factory.mktemp("e2")
     golden_waves.write_session(where / "golden.vcd", e2.SESSION)
-    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+    lockstep.simulate(lockstep.replaying_e2,
                       vcd=str(where / "hdl.vcd"))
     return where / "golden.vcd", where / "hdl.vcd"
 

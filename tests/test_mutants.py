@@ -35,7 +35,7 @@ def late_presses():
 
 
 def battery():
-    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)))
+    lockstep.simulate(lockstep.replaying_e2)
 
     async def late_games(bench):
         for board, key in late_presses():

@@ -52,7 +52,7 @@ class Written(dict):
     def __missing__(self, kind):
         where = self.where
         if kind == "amaranth":
-            lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+            lockstep.simulate(lockstep.replaying_e2,
                               vcd=where / "e2.vcd", gtkw=where / "e2.gtkw")
             made = where / "e2.vcd", where / "e2.gtkw"
         elif kind == "golden":
@@ -60,8 +60,8 @@ class Written(dict):
             made = where / "golden.vcd", chip_view.write(where / "golden.vcd", scope=TOP)
         else:
             netlist.available(kind)
-            built = netlist.build(kind, where / kind)
-            (result,) = netlist.run(built, kind, ["e2_session"], waves=where / NETLISTS[kind])
+            (result,) = netlist.run(lockstep.chip_simulator(kind), ["e2_session"],
+                                    waves=where / NETLISTS[kind], logs=where / kind)
             assert result.passed, result.message
             made = where / NETLISTS[kind], netlist.write_gtkw(where / NETLISTS[kind])
         self[kind] = made
@@ -291,13 +291,13 @@ def test_gtkwave_failing_to_open_the_display_is_said_not_its_usage(sim_waves, ca
 def test_an_interrupted_run_leaves_the_last_whole_waves(tmp_path, monkeypatch):
     vcd, view = tmp_path / "e2.vcd", tmp_path / "e2.gtkw"
     golden = tmp_path / "golden.vcd"
-    lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+    lockstep.simulate(lockstep.replaying_e2,
                       vcd=vcd, gtkw=view)
     golden_waves.write_session(golden, e2.SESSION)
     before = {path: path.read_text() for path in (vcd, view, golden)}
 
     async def interrupted(bench):
-        await lockstep.run(bench, e2.replaying(bench))
+        await lockstep.replaying_e2(bench)
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         lockstep.simulate(interrupted, vcd=vcd, gtkw=view)

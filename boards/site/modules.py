@@ -13,9 +13,9 @@ from pathlib import Path
 
 # What the Worker lacks, so that an import of one fails here rather than in a page.
 ABSENT = ("numpy", "ctypes", "aiohttp", "serial", "pywellen")
-# Imported inside the functions that need them (the chip's insides: E.2's rows, its
-# widths, its waves), which importing the console does not reach.
-LATER = ("sim.chip.lockstep", "hdl.eth.chip", "hdl.eth.export")
+# Imported inside the functions that need them (the chip's insides: its widths, its
+# waves), which importing the console does not reach.
+LATER = ("hdl.eth.chip", "hdl.eth.export")
 # What Pyodide provides, which the Worker's own module imports.
 PYODIDE = ("js", "pyodide", "pyodide.ffi")
 # What the installer put in site-packages to find the project: not the page's.

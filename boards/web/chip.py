@@ -134,7 +134,6 @@ def e2_rows(watch):
     registers, as the chip's outputs show them then) and at the edge (cp high: the
     registers taken). Each is checked as make sim checks it (a 'u' in the paper is a
     value nobody knew in 1990, and any value of a real chip's flip-flop matches it)."""
-    from sim.chip.lockstep import probe_from    # with Amaranth's simulator: when asked
 
     rows = []
     for want in e2.paper_rows():
@@ -145,7 +144,7 @@ def e2_rows(watch):
         frame = watch.frames[n]
         values = frame["values"] if after else (frame["before"]
                                                  or watch.frames[n - 1]["values"])
-        probe = probe_from({name: values[_FRAME_NAME[name]] for name in PROBE_PATHS})
+        probe = e2.probe_from({name: values[_FRAME_NAME[name]] for name in PROBE_PATHS})
         ours = e2.row(n, watch.applied[n - 1], probe, after=after)
         differences = e2.compare([ours], [want], hardware=True)
         rows.append({"cycle": n, "after": after, "paper": list(want.fields),

@@ -6,6 +6,7 @@ driven clock by clock at its inputs and read just after every rising edge:
 
     simulator = Simulator(game, *, pins=None, log=None)
     outputs = simulator.run(inputs, lengths, power_up)
+    outputs, before = simulator.run(inputs, lengths, power_up, before=True)
 
 - ``game``: the catalogue's entry (sim.catalogue.Game); ``pins``: where it is played
   and what is built (sim.backends.core.pins: by default the game's own, the chip's own
@@ -22,7 +23,11 @@ driven clock by clock at its inputs and read just after every rising edge:
   ``lengths``: (lanes,), the clocks each lane runs; ``power_up``: (lanes,), each lane's
   value of the register the game powers up by lane (the chip's random counter), or None.
 - ``run`` returns (lanes, cycles, len(simulator.outputs)) uint32: what the core shows
-  just after each rising edge, zero past a lane's length.
+  just after each rising edge, zero past a lane's length; with ``before`` (every
+  simulator of `SIMULATORS`), and what it shows just before each edge, the cycle's
+  inputs settled (the paper's E.2 prints both, and a Mealy output can differ between
+  them), from the same pass. Amaranth's and the netlists' under cocotb also write the
+  run's waves, ``run(..., waves=path)``.
 
 and says what it can:
 
@@ -46,8 +51,11 @@ line that says why.
 ``bitlanes`` (64 chips to a machine word), ``verilator-cxx`` (Verilator with a plain C++
 harness), ``compiled`` (CXXRTL), ``verilator`` (cocotb), ``amaranth`` (Amaranth's
 simulator) and ``icarus`` (cocotb on Icarus, the slowest). `fastest` picks the fastest
-that runs a game here, and nothing else does. A board build's gates (sim.verification.gatelevel.Gates) keep the protocol
-too; they are made from a build, not by name.
+that runs a game here, and nothing else does. A board build's gates
+(sim.verification.gatelevel.Gates) keep the protocol too; they are made from a build,
+not by name. The chip's lockstep bench (sim.chip.lockstep.Bench) is one lane of any
+simulator of the table, at the chip's pins and its scan path (``pins(chip,
+scan=True)``).
 """
 
 import importlib

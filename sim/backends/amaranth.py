@@ -16,7 +16,6 @@ from amaranth.sim import Simulator
 from sim.backends import BackendMissing
 from sim.backends import core as sim_core
 from sim.chip import lanes
-from sim.waves.game import PERIOD
 
 __all__ = ["Amaranth"]
 
@@ -52,28 +51,30 @@ class Amaranth:
                 [signal(pins.signals[n]) for n in self.outputs],
                 pins.power_up and signal(pins.power_up))
 
-    def run(self, inputs, lengths, power_up=None, *, vcd=None):
-        """The protocol's `run`; with `vcd` (a path; one lane), Amaranth's waves of it,
-        every port traced."""
+    def run(self, inputs, lengths, power_up=None, *, before=False, waves=None):
+        """The protocol's `run`; with `waves` (a path; one lane), Amaranth's waves of it
+        (VCD), every port traced."""
         inputs = np.ascontiguousarray(inputs, np.uint32)
         power_up = np.zeros(len(inputs), np.uint32) if power_up is None else \
             np.broadcast_to(power_up, (len(inputs),))
         jobs = min(self.jobs, len(inputs))
-        if vcd is not None or jobs < 2 or int(np.sum(lengths)) < SPREAD_CLOCKS:
-            return self._lanes(range(len(inputs)), inputs, lengths, power_up, vcd)
+        if waves is not None or jobs < 2 or int(np.sum(lengths)) < SPREAD_CLOCKS:
+            outputs = self._lanes(range(len(inputs)), inputs, lengths, power_up, before,
+                                  waves)
+            return (outputs[0], outputs[1]) if before else outputs[0]
         global _RUNNING
         self._simulator()       # made once, here: the forked workers inherit it
-        _RUNNING = (self, inputs, lengths, power_up)     # the forked workers' to read
-        outputs = np.zeros((*inputs.shape[:2], len(self.outputs)), np.uint32)
+        _RUNNING = (self, inputs, lengths, power_up, before)  # the forked workers' to read
+        outputs = np.zeros((2, *inputs.shape[:2], len(self.outputs)), np.uint32)
         try:
             with lanes.pool(jobs) as workers:
                 # A lane at a time, the longest first, for whichever worker is free.
                 order = np.argsort(-np.asarray(lengths), kind="stable").tolist()
                 for n, found in workers.imap_unordered(_lane, order):
-                    outputs[n] = found
+                    outputs[:, n] = found
         finally:
             _RUNNING = None
-        return outputs
+        return (outputs[0], outputs[1]) if before else outputs[0]
 
     def _simulator(self):
         """The design in a simulator, made once (and inherited by forked workers): the
@@ -82,8 +83,12 @@ class Amaranth:
             design, driven, read, register = self._design()
             playing = {}
 
+            def shown(ctx):
+                return [int(getattr(v, "value", v)) for v in
+                        (ctx.get(signal) for signal in read)]
+
             async def bench(ctx):
-                inputs, length, power_up, outputs = playing["lane"]
+                inputs, length, power_up, after, before = playing["lane"]
                 if register is not None:
                     ctx.set(register, power_up)     # at power-up, before the first edge
                 last = [None] * len(driven)
@@ -93,13 +98,15 @@ class Amaranth:
                         if pin != last[k]:
                             ctx.set(driven[k], pin)
                             last[k] = pin
+                    if before is not None:
+                        before[c] = shown(ctx)
                     await ctx.tick()
-                    outputs[c] = [int(getattr(v, "value", v)) for v in
-                                  (ctx.get(signal) for signal in read)]
-                    await ctx.delay(float(PERIOD / 2))      # to the falling edge
+                    after[c] = shown(ctx)
+                    await ctx.delay(float(period / 2))      # to the falling edge
 
+            period = self.pins.period
             simulator = Simulator(design)
-            simulator.add_clock(float(PERIOD), phase=float(PERIOD))
+            simulator.add_clock(float(period), phase=float(period))
             simulator.add_testbench(bench)
             # Every port, those the core leaves unused too, which Amaranth traces beside
             # the design ("bench.tx__valid").
@@ -107,20 +114,22 @@ class Amaranth:
             self._built = simulator, playing, ports, [False]
         return self._built
 
-    def _lanes(self, numbers, inputs, lengths, power_up, vcd=None):
-        """Lanes `numbers` of the run, one after the other: their outputs."""
+    def _lanes(self, numbers, inputs, lengths, power_up, before, waves=None):
+        """Lanes `numbers` of the run, one after the other: what they show after each
+        edge and, with `before`, before it, (2, lanes, cycles, outputs)."""
         numbers = list(numbers)
-        outputs = np.zeros((len(numbers), inputs.shape[1], len(self.outputs)), np.uint32)
+        outputs = np.zeros((2, len(numbers), inputs.shape[1], len(self.outputs)), np.uint32)
         simulator, playing, ports, used = self._simulator()
         for k, n in enumerate(numbers):
-            playing["lane"] = inputs[n], int(lengths[n]), int(power_up[n]), outputs[k]
+            playing["lane"] = (inputs[n], int(lengths[n]), int(power_up[n]), outputs[0, k],
+                               outputs[1, k] if before else None)
             if used[0]:
                 simulator.reset()               # the core at power-up, as the model
             used[0] = True
-            if vcd is None:
+            if waves is None:
                 simulator.run()
                 continue
-            with simulator.write_vcd(str(vcd), traces=ports):
+            with simulator.write_vcd(str(waves), traces=ports):
                 simulator.run()
         return outputs
 
@@ -129,5 +138,5 @@ _RUNNING = None
 
 
 def _lane(n):
-    simulator, inputs, lengths, power_up = _RUNNING
-    return n, simulator._lanes([n], inputs, lengths, power_up)[0]
+    simulator, inputs, lengths, power_up, before = _RUNNING
+    return n, simulator._lanes([n], inputs, lengths, power_up, before)[:, 0]

@@ -17,8 +17,7 @@ driven pin by pin or in batch; `chip` makes them of the 1990 chip:
     probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
     rows = chips.clocked(inputs, outputs)  # lane 0's batch in `array`s (no numpy)
 
-`CompiledBench` puts one lane beside the golden model with the interface of
-`sim.chip.lockstep.Bench`, so the same protocols and lockstep checks run on it.
+The chip's lockstep bench (sim.chip.lockstep) runs `Compiled` one lane at a time.
 """
 
 import ctypes
@@ -31,20 +30,18 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 
 from sim import BUILD
 from sim.backends import BackendMissing
 from sim.backends import core as sim_core
-from sim.chip.lockstep import PinBench
 from sim.chip.signals import INPUT_PINS, PROBE_PATHS, RANDOM
 from sim.cache import cached
 from sim.tools import executable, run_tool, tool_version
 
 __all__ = ["BackendMissing", "Design", "Toolchain", "compiler", "native", "library",
            "chip_design", "load",
-           "wrapper_signatures", "Compiled", "Lanes", "chip", "CompiledBench", "simulate"]
+           "wrapper_signatures", "Compiled", "Lanes", "chip"]
 
 CACHE = BUILD / "compiled"
 FAILED = CACHE / "failed"           # the logs of failed builds
@@ -186,8 +183,8 @@ def wrapper_signatures():
         "ttt_step": ([handle, i64], None),
         "ttt_run": ([handle, pointer(np.int64, flags="C"), i64,
                      i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C"),
-                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C")],
-                    None),
+                     i32, pointer(np.int32, flags="C"), pointer(np.uint32, flags="C"),
+                     ctypes.c_void_p], None),
     }
 
 
@@ -241,11 +238,13 @@ class Lanes:
         """`cycles` clock cycles of every lane, with the inputs as they are."""
         self._lib.ttt_step(self._handle, cycles)
 
-    def run(self, inputs, lengths=None, *, inputs_named=INPUT_PINS, outputs=None):
+    def run(self, inputs, lengths=None, *, inputs_named=INPUT_PINS, outputs=None,
+            before=False):
         """The batch. `inputs` is (lanes, cycles, len(inputs_named)): before each cycle
         a lane takes its row. Lane l runs lengths[l] cycles (all, by default). Returns
         (lanes, cycles, len(outputs)) uint32: `outputs` (PROBE_PATHS' paths by default)
-        just after each rising edge; zero past a lane's length."""
+        just after each rising edge; zero past a lane's length. With `before`, the pair
+        of that and the same outputs just before each edge, its inputs settled."""
         inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
         lanes, cycles, width = inputs.shape
         if lanes != self.lanes or width != len(inputs_named):
@@ -259,9 +258,11 @@ class Lanes:
         in_index = np.array([self.index(n) for n in inputs_named], np.int32)
         out_index = np.array([self.index(n) for n in outputs], np.int32)
         result = np.zeros((lanes, cycles, len(outputs)), np.uint32)
+        settled = np.zeros_like(result) if before else None
         self._lib.ttt_run(self._handle, lengths, cycles, len(in_index), in_index, inputs,
-                          len(out_index), out_index, result)
-        return result
+                          len(out_index), out_index, result,
+                          None if settled is None else settled.ctypes.data)
+        return (result, settled) if before else result
 
     def clocked(self, inputs, outputs):
         """Lane 0's batch without numpy, as the page's chip takes it (sim/watch/clock.py;
@@ -285,7 +286,7 @@ class Lanes:
                                 buffer(in_index, ctypes.c_int32),
                                 buffer(inputs, ctypes.c_uint32), len(out_index),
                                 buffer(out_index, ctypes.c_int32),
-                                buffer(result, ctypes.c_uint32))
+                                buffer(result, ctypes.c_uint32), None)
         return result
 
 
@@ -297,7 +298,8 @@ def _buffers_run(lib):
         run = lib["ttt_run"]
         i32, i64, u32 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32
         run.argtypes = [ctypes.c_void_p, ctypes.POINTER(i64), i64, i32, ctypes.POINTER(i32),
-                        ctypes.POINTER(u32), i32, ctypes.POINTER(i32), ctypes.POINTER(u32)]
+                        ctypes.POINTER(u32), i32, ctypes.POINTER(i32), ctypes.POINTER(u32),
+                        ctypes.c_void_p]
         run.restype = None
         lib._ttt_run_buffers = run
     return run
@@ -346,52 +348,8 @@ class Compiled:
                 continue
         raise BackendMissing(f"the compiled design has no 32-bit signal {signal!r}")
 
-    def run(self, inputs, lengths, power_up=None):
+    def run(self, inputs, lengths, power_up=None, *, before=False):
         lanes = Lanes(len(inputs), loaded=self.loaded, power_up=None if power_up is None
                       or self.pins.power_up is None else {self.pins.power_up: power_up})
-        return lanes.run(inputs, lengths, inputs_named=self._driven, outputs=self._read)
-
-
-class CompiledBench(PinBench):
-    """One compiled chip and the golden model beside it, compared after every edge."""
-
-    def __init__(self, chips, model, lane=0, history=6):
-        super().__init__(model, history)
-        self.chips, self.lane = chips, lane
-        self._drive(model.inputs)
-        self.check()
-
-    def _drive(self, inputs):
-        self.chips.set(self.lane, **{name: getattr(inputs, name) for name in INPUT_PINS})
-
-    def _read(self):
-        return {name: self.chips.get(self.lane, path) for name, path in PROBE_PATHS.items()}
-
-    async def _edge(self):
-        self.chips.step()
-
-    async def _shift(self, bits):
-        self.chips.set(self.lane, scan=1)
-        out = []
-        for bit in bits:
-            out.append(self.chips.get(self.lane, "scanout"))
-            self.chips.set(self.lane, scanin=out[-1] if bit is None else bit)
-            self.chips.step()
-        self.chips.set(self.lane, scan=0)
-        self.cycle += len(out)
-        return out
-
-
-def simulate(testbench, *, random=0):
-    """Run ``await testbench(bench)`` on a compiled chip and the golden model whose
-    random counters power up at `random`, as `sim.chip.lockstep.simulate` does on Amaranth's
-    simulator; return what it returns. Nothing here waits on a simulator's clock, so the
-    coroutine runs to its end in one go."""
-    bench = CompiledBench(chip(1, random=random), CycleModel(random=random))
-    coroutine = testbench(bench)
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value
-    coroutine.close()
-    raise RuntimeError("the testbench waited for something the compiled chip never does")
+        return lanes.run(inputs, lengths, inputs_named=self._driven, outputs=self._read,
+                         before=before)

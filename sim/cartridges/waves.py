@@ -42,7 +42,7 @@ def waves(name, game, core_vcd, golden_vcd, *, core=None, gtkw=True):
     recording = recorded(entry, cartridge=True, games=[game], cache=False)
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
-        outputs = simulator.run(recording.lanes(), recording.lengths, vcd=raw)
+        outputs = simulator.run(recording.lanes(), recording.lengths, waves=raw)
         game_waves.rename(raw, core_vcd, f"the {entry.name} cartridge")
     if gtkw:
         for path in (core_vcd, golden_vcd):

@@ -10,14 +10,15 @@ the same format, so `compare` can check every column of every row.
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_ref.eth.cycle import NO_KEY, CycleModel, Inputs, State, key_down
+from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Inputs, Probe, State, key_down
 
 from firmware_ref.eth.pins import clocked
 
 from sim.chip.signals import PERIOD_NS
 
 __all__ = ["COLUMNS", "SESSION", "TRACE", "Row", "Difference", "paper_rows",
-           "replay", "replaying", "row", "compare", "think_times", "format_table"]
+           "replay", "replaying", "row", "probe_from", "compare", "think_times",
+           "format_table"]
 
 TRACE = Path(__file__).with_name("e2_trace.txt")      # package data (pyproject.toml)
 
@@ -139,6 +140,15 @@ def row(n, inputs, probe, *, after):
     applied `inputs` (cp low), or at the edge itself (`after`, cp high)."""
     time = (2 * n - (0 if after else 1)) * PERIOD_NS // 2
     return Row(_fields(time, inputs, int(after), probe))
+
+
+def probe_from(values):
+    """A Probe from the integers a chip shows, by Probe field (None: unknown)."""
+    values = dict(values)
+    values["state"] = State(values["state"])
+    if values["choose"] is not None:
+        values["choose"] = Choose(values["choose"])
+    return Probe(**values)
 
 
 def compare(ours, paper, *, hardware=False):

@@ -1,41 +1,45 @@
-"""Lockstep: the Amaranth chip and the golden model side by side, compared every clock.
+"""Lockstep: the chip on any simulator and the golden model side by side, compared at
+every clock.
 
-A `Bench` drives `hdl.eth.chip.Chip` through its pins only and feeds the golden
-`CycleModel` the same inputs. After every edge it compares every output pin and the
-internal nodes the E.2 trace prints; at the first difference it raises `Mismatch`
-with the cycle, the signal, both values and the last rows of both.
+A `Bench` is the chip as one lane of a simulator of the protocol (sim.backends:
+Amaranth's by default, the compiled chip, the exported netlist under cocotb), driven at
+its pins only, with the golden `CycleModel` fed the same inputs. It compares every
+output pin and the internal nodes the E.2 trace prints just before every rising edge,
+the new inputs settled, and just after it; at the first difference it raises `Mismatch`
+with the cycle, the signal, both values and the last cycles of both.
 
 A Bench offers what a protocol of firmware_ref.eth.cycle needs (`set`, `state`, `board`,
 `probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
-The comparison lives in `PinBench`, which the cocotb bench of the exported netlist
-(sim/backends/cocotb_chip.py) shares; `walking_games` plays every game on either.
+What the protocols read is the golden model's, which the chip must equal; so a bench
+records the inputs as the protocol plays and runs the lane when the chip itself is read
+(`probe`, the scan path, `shown`) and when the testbench ends, from power-up each time
+(a load through the scan path sets every flip-flop, so a run starts there after one).
+`walking_games` plays every game on a bench or on the golden model alone.
 """
 
-import collections
 import dataclasses
 import tempfile
 from pathlib import Path
 
-from amaranth.sim import Simulator
+import numpy as np
 
 from firmware_ref.cartridge import board_places
-from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Probe, Registers, State
+from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN
+from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Registers, State
 from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
-from hdl.eth.chip import Chip
 
 from sim import Mismatch
-from sim.chip import games
+from sim.chip import e2, games
 from sim.chip import view
+from sim.chip.signals import PERIOD_NS, SCAN_OUT, TIED_LOW
 from sim.waves import files as waves
-from sim.chip.signals import INPUT_PINS, PERIOD_NS, PROBE_PATHS
 
-__all__ = ["PERIOD", "PinBench", "Bench",
-           "probe_from", "resolve", "run", "simulate", "netlist_name", "walking_games",
-           "concrete", "scan_values", "from_scan"]
+__all__ = ["PERIOD", "Bench", "chip_simulator", "run", "simulate", "replaying_e2",
+           "netlist_name", "walking_games", "concrete", "scan_values", "from_scan"]
 
 PERIOD = PERIOD_NS * 1e-9       # seconds, as Amaranth's simulator counts
-FIELDS = tuple(f.name for f in dataclasses.fields(Probe))
+SCAN, SCAN_IN = TIED_LOW        # the scan path's inputs, driven here
 
 
 def _show(probe):
@@ -47,37 +51,59 @@ def _show(probe):
             f"led {probe.led:018b} cb{v(probe.copyboard)}")
 
 
-def probe_from(values):
-    """A Probe from the integers a simulator shows under PROBE_PATHS' names."""
-    values = dict(values)
-    values["state"] = State(values["state"])
-    values["choose"] = Choose(values["choose"])
-    return Probe(**values)
+def _row(probe):
+    """A Probe as the integers a simulator shows, UNKNOWN where the model knows none."""
+    return tuple(UNKNOWN if value is None else int(value)
+                 for value in (getattr(probe, name) for name in PROBE_COLUMNS))
 
 
-class PinBench:
-    """A chip in some simulator and the golden model beside it, fed the same inputs.
+def _probe(row):
+    """A Probe from a `_row` or a simulator's outputs (PROBE_COLUMNS first)."""
+    return e2.probe_from({name: None if value == UNKNOWN else int(value)
+                          for name, value in zip(PROBE_COLUMNS, row)})
 
-    Subclasses say how to drive the input pins (`_drive`), read the probe (`_read`,
-    integers by PROBE_PATHS name), wait for a rising edge (`_edge`), what follows the
-    check after it (`_after`) and how to clock the scan path (`_shift`); this class
-    keeps the model in step and compares them.
-    """
 
-    def __init__(self, model, history=6):
-        self.model = model
+def chip_simulator(name="amaranth", *, core=None, edit=None, log=None):
+    """The simulator `name` (sim.backends.SIMULATORS) made for the chip at its pins and
+    its scan path, as a Bench runs it; of a mutant with `core` or `edit`
+    (sim.backends.core.Source.mutant). One that cannot raises BackendMissing."""
+    from sim import catalogue
+    from sim.backends import make
+    from sim.backends.core import pins
+    chip = catalogue.game("eth")
+    return make(name, chip, pins=pins(chip, scan=True).mutant(core=core, edit=edit),
+                log=log)
+
+
+class Bench:
+    """The chip as one lane of `simulator` (`chip_simulator`), its random counter at
+    power-up `random`, and the golden `model` beside it, fed the same inputs; the last
+    `history` cycles of both go into a Mismatch."""
+
+    def __init__(self, simulator, model, *, random=0, history=6):
+        if not simulator.forces_power_up and random:
+            raise ValueError(f"the {simulator.name} backend starts the chip's random "
+                             f"counter as its netlist does, at 0, not {random}")
+        self.simulator, self.model, self.random = simulator, model, random
+        self.history = history
         self.cycle = 0
-        self._rows = collections.deque(maxlen=history)
+        self._inputs = simulator.pins.inputs
+        self._probes = len(PROBE_COLUMNS)
+        self._scanout = simulator.outputs.index(SCAN_OUT)
+        # For every edge since power-up: the pins before it, by name, and what the
+        # model shows before and after it (None while the scan path shifts).
+        self._pins, self._expected = [], []
+        self._start = 0         # the edge a run starts at: 0, or the last load's
+        self._checked = 0       # the edges compared
 
-    # -- what protocols use, as on CycleModel ---------------------------------------
+    # -- what protocols use, as on CycleModel -----------------------------------------
 
     def set(self, inputs=None, **pins):
         self.model.set(inputs, **pins)
-        self._drive(self.model.inputs)
 
     @property
     def state(self):
-        return self.model.state         # equal to the chip's: checked at every edge
+        return self.model.state         # equal to the chip's: compared at every edge
 
     @property
     def board(self):
@@ -88,106 +114,135 @@ class PinBench:
 
     @property
     def probe(self):
-        """The chip's pins and internal nodes, as a Probe."""
-        return probe_from(self._read())
+        """The chip's pins and internal nodes now, as a Probe."""
+        return _probe(self._now())
 
     async def tick(self):
-        await self._edge()
+        before = _row(self.model.probe)
+        self._pins.append(self._pending())
         self.model.tick()
+        self._expected.append((before, _row(self.model.probe)))
         self.cycle += 1
-        self.check()
-        await self._after()
 
-    async def _after(self):
-        pass
+    def check(self):
+        """Compare the chip with the model at every edge so far, and now."""
+        self._now(check=True)
 
-    # -- the scan path: `_shift(bits)` clocks bits in (None: scanout back into scanin)
-    #    and returns the bits scanout showed -------------------------------------------
+    def shown(self, first=0):
+        """What the chip showed at each edge from edge `first` (the bench's `cycle`
+        before it; no earlier than the last load), compared: (inputs, before, after),
+        the model's inputs and the chip's Probes."""
+        after, before = self._run(self._pins[self._start:])
+        self._compare(after, before)
+        return [(inputs, _probe(before[k]), _probe(after[k]))
+                for k, (inputs, _) in enumerate(self._pins[self._start:])
+                if self._start + k >= first]
+
+    def finish(self, *, waves=None):
+        """Run the lane to the last edge and compare it, its waves to `waves` (a path)."""
+        after, before = self._run(self._pins[self._start:], waves=waves)
+        self._compare(after, before)
+
+    def _pending(self, **scan_pins):
+        inputs = self.model.inputs
+        pins = {SCAN: 0, SCAN_IN: 0, **dataclasses.asdict(inputs), **scan_pins}
+        return inputs, tuple(pins[name] for name in self._inputs)
+
+    def _now(self, *, check=False):
+        """The chip's outputs now: before an edge with the inputs as they are; with
+        `check`, compared with the model's."""
+        after, before = self._run(self._pins[self._start:] + [self._pending()])
+        self._compare(after[:-1], before[:-1])
+        now = before[-1, :self._probes]
+        if check:
+            for name, want, got in zip(PROBE_COLUMNS, _row(self.model.probe), now):
+                if want != UNKNOWN and got != want:
+                    raise Mismatch(self._report(self.cycle + 1, name, want, int(got),
+                                                before=True, shown=after))
+        return now
+
+    # -- the scan path ------------------------------------------------------------------
 
     async def load(self, registers):
         """Shift `registers` into the chip through the scan pins and restart the model
         from them. Returns the registers the chip held before."""
         registers = concrete(registers)
-        before = await self._shift(scan.encode(scan_values(registers)))
+        before = self._shift(scan.encode(scan_values(registers)))
+        # Compared from the next edge on, which sees the pins as they are now.
         self.model = CycleModel.from_registers(registers, self.model.inputs)
-        self.check()
         return from_scan(scan.decode(before))
 
     async def unload(self):
         """Read every register through the scan pins, shifting scanout back into
         scanin, so the chip holds the same state afterwards."""
-        return from_scan(scan.decode(await self._shift([None] * scan.SCAN_LENGTH)))
+        return from_scan(scan.decode(self._shift([None] * scan.SCAN_LENGTH)))
 
-    # -- the comparison ---------------------------------------------------------------
-
-    def check(self):
-        """Compare the chip with the model now; what the model does not know is not
-        compared ('u' in E.2)."""
-        expected, actual = self.model.probe, self.probe
-        self._rows.append((self.cycle, expected, actual))
-        for name in FIELDS:
-            want = getattr(expected, name)
-            if want is not None and getattr(actual, name) != want:
-                raise Mismatch(self._report(name, want, getattr(actual, name)))
-
-    def _report(self, name, want, got):
-        def value(x):
-            return f"{x:018b}" if name == "led" else str(getattr(x, "name", x))
-        lines = [f"cycle {self.cycle}: {name} is {value(got)} in the HDL, "
-                 f"{value(want)} in the golden model",
-                 f"inputs: {self.model.inputs}",
-                 "last cycles (golden model above, HDL below):"]
-        for cycle, expected, actual in self._rows:
-            lines += [f"  {cycle:>7} model {_show(expected)}",
-                      f"  {'':>7} HDL   {_show(actual)}"]
-        return "\n".join(lines)
-
-
-def resolve(chip, path):
-    """The Amaranth signal at dotted `path` below `chip` (sim.chip.signals.PROBE_PATHS)."""
-    for name in path.split("."):
-        chip = getattr(chip, name)
-    return chip
-
-
-class Bench(PinBench):
-    """The Amaranth chip in a running simulation (`ctx`) and the golden model beside it.
-    Amaranth settles the logic at every `set`, so the chip is compared at once."""
-
-    def __init__(self, ctx, chip, model, history=6):
-        super().__init__(model, history)
-        self.ctx, self.chip = ctx, chip
-        self._signals = {name: resolve(chip, path) for name, path in PROBE_PATHS.items()}
-        self._drive(model.inputs)
-        self.check()
-
-    def _drive(self, inputs):
-        for name in INPUT_PINS:
-            self.ctx.set(getattr(self.chip, name), getattr(inputs, name))
-
-    def _read(self):
-        return {name: int(getattr(value, "value", value))
-                for name, value in ((name, self.ctx.get(signal))
-                                    for name, signal in self._signals.items())}
-
-    async def _edge(self):
-        await self.ctx.tick()
-
-    async def _after(self):
-        # Inputs change at the falling edge, as in E.1, the netlist bench and the golden
-        # waves, so that all their waves line up.
-        await self.ctx.delay(PERIOD / 2)
-
-    async def _shift(self, bits):
-        self.ctx.set(self.chip.scan, 1)
-        out = []
-        for bit in bits:
-            out.append(self.ctx.get(self.chip.scanout))
-            self.ctx.set(self.chip.scanin, out[-1] if bit is None else bit)
-            await self.ctx.tick()
-        self.ctx.set(self.chip.scan, 0)
-        self.cycle += len(out)
+    def _shift(self, bits):
+        """Clock `bits` in with scan high (None: what scanout shows, back into scanin);
+        the bits scanout showed. Position t of the chain shows at scanout before edge t
+        (hdl.eth.scan), whatever comes in meanwhile, so one run finds them all."""
+        if len(bits) > scan.SCAN_LENGTH:
+            raise ValueError(f"the scan path holds {scan.SCAN_LENGTH} bits, not {len(bits)}")
+        rows = [self._pending(**{SCAN: 1, SCAN_IN: bit or 0}) for bit in bits]
+        after, before = self._run(self._pins[self._start:] + rows)
+        done = len(self._pins) - self._start
+        self._compare(after[:done], before[:done])
+        out = [int(v) for v in before[done:, self._scanout]]
+        loading = None not in bits
+        if loading:
+            self._start = len(self._pins)     # every flip-flop is set: runs start here
+            self._checked = self._start
+        self._pins += [self._pending(**{SCAN: 1, SCAN_IN: out[k] if bit is None else bit})
+                       for k, bit in enumerate(bits)]
+        self._expected += [None] * len(bits)
+        self.cycle += len(bits)
         return out
+
+    # -- running the lane and comparing -------------------------------------------------
+
+    def _run(self, pins, waves=None):
+        """(after, before) of one lane of `pins` (inputs, row) from power-up."""
+        inputs = np.array([[row for _, row in pins]], np.uint32).reshape(
+            1, len(pins), len(self._inputs))
+        options = {} if waves is None else {"waves": waves}
+        after, before = self.simulator.run(inputs, [len(pins)], [self.random],
+                                           before=True, **options)
+        return after[0], before[0]
+
+    def _compare(self, after, before):
+        """Compare the edges from the first not yet compared to the run's last."""
+        first, end = self._checked, self._start + len(after)
+        for edge in range(first, end):
+            expected = self._expected[edge]
+            if expected is None:
+                continue
+            k = edge - self._start
+            for row, got, early in ((expected[0], before[k], True),
+                                    (expected[1], after[k], False)):
+                for name, want, value in zip(PROBE_COLUMNS, row, got):
+                    if want != UNKNOWN and value != want:
+                        self._checked = end
+                        raise Mismatch(self._report(edge + 1, name, want, int(value),
+                                                    before=early, shown=after))
+        self._checked = max(self._checked, end)
+
+    def _report(self, edge, name, want, got, *, before, shown):
+        """The Mismatch's text: the signal at `edge` (from 1), before or after it, and
+        the last cycles of model and chip, `shown` the run's outputs after each edge."""
+        def value(x):
+            kind = {"state": State, "choose": Choose}.get(name)
+            return f"{x:018b}" if name == "led" else kind(x).name if kind else str(x)
+        where = f"just before edge {edge}" if before else f"cycle {edge}"
+        inputs = self._pins[edge - 1][0] if edge <= len(self._pins) else self.model.inputs
+        lines = [f"{where}: {name} is {value(got)} in the HDL, {value(want)} in the "
+                 f"golden model", f"inputs: {inputs}",
+                 "last cycles (golden model above, HDL below):"]
+        last = edge - 1 if before else edge
+        for k in range(max(self._start, last - self.history), last):
+            if self._expected[k] is not None:
+                lines += [f"  {k + 1:>7} model {_show(_probe(self._expected[k][1]))}",
+                          f"  {'':>7} HDL   {_show(_probe(shown[k - self._start]))}"]
+        return "\n".join(lines)
 
 
 async def run(bench, protocol):
@@ -198,6 +253,19 @@ async def run(bench, protocol):
         except StopIteration as done:
             return done.value
         await bench.tick()
+
+
+async def replaying_e2(bench, session=e2.SESSION):
+    """E.2's session on `bench`, and its rows as e2.replaying gives them, from what the
+    chip showed at each edge (one run for them all)."""
+    first = bench.cycle
+    for inputs in session:
+        bench.set(inputs)
+        await bench.tick()
+    shown = bench.shown(first)
+    return [row for n, (inputs, before, after) in enumerate(shown, start=1)
+            for row in (e2.row(n, inputs, before, after=False),
+                        e2.row(n, inputs, after, after=True))]
 
 
 def walking_games(chip, opening, presses):
@@ -245,34 +313,50 @@ def netlist_name(path):
     return (export.TOP, *blocks, export.CLOCK if name == "clk" else name)
 
 
-def simulate(testbench, *, random=0, vcd=None, gtkw=None):
-    """Run ``await testbench(bench)`` with a fresh Chip and golden model whose random
-    counters power up at `random`; return what it returns. With `vcd`, the waves go to
-    that file under the exported netlist's names (`netlist_name`), and with `gtkw` a
-    GTKWave view of them (sim.waves.gtkw); both are written whole or not at all."""
-    chip = Chip(random_init=random)
-    result = []
+def simulate(testbench, *, random=0, simulator=None, vcd=None, gtkw=None):
+    """Run ``await testbench(bench)`` on a Bench of `simulator` (`chip_simulator`;
+    Amaranth's by default) and a golden model whose random counters power up at
+    `random`; return what it returns. With `vcd`, the waves of the run go to that file
+    (Amaranth's under the exported netlist's names, `netlist_name`; a netlist's are its
+    own), with `gtkw` a GTKWave view of them (sim.waves.gtkw): written whole or not at
+    all, up to a disagreement where there is one."""
+    bench = Bench(simulator or chip_simulator(), CycleModel(random=random), random=random)
+    coroutine = testbench(bench)
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        result = done.value
+    except Mismatch:
+        try:        # the waves up to the disagreement are what a person needs
+            _finish(bench, vcd, gtkw)
+        except Mismatch:
+            pass
+        raise
+    else:
+        coroutine.close()
+        raise RuntimeError("the testbench waited for something a Bench never does")
+    _finish(bench, vcd, gtkw)
+    return result
 
-    async def bench(ctx):
-        result.append(await testbench(Bench(ctx, chip, CycleModel(random=random))))
 
-    sim = Simulator(chip)
-    sim.add_clock(PERIOD, phase=PERIOD)     # rising edges at 200 ns, 400 ns, ... as E.2
-    sim.add_testbench(bench)
+def _finish(bench, vcd, gtkw):
+    """Run `bench` to its last edge and compare it, writing its waves where asked."""
     if vcd is None:
-        sim.run()
-        return result[0]
+        return bench.finish()
+    if bench.simulator.name != "amaranth":
+        try:
+            return bench.finish(waves=vcd)
+        finally:
+            if gtkw is not None and Path(vcd).exists():
+                view.write(vcd, scope=export.TOP, save_path=gtkw)
     with tempfile.TemporaryDirectory() as scratch:
         raw = Path(scratch, "amaranth.vcd")
         try:
-            with sim.write_vcd(str(raw)):
-                sim.run()
+            bench.finish(waves=raw)
         except Mismatch:
-            # The waves up to the disagreement are what a person needs to look into it.
             _rename_waves(raw, vcd, gtkw)
             raise
         _rename_waves(raw, vcd, gtkw)
-    return result[0]
 
 
 def _rename_waves(raw, vcd, gtkw):

@@ -79,7 +79,7 @@ def _on_hdl(build):
     from sim.chip import lockstep      # Amaranth is imported only when the HDL is asked for
     vcd, view = _hdl_waves(build)
     try:
-        return lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+        return lockstep.simulate(lockstep.replaying_e2,
                                  vcd=vcd, gtkw=view)
     except Mismatch as mismatch:
         print(f"The chip and the golden model disagree:\n{mismatch}", file=sys.stderr)

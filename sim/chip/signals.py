@@ -6,8 +6,8 @@ the golden waves (`sim.chip.golden_waves`). The benches read the chip through th
 and `sim.waves.compare` pairs waves by them.
 """
 
-__all__ = ["PERIOD_NS", "INPUT_PINS", "TIED_LOW", "PROBE_PATHS", "RANDOM", "WAVES",
-           "GROUPS"]
+__all__ = ["PERIOD_NS", "INPUT_PINS", "TIED_LOW", "SCAN_OUT", "PROBE_PATHS", "RANDOM",
+           "WAVES", "GROUPS"]
 
 # The clock of every simulation, E.1's: cp low for 100 ns, then high for 100 ns, so that
 # the rising edges fall at 200 ns, 400 ns, ... as in the E.2 trace and all waves align.
@@ -17,6 +17,8 @@ PERIOD_NS = 200
 INPUT_PINS = ("keyboardN", "userbegins", "piN", "resetN")
 # The scan path's inputs, held low: the games do not play it.
 TIED_LOW = ("scan", "scanin")
+# The scan path's output: position 0 of its chain, a flip-flop (hdl.eth.scan).
+SCAN_OUT = "scanout"
 
 # What a bench compares after every edge, by firmware_ref.eth.cycle.Probe field.
 PROBE_PATHS = {"state": "controller.state", "wins": "board.wins",

@@ -105,7 +105,7 @@ class Chip {
     this.words(outs, outIndex.length).set(outIndex);
     new Uint8Array(x.memory.buffer, data, inputs.length).set(inputs);
     x.ttt_run(this.handle, lengths, BigInt(cycles), inIndex.length, ins, data,
-              outIndex.length, outs, result);
+              outIndex.length, outs, result, 0);    // 0: no reads before the edges
     const got = new Uint8Array(x.memory.buffer, result, 4 * cycles * outIndex.length).slice();
     for (const at of [lengths, ins, outs, data, result]) x.free(at);
     return got;
