@@ -144,3 +144,42 @@ def test_a_difference_is_reported_with_cycle_signal_values_and_history(simulate,
     assert "last cycles (golden model above, HDL below):" in text
     assert len(re.findall(r"^ +\d+ model ", text, re.M)) == 2     # edges 1 and 2
     assert len(re.findall(r"^ +HDL ", text, re.M)) == 2
+
+
+class _Shown:
+    """The compiled chip as a simulator of the protocol, but showing led's bit 0 flipped
+    at edge `edge` (from 1): just before it with `before`, else just after it."""
+
+    def __init__(self, inner, edge, *, before):
+        self.inner, self.edge, self.early = inner, edge, before
+        self.name, self.pins, self.outputs = inner.name, inner.pins, inner.outputs
+        self.forces_power_up = inner.forces_power_up
+
+    def run(self, inputs, lengths, power_up=None, *, before=False):
+        shown = [a.copy() for a in self.inner.run(inputs, lengths, power_up, before=True)]
+        shown[self.early][0, self.edge - 1, self.outputs.index("led")] ^= 1
+        return tuple(shown) if before else shown[0]
+
+
+@pytest.mark.parametrize("before, said", [(False, "cycle 6: led"),
+                                          (True, "just before edge 6: led")])
+def test_a_difference_before_or_after_an_edge_is_named_as_such(before, said):
+    simulator = _Shown(lockstep.chip_simulator("compiled"), 6, before=before)
+
+    async def testbench(bench):
+        await lockstep.run(bench, starting(bench, userbegins=True))
+        for _ in range(10):
+            await bench.tick()
+    with pytest.raises(lockstep.Mismatch) as caught:
+        lockstep.simulate(testbench, simulator=simulator)
+    assert str(caught.value).startswith(said), str(caught.value)
+    # Unchanged, the same run agrees: the difference was the planted bit's alone.
+    lockstep.simulate(testbench, simulator=simulator.inner)
+
+
+def test_a_chip_powered_up_as_its_netlist_is_not_given_another_counter():
+    simulator = _Shown(lockstep.chip_simulator("compiled"), 1, before=False)
+    simulator.forces_power_up = False
+    with pytest.raises(ValueError, match="starts the chip's random counter as its "
+                                         "netlist does, at 0, not 3"):
+        lockstep.simulate(lockstep.replaying_e2, simulator=simulator, random=3)

@@ -30,15 +30,17 @@ from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
 
 from sim import Mismatch
+from sim.backends import make
+from sim.backends.core import pins
+from sim.catalogue import CHIP
 from sim.chip import e2, games
 from sim.chip import view
-from sim.chip.signals import PERIOD_NS, SCAN_OUT, TIED_LOW
+from sim.chip.signals import SCAN_OUT, TIED_LOW
 from sim.waves import files as waves
 
-__all__ = ["PERIOD", "Bench", "chip_simulator", "run", "simulate", "replaying_e2",
+__all__ = ["Bench", "chip_simulator", "run", "simulate", "replaying_e2",
            "netlist_name", "walking_games", "concrete", "scan_values", "from_scan"]
 
-PERIOD = PERIOD_NS * 1e-9       # seconds, as Amaranth's simulator counts
 SCAN, SCAN_IN = TIED_LOW        # the scan path's inputs, driven here
 
 
@@ -67,11 +69,7 @@ def chip_simulator(name="amaranth", *, core=None, edit=None, log=None):
     """The simulator `name` (sim.backends.SIMULATORS) made for the chip at its pins and
     its scan path, as a Bench runs it; of a mutant with `core` or `edit`
     (sim.backends.core.Source.mutant). One that cannot raises BackendMissing."""
-    from sim import catalogue
-    from sim.backends import make
-    from sim.backends.core import pins
-    chip = catalogue.game("eth")
-    return make(name, chip, pins=pins(chip, scan=True).mutant(core=core, edit=edit),
+    return make(name, CHIP, pins=pins(CHIP, scan=True).mutant(core=core, edit=edit),
                 log=log)
 
 
