@@ -62,6 +62,10 @@ async def lanes(dut):
     for port in filter(None, [reset, *os.environ["TTT_LANES_LOW"].split(",")]):
         getattr(dut, port).value = 0
     clock.value = 0
+    if len(lengths) and lengths[0]:
+        # The first inputs from time 0, as E.1 applies them and the golden waves show.
+        for handle, value in zip(driven, inputs[0, 0].tolist()):
+            handle.value = value
     await Timer(period // 2, unit="ns")
     Clock(clock, period, unit="ns").start(start_high=False)    # rising at one period, ...
     for lane, length in enumerate(lengths.tolist()):
