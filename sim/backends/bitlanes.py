@@ -12,7 +12,10 @@ l of every word is chip l. One pass over the gates steps 64 chips one clock.
   gate in that Verilog (a mutant, `Source.mutant`'s ``edit``) is a changed gate here.
 - **A cycle is E.1's.** The inputs are applied while cp is low and the gates settle;
   cp rises and every flip-flop takes its D (an enabled one its D where enabled); the
-  gates settle again and the probes are read.
+  gates settle again and the probes are read. ``run(..., before=True)`` reads them at
+  the first settling too: what the combinational probes show between edges, which
+  the kernel computes on its way to the edge anyway, so it costs a copy, not a second
+  run; `check` never reads them, and its kernel has no such copy.
 - **Power-up.** Each flip-flop starts at its Verilog initial value; the random counter
   starts at each lane's value, so one build serves every power-up.
 - **In and out.** `Bitlanes` is the simulator of the protocol (sim.backends), for the
@@ -69,6 +72,27 @@ def _net(bit):
         if isinstance(bit, str) else f"n{bit}"
 
 
+def _order(gates, driver):
+    """The indices of `gates`, each after the gates it reads (`driver`: the gate that
+    drives each net)."""
+    order, seen = [], set()
+    for start in range(len(gates)):
+        stack = [(start, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                order.append(n)
+                continue
+            if n in seen:
+                continue
+            seen.add(n)
+            stack.append((n, True))
+            for port, value in gates[n].connections.items():
+                if port != "Y" and value[0] in driver and driver[value[0]] not in seen:
+                    stack.append((driver[value[0]], False))
+    return order
+
+
 def _kernel(module):
     """The C++ of one clock of 64 chips: `module` is the flat chip (a yosys_json.Module)."""
     def bits(name):
@@ -91,21 +115,7 @@ def _kernel(module):
             for k, bit in enumerate(net.bits):
                 initial[bit] = value[::-1][k] if k < len(value) else "0"
     driver = {cell.connections["Y"][0]: n for n, cell in enumerate(gates)}
-    order, seen = [], set()
-    for start in range(len(gates)):         # each gate after those it reads
-        stack = [(start, False)]
-        while stack:
-            n, done = stack.pop()
-            if done:
-                order.append(n)
-                continue
-            if n in seen:
-                continue
-            seen.add(n)
-            stack.append((n, True))
-            for port, value in gates[n].connections.items():
-                if port != "Y" and value[0] in driver and driver[value[0]] not in seen:
-                    stack.append((driver[value[0]], False))
+    order = _order(gates, driver)
     inputs = [bit for pin in INPUT_PINS for bit in bits(pin)]
     outputs = [bit for path in PROBE_PATHS.values() for bit in bits(path)]
     settle = [f"    const uint64_t n{gates[n].connections['Y'][0]} = " +
@@ -118,9 +128,11 @@ def _kernel(module):
                 for cell in flops]
     power_up += [f"  n{bit} = random[{k}];" for k, bit in enumerate(bits(RANDOM))]
     power_up += [f"  const uint64_t n{bit} = 0;" for pin in TIED_LOW for bit in bits(pin)]
-    edge = [f"    const uint64_t n{bit} = in[{k}];" for k, bit in enumerate(inputs)]
-    edge.append("    {")
-    edge += settle
+    # A cycle: the inputs applied and the gates settled (cp low), then the edge: every
+    # flip-flop takes its D and the gates settle again.
+    applied = [f"    const uint64_t n{bit} = in[{k}];" for k, bit in enumerate(inputs)]
+    applied += ["    {", *settle]
+    edge = []
     for k, cell in enumerate(flops):
         port = {p: _net(v[0]) for p, v in cell.connections.items()}
         d = port["D"] if cell.type == DFF_P else \
@@ -128,20 +140,24 @@ def _kernel(module):
         edge.append(f"    const uint64_t d{k} = {d};")
     edge += [f"    n{cell.connections['Q'][0]} = d{k};" for k, cell in enumerate(flops)]
     edge += ["    }", "    {"] + settle
+
+    def probes(to, indent="    "):
+        return [f"{indent}{to}[{k}] = {net};" for k, net in enumerate(settled)]
     lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
              f"N_RANDOM = {len(bits(RANDOM))};",
-             "// 64 chips for `cycles` clocks, every probe after every rising edge to `out`.",
+             "// 64 chips for `cycles` clocks, every probe after every rising edge to `out`",
+             "// and, where `before` is not null, the same just before the edge to `before`.",
              "void chips64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
-             "uint64_t *out) {", *power_up,
-             "  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {", *edge]
-    lines += [f"    out[{k}] = {net};" for k, net in enumerate(settled)]
-    lines += ["    }", "  }", "}",
-              "// The same clocks, each probe compared after every rising edge with `want`",
-              "// where `known`: the first cycle at which a chip differs, or -1.",
-              "int64_t check64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
-              "const uint64_t *want, const uint64_t *known) {", *power_up,
-              "  for (int64_t c = 0; c < cycles; c++, in += N_IN, want += N_OUT, "
-              "known += N_OUT) {", *edge, "    uint64_t differ = 0;"]
+             "uint64_t *out, uint64_t *before) {", *power_up,
+             "  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {", *applied,
+             "    if (before) {", *probes("before", "      "), "      before += N_OUT;",
+             "    }", *edge, *probes("out"), "    }", "  }", "}",
+             "// The same clocks, each probe compared after every rising edge with `want`",
+             "// where `known`: the first cycle at which a chip differs, or -1.",
+             "int64_t check64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
+             "const uint64_t *want, const uint64_t *known) {", *power_up,
+             "  for (int64_t c = 0; c < cycles; c++, in += N_IN, want += N_OUT, "
+             "known += N_OUT) {", *applied, *edge, "    uint64_t differ = 0;"]
     lines += [f"    differ |= ({net} ^ want[{k}]) & known[{k}];"
               for k, net in enumerate(settled)]
     lines += ["    if (differ) return c;", "    }", "  }", "  return -1;", "}"]
@@ -170,14 +186,16 @@ def _kernel(module):
 
 
 HARNESS = """
-// The lanes as the other batches give them, 64 at a time into bit planes and back.
+// The lanes as the other batches give them, 64 at a time into bit planes and back: the
+// probes after every edge to outputs, and where befores is not null just before it.
 extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
                         const uint32_t *randoms, const uint32_t *inputs,
-                        uint32_t *outputs) {
+                        uint32_t *outputs, uint32_t *befores) {
     const int in_width[] = {IN_WIDTHS_}, out_width[] = {OUT_WIDTHS_};
     const int n_in = sizeof in_width / sizeof *in_width;
     const int n_out = sizeof out_width / sizeof *out_width;
     std::vector<uint64_t> in(cycles * N_IN), out(cycles * N_OUT);
+    std::vector<uint64_t> early(befores ? cycles * N_OUT : 0);
     for (int64_t first = 0; first < lanes; first += 64) {
         const int group = lanes - first < 64 ? int(lanes - first) : 64;
         // A group runs as long as its longest lane.
@@ -196,20 +214,26 @@ extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
                         *plane++ |= uint64_t((row[p] >> b) & 1) << l;
             }
         }
-        chips64(longest, in.data(), random, out.data());
-        for (int l = 0; l < group; l++) {
-            const int64_t lane = first + l;
-            uint32_t *row = outputs + lane * cycles * n_out;
-            for (int64_t c = 0; c < lengths[lane]; c++, row += n_out) {
-                const uint64_t *plane = &out[c * N_OUT];
-                for (int p = 0; p < n_out; p++) {
-                    uint32_t value = 0;
-                    for (int b = 0; b < out_width[p]; b++)
-                        value |= uint32_t((*plane++ >> l) & 1) << b;
-                    row[p] = value;
+        chips64(longest, in.data(), random, out.data(), befores ? early.data() : nullptr);
+        // Each lane's bits of `planes` back into its rows of `values`.
+        auto unpack = [&](const std::vector<uint64_t> &planes, uint32_t *values) {
+            for (int l = 0; l < group; l++) {
+                const int64_t lane = first + l;
+                uint32_t *row = values + lane * cycles * n_out;
+                for (int64_t c = 0; c < lengths[lane]; c++, row += n_out) {
+                    const uint64_t *plane = &planes[c * N_OUT];
+                    for (int p = 0; p < n_out; p++) {
+                        uint32_t value = 0;
+                        for (int b = 0; b < out_width[p]; b++)
+                            value |= uint32_t((*plane++ >> l) & 1) << b;
+                        row[p] = value;
+                    }
                 }
             }
-        }
+        };
+        unpack(out, outputs);
+        if (befores)
+            unpack(early, befores);
     }
 }
 
@@ -390,8 +414,9 @@ class Bitlanes:
         self._lanes = verilated.Lanes(path, len(INPUT_PINS), len(PROBE_PATHS))
         self._lib = _checker(path)
 
-    def run(self, inputs, lengths, power_up=None):
-        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up)
+    def run(self, inputs, lengths, power_up=None, *, before=False):
+        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up,
+                               before=before)
 
     @property
     def widths(self):

@@ -17,6 +17,10 @@ exported top (sim.backends.core) at its ports, the chip's pins and E.2's interna
 - The harness (sim/backends/verilated_chip.cc) is built with the model into a shared
   library, loaded with ctypes: one call runs every lane, as the compiled backend's
   batch does, so the two are timed on the same terms.
+- ``run(..., before=True)`` also reads every output just before each edge, the
+  cycle's inputs settled with cp still low: what the combinational outputs show
+  between edges, which no read after an edge sees. It is copied in the same pass, so
+  no cycle is simulated twice, and only when asked, so a plain run costs what it did.
 - Built once, under ``build/verilated/<key>/``: the key hashes the Verilog, the
   wrapper, the harness, Verilator's version and its flags. Verilator's own runtime is
   compiled once for every model built with the same flags (`verilate`), the gate-level
@@ -114,13 +118,13 @@ def _member(port):
 
 def _ports_header(top, inputs, outputs, power_up):
     copy_in = " ".join(f"chip->{_member(pin)} = in[{k}];" for k, pin in enumerate(inputs))
-    copy_out = " ".join(f"out[{k}] = chip->{_member(port)};"
+    copy_out = " ".join(f"(to)[{k}] = chip->{_member(port)};"
                         for k, port in enumerate(outputs))
     return (f'#include "V{top}.h"\n#include "V{top}___024root.h"\n'
             f"#define TTT_CLASS V{top}\n"
             f"#define TTT_POWER_UP {power_up or '(void)random;'}\n"
             f"#define TTT_N_INPUTS {len(inputs)}\n#define TTT_N_OUTPUTS {len(outputs)}\n"
-            f"#define TTT_INPUTS {copy_in}\n#define TTT_OUTPUTS {copy_out}\n")
+            f"#define TTT_INPUTS {copy_in}\n#define TTT_OUTPUTS(to) {copy_out}\n")
 
 
 def _power_up(pins):
@@ -226,13 +230,21 @@ def library(pins, *, log=None):
 _LIBRARIES = {}
 
 
+def _or_null(pointer):
+    """ctypes' `pointer` (an ndpointer) that also takes None, passed as a null pointer."""
+    def from_param(cls, value):
+        return None if value is None else pointer.from_param(value)
+    return type(f"{pointer.__name__}_or_null", (pointer,),
+                {"from_param": classmethod(from_param)})
+
+
 def _load(path):
     if path not in _LIBRARIES:
         lib = ctypes.CDLL(str(path))
         pointer = np.ctypeslib.ndpointer
+        words = pointer(np.uint32, flags="C")
         lib.ttt_run.argtypes = [ctypes.c_int64, pointer(np.int64, flags="C"),
-                                ctypes.c_int64, pointer(np.uint32, flags="C"),
-                                pointer(np.uint32, flags="C"), pointer(np.uint32, flags="C")]
+                                ctypes.c_int64, words, words, words, _or_null(words)]
         lib.ttt_run.restype = None
         _LIBRARIES[path] = lib
     return _LIBRARIES[path]
@@ -241,13 +253,14 @@ def _load(path):
 class Lanes:
     """Independent models from `build`, run in batch: `run(inputs, lengths, random)`,
     inputs (lanes, cycles, inputs' columns) uint32, returns (lanes, cycles, outputs'
-    columns) after each rising edge, zero past a lane's length."""
+    columns) after each rising edge, zero past a lane's length; with ``before=True``
+    the pair of those and the same read just before each edge, from the same run."""
 
     def __init__(self, path, inputs, outputs):
         self._lib = _load(path)
         self.inputs, self.outputs = inputs, outputs
 
-    def run(self, inputs, lengths=None, random=0):
+    def run(self, inputs, lengths=None, random=0, *, before=False):
         inputs = np.ascontiguousarray(inputs, dtype=np.uint32)
         lanes, cycles, width = inputs.shape
         if width != self.inputs:
@@ -258,8 +271,9 @@ class Lanes:
             raise ValueError(f"lengths must be {lanes} values from 0 to {cycles}")
         random = np.ascontiguousarray(np.broadcast_to(random, (lanes,)), np.uint32)
         result = np.zeros((lanes, cycles, self.outputs), np.uint32)
-        self._lib.ttt_run(lanes, lengths, cycles, random, inputs, result)
-        return result
+        early = np.zeros_like(result) if before else None
+        self._lib.ttt_run(lanes, lengths, cycles, random, inputs, result, early)
+        return (result, early) if before else result
 
 
 class Verilated:
@@ -279,5 +293,6 @@ class Verilated:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
         self._lanes = Lanes(path, len(pins.inputs), len(pins.outputs))
 
-    def run(self, inputs, lengths, power_up=None):
-        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up)
+    def run(self, inputs, lengths, power_up=None, *, before=False):
+        return self._lanes.run(inputs, lengths, 0 if power_up is None else power_up,
+                               before=before)
