@@ -226,15 +226,15 @@ def test_ttt_waves_of_a_game_writes_both_sides_and_they_compare_equal(tmp_path, 
                                                                        capsys):
     import sim
     from boards.ttt import main as ttt
-    from sim.chip import session
+    from sim.waves import show
     monkeypatch.setattr(sim, "BUILD", tmp_path)
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     # GTKWave's presence is the test's to set, not the machine's: both branches.
-    monkeypatch.setattr(session.shutil, "which", lambda tool: None)
+    monkeypatch.setattr(show.shutil, "which", lambda tool: None)
     assert ttt(["waves", "--game", "firstfree", "--play", "2"]) == 0
     assert "GTKWave cannot show them: it is not installed here" in capsys.readouterr().out
-    monkeypatch.setattr(session.shutil, "which", lambda tool: f"/usr/bin/{tool}")
+    monkeypatch.setattr(show.shutil, "which", lambda tool: f"/usr/bin/{tool}")
     assert ttt(["waves", "--game", "firstfree", "--play", "2"]) == 0
     core, model = tmp_path / "firstfree-game2.vcd", tmp_path / "firstfree-game2_golden.vcd"
     assert "there is no display here" in capsys.readouterr().out

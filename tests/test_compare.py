@@ -5,7 +5,8 @@ from vcd import VCDWriter
 
 from sim.chip import golden_waves
 from sim.waves import compare
-from sim.chip import e2, lockstep
+from sim.bench import lockstep
+from sim.chip import e2
 from boards.ttt import main as ttt
 from sim.waves.files import read
 from user import first_line, last_line, make

@@ -98,7 +98,7 @@ def test_think_times_agree_with_the_papers_rows(paper):
 
 
 def test_ttt_e2_on_the_golden_model(capsys, tmp_path):
-    from sim.chip import session
+    from sim.bench import session
     assert session.report(golden=True, build=tmp_path / "build") == 0   # build/ stays clean
     assert (tmp_path / "build" / "e2_golden.vcd").exists()
     assert not (tmp_path / "build" / "e2.vcd").exists()
@@ -110,7 +110,7 @@ def test_ttt_e2_on_the_golden_model(capsys, tmp_path):
 
 
 def test_ttt_e2_on_the_hdl_writes_waves(capsys, tmp_path):
-    from sim.chip import session
+    from sim.bench import session
     build = tmp_path / "build"
     assert session.report(clock=12, build=build) == 0
     out = capsys.readouterr().out

@@ -181,7 +181,7 @@ LAYERS = {
         ["waves"],
         ["chip"],
         ["backends"],
-        ["cartridges", "watch"],
+        ["bench", "cartridges", "watch"],
         ["verification"],
         ["reports"],
     ],

@@ -13,7 +13,8 @@ import pytest
 from firmware_ref.eth import cycle
 from firmware_ref.eth.cycle import NO_KEY, CycleModel, State, key_down
 from firmware_ref.eth.pins import start, starting
-from sim.chip import e2, games, lanes, lockstep
+from sim.bench import lockstep
+from sim.chip import e2, games, lanes
 from sim.chip.stimulus import random_session
 
 SEARCH = (State.SETBOARDI, State.RATING, State.RETURNED)
@@ -64,7 +65,7 @@ def _every_game():
 def test_every_game_in_lockstep(simulate, presses, opening):
     power_up = 0 if opening is None else games.opening_chip(opening).random
     restored = simulate(
-        lambda bench: lockstep.run(bench, lockstep.walking_games(bench, opening,
+        lambda bench: lockstep.run(bench, games.walking_games(bench, opening,
                                                                  presses[opening])),
         random=power_up)
     assert 0 < restored < len(presses[opening])

@@ -12,7 +12,8 @@ import pytest
 import hdl.eth.chip
 from firmware_ref.cartridge import board_places
 from firmware_ref.eth.pins import pressing, starting
-from sim.chip import e2, games, lockstep
+from sim.bench import lockstep
+from sim.chip import e2, games
 from sim.verification.mutants import SOURCE, controller_from, mutants
 from sim.chip.stimulus import random_session
 

@@ -16,7 +16,8 @@ from firmware_ref.eth.cycle import CycleModel
 from hdl.eth import export
 from sim.chip import golden_waves
 from sim.waves import compare
-from sim.chip import e2, lockstep
+from sim.bench import checks, lockstep
+from sim.chip import e2
 from sim.backends import netlist
 from user import said, watched
 
@@ -47,7 +48,7 @@ def test_a_broken_netlist_is_named_at_its_first_wrong_cycle(tmp_path, golden):
     assert _stuck_wins(export.netlist("verilog")).count("assign wins = 1'h0;") == 1
     simulator = lockstep.chip_simulator("verilator", edit=_stuck_wins)
     waves = tmp_path / "broken.vcd"
-    (result,) = netlist.run(simulator, ["e2_session"], waves=waves, logs=tmp_path)
+    (result,) = checks.run(simulator, ["e2_session"], waves=waves, logs=tmp_path)
     assert not result.passed
     # The first edge after which the golden model sees a win in E.2.
     model, first_win = CycleModel(), None

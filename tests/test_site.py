@@ -69,7 +69,7 @@ def test_the_workers_python_needs_no_numpy_and_holds_what_the_console_imports():
     assert done.returncode == 0, done.stderr[-2000:]
     names = {path for _, path in json.loads(done.stdout)}
     for needed in ("boards/site/page.py", "boards/web/views/bomb.py",
-                   "firmware_ref/ultimate/rules.py", "sim/chip/e2.py",
+                   "firmware_ref/ultimate/rules.py", "sim/chip/e2.py", "sim/chip/view.py",
                    "sim/chip/e2_trace.txt", "amaranth/hdl/__init__.py"):
         assert needed in names, needed
     assert not [n for n in names if n.startswith(("numpy/", "aiohttp/", "serial/"))]

@@ -17,7 +17,8 @@ from boards.ttt import main as ttt
 from firmware_ref.cartridge import board_places
 from hdl.eth.export import TOP
 from sim.waves import compare, gtkw, files as waves
-from sim.chip import e2, golden_waves, lockstep
+from sim.bench import checks, lockstep
+from sim.chip import e2, golden_waves
 from sim.chip import view as chip_view
 from sim.backends import netlist
 from sim.chip.signals import WAVES
@@ -60,7 +61,7 @@ class Written(dict):
             made = where / "golden.vcd", chip_view.write(where / "golden.vcd", scope=TOP)
         else:
             netlist.available(kind)
-            (result,) = netlist.run(lockstep.chip_simulator(kind), ["e2_session"],
+            (result,) = checks.run(lockstep.chip_simulator(kind), ["e2_session"],
                                     waves=where / NETLISTS[kind], logs=where / kind)
             assert result.passed, result.message
             made = where / NETLISTS[kind], netlist.write_gtkw(where / NETLISTS[kind])
@@ -233,12 +234,13 @@ def test_the_place_traces_read_the_board(files):
 def sim_waves(monkeypatch, tmp_path):
     """`ttt waves --golden` with build/ in tmp_path; returns a function that runs it and
     what GTKWave was asked to do."""
-    from sim.chip import session
+    from sim.bench import session
+    from sim.waves import show
     (tmp_path / "build").mkdir()
     launched = []
 
     def run(*, which="/usr/bin/gtkwave", env=None, gtkwave=None):
-        monkeypatch.setattr(session.shutil, "which", lambda tool: which)
+        monkeypatch.setattr(show.shutil, "which", lambda tool: which)
         for name in ("DISPLAY", "WAYLAND_DISPLAY"):
             monkeypatch.delenv(name, raising=False)
         for name, value in (env or {}).items():
@@ -247,7 +249,7 @@ def sim_waves(monkeypatch, tmp_path):
         def fake(command, **kwargs):
             launched.append(command)
             return gtkwave
-        monkeypatch.setattr(session.subprocess, "run", fake)
+        monkeypatch.setattr(show.subprocess, "run", fake)
         return session.waves(which="golden", build=tmp_path / "build")
     return run, launched
 

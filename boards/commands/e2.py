@@ -25,5 +25,5 @@ def arguments(parser):
 
 
 def run(args):
-    from sim.chip import session
+    from sim.bench import session
     return session.report(golden=args.golden, clock=args.clock)

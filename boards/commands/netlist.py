@@ -26,18 +26,19 @@ netlist runs it (make netlist SIM=icarus)."""
 
 def arguments(parser):
     from sim.backends import netlist
+    from sim.bench import checks
     parser.add_argument("--sim", default=os.environ.get("SIM", "verilator"),
                         choices=netlist.SIMULATORS,
                         help="the simulator (default: $SIM or verilator)")
-    parser.add_argument("--tests", nargs="+", choices=netlist.TESTS, default=netlist.TESTS)
-    parser.add_argument("--openings", default=netlist.OPENINGS, type=netlist.openings,
+    parser.add_argument("--tests", nargs="+", choices=checks.TESTS, default=checks.TESTS)
+    parser.add_argument("--openings", default=checks.OPENINGS, type=checks.openings_type,
                         help="openings of the games test: 'all', or a comma list of "
-                             f"'user' and 0-7 (default: {netlist.OPENINGS})")
+                             f"'user' and 0-7 (default: {checks.OPENINGS})")
     parser.add_argument("--sessions", type=positive_int, default=4,
                         help="random sessions of 1500 edges (default 4)")
 
 
 def run(args):
-    from sim.backends import netlist
-    return netlist.run_tests(args.sim, args.tests, openings=args.openings,
+    from sim.bench import checks
+    return checks.run_tests(args.sim, args.tests, openings=args.openings,
                              sessions=args.sessions)

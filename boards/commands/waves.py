@@ -37,11 +37,10 @@ def arguments(parser):
 
 
 def run(args):
-    from sim.backends import netlist
-    from sim.chip import session
+    from sim.bench import checks, session
     if args.game is None:
         if args.netlist:
-            return netlist.waves(args.sim)
+            return checks.waves(args.sim)
         return session.waves(which="golden" if args.golden else "hdl")
     if args.netlist or len(args.game) != 1:
         raise Refused("--game takes one game, and its waves are the core's or the golden "
@@ -54,8 +53,8 @@ def game_waves(name, number, golden):
     written, one opened."""
     from sim import BUILD, Mismatch
     from sim.cartridges.waves import waves
-    from sim.chip import session
     from sim.waves.game import TOP
+    from sim.waves.show import show
     core = BUILD / f"{name}-game{number}.vcd"
     model = core.with_name(f"{name}-game{number}_golden.vcd")
     status = 0
@@ -71,5 +70,5 @@ def game_waves(name, number, golden):
           f"model's in {golden_shown}, both under '{TOP}';\n"
           f"'ttt compare {golden_shown} {shown}' compares them edge by edge.")
     opened = model if golden else core
-    return session.show(opened, opened.with_suffix(".gtkw"), what=f"game {number} of {name}",
-                        scope=TOP) or status
+    return show(opened, opened.with_suffix(".gtkw"), what=f"game {number} of {name}",
+                scope=TOP) or status

@@ -14,8 +14,8 @@ from pathlib import Path
 # What the Worker lacks, so that an import of one fails here rather than in a page.
 ABSENT = ("numpy", "ctypes", "aiohttp", "serial", "pywellen")
 # Imported inside the functions that need them (the chip's insides: its widths, its
-# waves), which importing the console does not reach.
-LATER = ("hdl.eth.chip", "hdl.eth.export")
+# waves and their view), which importing the console does not reach.
+LATER = ("hdl.eth.chip", "hdl.eth.export", "sim.chip.view", "vcd")
 # What Pyodide provides, which the Worker's own module imports.
 PYODIDE = ("js", "pyodide", "pyodide.ffi")
 # What the installer put in site-packages to find the project: not the page's.

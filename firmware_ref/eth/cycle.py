@@ -434,7 +434,7 @@ def _checked(regs):
 #
 # A protocol is a generator that sets the chip's inputs and yields where the clock
 # should tick, reading only `set`, `state` and `board`. `clocked` runs one on this model;
-# sim/chip/lockstep.py runs the same protocols on the HDL.
+# sim/bench/lockstep.py runs the same protocols on the HDL.
 
 def key_down(*keys):
     """The keyboardN value with `keys` pressed (active low)."""

@@ -53,7 +53,7 @@ harness), ``compiled`` (CXXRTL), ``verilator`` (cocotb), ``amaranth`` (Amaranth'
 simulator) and ``icarus`` (cocotb on Icarus, the slowest). `fastest` picks the fastest
 that runs a game here, and nothing else does. A board build's gates
 (sim.verification.gatelevel.Gates) keep the protocol too; they are made from a build,
-not by name. The chip's lockstep bench (sim.chip.lockstep.Bench) is one lane of any
+not by name. The chip's lockstep bench (sim.bench.lockstep.Bench) is one lane of any
 simulator of the table, at the chip's pins and its scan path (``pins(chip,
 scan=True)``).
 """

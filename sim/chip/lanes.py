@@ -1,7 +1,7 @@
 """Every game a user can play against the chip, split into lanes: the chip's recording.
 
 The games of every opening (sim.chip.games) are walked as the pin-level benches walk
-them (`lockstep.walking_games`): each key press of the golden model's game tree, the
+them (`games.walking_games`): each key press of the golden model's game tree, the
 chip reset with a position entered to go back to a branch point. `plan` splits the
 presses into lanes of a few dozen, each lane an independent chip from power-up; the
 golden model plays each lane and records its inputs and probe every cycle
@@ -24,7 +24,7 @@ from firmware_ref import cli
 from firmware_ref.eth.batch import Recorder
 from firmware_ref.eth.pins import clocked
 
-from sim.chip import games, lockstep
+from sim.chip import games
 
 __all__ = ["PRESSES_PER_LANE", "Lane", "presses", "plan", "one_lane", "record", "rows",
            "pool"]
@@ -93,7 +93,7 @@ def record(lane):
     """The golden model's cycles of `lane`: its packed rows (firmware_ref.eth.batch)."""
     model = Recorder(random=lane.power_up)
     for opening, presses in lane.walks:
-        clocked(model, lockstep.walking_games(model, opening, presses))
+        clocked(model, games.walking_games(model, opening, presses))
     return model.rows
 
 

@@ -19,7 +19,10 @@ from sim.chip.signals import GROUPS
 from sim.waves.files import Var, Waves, read
 from sim.waves.gtkw import Group, Trace, View, save, zoom
 
-__all__ = ["FILTERS", "chip_view", "write", "write_declared"]
+__all__ = ["SCOPE", "FILTERS", "chip_view", "write", "write_declared"]
+
+# Where the chip's waves name it, as a person is told to look for it.
+SCOPE = "ttt_chip (its blocks, ttt_chip.controller and the others)"
 
 # A place's two bits; both at once is what no game reaches (docs/boards.md).
 PLACE = {EMPTY: "empty", COMPUTER: "chip", HUMAN: "user", COMPUTER | HUMAN: "both"}

@@ -2,16 +2,14 @@
 ``ttt waves`` opens its waves (the HDL's or the golden model's; the netlist's through
 sim.backends.netlist) in GTKWave, or says how to where GTKWave cannot show them."""
 
-import os
-import shutil
-import subprocess
 import sys
-from pathlib import Path
 
 from sim import BUILD, Mismatch
 from sim.chip import e2
+from sim.chip.view import SCOPE
+from sim.waves.show import show
 
-__all__ = ["SCOPE", "report", "waves", "show"]
+__all__ = ["report", "waves"]
 
 
 def report(*, golden=False, clock=6.0, build=BUILD):
@@ -76,47 +74,18 @@ def _golden_waves(build):
 
 
 def _on_hdl(build):
-    from sim.chip import lockstep      # Amaranth is imported only when the HDL is asked for
+    from sim.bench import lockstep     # Amaranth is imported only when the HDL is asked for
     vcd, view = _hdl_waves(build)
     try:
-        return lockstep.simulate(lockstep.replaying_e2,
-                                 vcd=vcd, gtkw=view)
+        return lockstep.simulate(lockstep.replaying_e2, vcd=vcd, gtkw=view)
     except Mismatch as mismatch:
         print(f"The chip and the golden model disagree:\n{mismatch}", file=sys.stderr)
         return None
 
 
-def _display():
-    """Why GTKWave could not show a window here, or None if it may."""
-    if sys.platform in ("darwin", "win32"):
-        return None
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return "there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set)"
-    return None
-
-
-def _how_to_open(vcd, view, why, what, scope):
-    def shown(path):
-        path = Path(path).resolve()
-        return path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
-    vcd, view = shown(vcd), shown(view)
-    print(f"The waves of {what} are in {vcd} and their view in {view}.")
-    print(f"GTKWave cannot show them: {why}. To look at them, either")
-    print("  - where there is a display (a desktop, or 'ssh -X' to this machine), run")
-    print(f"    gtkwave {vcd} {view}")
-    print("    (GTKWave: 'apt install gtkwave', or 'brew install gtkwave' on macOS)")
-    print(f"  - or open {vcd} in Surfer (surfer-project.org, also in a browser): its")
-    print(f"    signal tree holds the same names, under {scope}.")
-    return 0
-
-
-# Where the E.2 waves name the chip, as `show` says it.
-SCOPE = "ttt_chip (its blocks, ttt_chip.controller and the others)"
-
-
 def waves(*, which="hdl", build=BUILD):
     """Write the E.2 waves `which` ("hdl", the Amaranth chip's, or "golden") and their
-    view, and open it (the netlist's: sim.backends.netlist.waves)."""
+    view, and open it (the netlist's: sim.bench.checks.waves)."""
     if which == "golden":
         vcd = _golden_waves(build)
         view = vcd.with_suffix(".gtkw")
@@ -125,24 +94,3 @@ def waves(*, which="hdl", build=BUILD):
             return 1
         vcd, view = _hdl_waves(build)
     return show(vcd, view, what="the E.2 session", scope=SCOPE)
-
-
-def show(vcd, view, *, what, scope):
-    """Open the waves `vcd` with their GTKWave save file `view`, or, where GTKWave cannot
-    show them, say why and how else to look at `what` (named under `scope`)."""
-    viewer = shutil.which("gtkwave")
-    if viewer is None:
-        return _how_to_open(vcd, view, "it is not installed here (no gtkwave on the PATH)",
-                            what, scope)
-    why = _display()
-    if why:
-        return _how_to_open(vcd, view, why, what, scope)
-    # GTKWave that cannot open a display prints its usage and exits 0: say why instead.
-    opened = subprocess.run([viewer, str(vcd), str(view)], capture_output=True, text=True)
-    if "Could not initialize GTK" in opened.stderr:
-        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        return _how_to_open(vcd, view, f"it could not open the display {display}", what,
-                            scope)
-    if opened.returncode:
-        sys.stderr.write(opened.stderr)
-    return opened.returncode

@@ -266,34 +266,6 @@ async def replaying_e2(bench, session=e2.SESSION):
                         e2.row(n, inputs, after, after=True))]
 
 
-def walking_games(chip, opening, presses):
-    """Protocol: play the games of one opening (`presses`, from sim.chip.lanes.presses) on
-    `chip`, a golden model or a bench (as `starting` and `pressing` take them, and
-    ``registers()``). Returns how often it went back.
-
-    The chip follows the golden model's game tree. To go back to a branch point it is
-    reset with that position entered during reset, as E.1 does: a search depends on
-    nothing but the position (m would, but no game leaves the chip without a move), and
-    the model follows the same pins throughout. A chip opening is chosen by holding
-    reset for as many extra edges as its counter needs (it counts every edge; the
-    model's counter is the chip's, as they saw the same edges).
-    """
-    if opening is not None:
-        counter = chip.registers().random
-        for _ in range((games.opening_chip(opening).random - counter) % 8):
-            chip.set(resetN=0)
-            yield
-    yield from starting(chip, userbegins=opening is None)
-    restored = 0
-    for registers, key in presses:
-        if chip.state is not State.WAITING or chip.board != registers.board:
-            position = board_places(registers.board)
-            yield from starting(chip, userbegins=True, position=position)
-            restored += 1
-        yield from pressing(chip, key)
-    return restored
-
-
 def netlist_name(path):
     """The exported netlist's name (hdl.eth.export) for a variable of Amaranth's VCD, or
     None for one the netlist does not have.
@@ -368,7 +340,7 @@ def _rename_waves(raw, vcd, gtkw):
             renamed.append(dataclasses.replace(var, path=path))
     waves.write(vcd, renamed, amaranth.unit, end=amaranth.end,
                 comment="the Amaranth chip (hdl/eth/chip.py) in Amaranth's simulator, "
-                        "named as the exported netlist; written by sim/chip/lockstep.py")
+                        "named as the exported netlist; written by sim/bench/lockstep.py")
     if gtkw is not None:
         view.write(vcd, scope=export.TOP, save_path=gtkw)
 

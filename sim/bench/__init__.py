@@ -1,0 +1,1 @@
+"""The 1990 chip on its bench: one lane of any simulator beside the golden model, pin by pin (`lockstep`), its checks by name (`checks`), and the paper's E.2 session as a user meets it (`session`)."""
