@@ -148,17 +148,19 @@ def test_a_difference_is_reported_with_cycle_signal_values_and_history(simulate,
 
 
 class _Shown:
-    """The compiled chip as a simulator of the protocol, but showing led's bit 0 flipped
-    at edge `edge` (from 1): just before it with `before`, else just after it."""
+    """The compiled chip as a simulator of the protocol, but showing output `name` as
+    `value` at edge `edge` (from 1): just before it with `before`, else just after it."""
 
-    def __init__(self, inner, edge, *, before):
+    def __init__(self, inner, edge, *, before, name="led", value=lambda shown: shown ^ 1):
         self.inner, self.edge, self.early = inner, edge, before
         self.name, self.pins, self.outputs = inner.name, inner.pins, inner.outputs
         self.forces_power_up = inner.forces_power_up
+        self.column, self.value = self.outputs.index(name), value
 
     def run(self, inputs, lengths, power_up=None, *, before=False):
         shown = [a.copy() for a in self.inner.run(inputs, lengths, power_up, before=True)]
-        shown[self.early][0, self.edge - 1, self.outputs.index("led")] ^= 1
+        at = (0, self.edge - 1, self.column)
+        shown[self.early][at] = self.value(shown[self.early][at])
         return tuple(shown) if before else shown[0]
 
 
@@ -176,6 +178,17 @@ def test_a_difference_before_or_after_an_edge_is_named_as_such(before, said):
     assert str(caught.value).startswith(said), str(caught.value)
     # Unchanged, the same run agrees: the difference was the planted bit's alone.
     lockstep.simulate(testbench, simulator=simulator.inner)
+
+
+def test_a_state_no_state_has_is_reported_as_its_code():
+    # A netlist's x reads as all ones (sim/backends/cocotb_lanes.py).
+    simulator = _Shown(lockstep.chip_simulator("compiled"), 3, before=False, name="state",
+                       value=lambda shown: 0xFFFF_FFFF)
+    with pytest.raises(lockstep.Mismatch) as caught:
+        lockstep.simulate(lockstep.replaying_e2, simulator=simulator)
+    text = str(caught.value)
+    assert text.startswith("cycle 3: state is 4294967295 in the HDL, "), text
+    assert re.search(r"^ +HDL +4294967295 w0 ", text, re.M), text    # its row of the history
 
 
 def test_a_chip_powered_up_as_its_netlist_is_not_given_another_counter():

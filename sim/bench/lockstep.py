@@ -9,12 +9,12 @@ the new inputs settled, and just after it; at the first difference it raises `Mi
 with the cycle, the signal, both values and the last cycles of both.
 
 A Bench offers what a protocol of firmware_ref.eth.cycle needs (`set`, `state`, `board`,
-`probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``.
-What the protocols read is the golden model's, which the chip must equal; so a bench
-records the inputs as the protocol plays and runs the lane when the chip itself is read
-(`probe`, the scan path, `shown`) and when the testbench ends, from power-up each time
-(a load through the scan path sets every flip-flop, so a run starts there after one).
-`walking_games` plays every game on a bench or on the golden model alone.
+`probe`), so the same protocols run on it: ``await run(bench, pressing(bench, 4))``,
+and sim.chip.games.walking_games plays every game on it. What the protocols read is the
+golden model's, which the chip must equal; so a bench records the inputs as the
+protocol plays and runs the lane when the chip itself is read (`probe`, the scan path,
+`shown`) and when the testbench ends, from power-up each time (a load through the scan
+path sets every flip-flop, so a run starts there after one).
 """
 
 import dataclasses
@@ -23,23 +23,20 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_ref.cartridge import board_places
 from firmware_ref.eth.batch import PROBE_COLUMNS, UNKNOWN
 from firmware_ref.eth.cycle import NO_KEY, Choose, CycleModel, Registers, State
-from firmware_ref.eth.pins import pressing, starting
 from hdl.eth import export, scan
 
 from sim import Mismatch
+from sim.backends import core as sim_core
 from sim.backends import make
-from sim.backends.core import pins
 from sim.catalogue import CHIP
-from sim.chip import e2, games
-from sim.chip import view
+from sim.chip import e2, view
 from sim.chip.signals import SCAN_OUT, TIED_LOW
 from sim.waves import files as waves
 
 __all__ = ["Bench", "chip_simulator", "run", "simulate", "replaying_e2",
-           "netlist_name", "walking_games", "concrete", "scan_values", "from_scan"]
+           "netlist_name", "concrete", "scan_values", "from_scan"]
 
 SCAN, SCAN_IN = TIED_LOW        # the scan path's inputs, driven here
 
@@ -47,7 +44,8 @@ SCAN, SCAN_IN = TIED_LOW        # the scan path's inputs, driven here
 def _show(probe):
     def v(x):
         return "u" if x is None else str(int(x))
-    return (f"{probe.state.name.lower():>13} w{v(probe.wins)} ch{v(probe.choose)} "
+    state = getattr(probe.state, "name", str(probe.state)).lower()
+    return (f"{state:>13} w{v(probe.wins)} ch{v(probe.choose)} "
             f"tN{v(probe.toggleN)} ui{v(probe.usei)} ni{v(probe.nexti)} sp{v(probe.sp)} "
             f"i{v(probe.i)} fin{v(probe.fin)} win{v(probe.win)} pr{v(probe.prompt)} "
             f"led {probe.led:018b} cb{v(probe.copyboard)}")
@@ -69,8 +67,8 @@ def chip_simulator(name="amaranth", *, core=None, edit=None, log=None):
     """The simulator `name` (sim.backends.SIMULATORS) made for the chip at its pins and
     its scan path, as a Bench runs it; of a mutant with `core` or `edit`
     (sim.backends.core.Source.mutant). One that cannot raises BackendMissing."""
-    return make(name, CHIP, pins=pins(CHIP, scan=True).mutant(core=core, edit=edit),
-                log=log)
+    pins = sim_core.pins(CHIP, scan=True).mutant(core=core, edit=edit)
+    return make(name, CHIP, pins=pins, log=log)
 
 
 class Bench:
@@ -88,8 +86,9 @@ class Bench:
         self._inputs = simulator.pins.inputs
         self._probes = len(PROBE_COLUMNS)
         self._scanout = simulator.outputs.index(SCAN_OUT)
-        # For every edge since power-up: the pins before it, by name, and what the
-        # model shows before and after it (None while the scan path shifts).
+        # For every edge since power-up: the model's inputs before it with the pins'
+        # row (`_pending`), and what the model shows before and after it as rows (None
+        # while the scan path shifts).
         self._pins, self._expected = [], []
         self._start = 0         # the edge a run starts at: 0, or the last load's
         self._checked = 0       # the edges compared
@@ -228,8 +227,10 @@ class Bench:
         """The Mismatch's text: the signal at `edge` (from 1), before or after it, and
         the last cycles of model and chip, `shown` the run's outputs after each edge."""
         def value(x):
+            if name == "led":
+                return f"{x:018b}"
             kind = {"state": State, "choose": Choose}.get(name)
-            return f"{x:018b}" if name == "led" else kind(x).name if kind else str(x)
+            return kind(x).name if kind and x in set(kind) else str(x)
         where = f"just before edge {edge}" if before else f"cycle {edge}"
         inputs = self._pins[edge - 1][0] if edge <= len(self._pins) else self.model.inputs
         lines = [f"{where}: {name} is {value(got)} in the HDL, {value(want)} in the "

@@ -143,11 +143,12 @@ def row(n, inputs, probe, *, after):
 
 
 def probe_from(values):
-    """A Probe from the integers a chip shows, by Probe field (None: unknown)."""
+    """A Probe from the integers a chip shows, by Probe field (None: unknown). A code
+    no state or choice has (a netlist's x, read as all ones) stays an integer."""
     values = dict(values)
-    values["state"] = State(values["state"])
-    if values["choose"] is not None:
-        values["choose"] = Choose(values["choose"])
+    for name, kind in (("state", State), ("choose", Choose)):
+        if values[name] in set(kind):
+            values[name] = kind(values[name])
     return Probe(**values)
 
 
