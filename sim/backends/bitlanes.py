@@ -146,12 +146,14 @@ def _kernel(module):
     lines = [f"constexpr int N_IN = {len(inputs)}, N_OUT = {len(outputs)}, "
              f"N_RANDOM = {len(bits(RANDOM))};",
              "// 64 chips for `cycles` clocks, every probe after every rising edge to `out`",
-             "// and, where `before` is not null, the same just before the edge to `before`.",
+             "// and, with BEFORE, the same just before the edge to `before`: made twice, so",
+             "// that a run that reads no such thing has no test for it in its loop.",
+             "template <bool BEFORE>",
              "void chips64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
              "uint64_t *out, uint64_t *before) {", *power_up,
              "  for (int64_t c = 0; c < cycles; c++, in += N_IN, out += N_OUT) {", *applied,
-             "    if (before) {", *probes("before", "      "), "      before += N_OUT;",
-             "    }", *edge, *probes("out"), "    }", "  }", "}",
+             "    if constexpr (BEFORE) {", *probes("before", "      "),
+             "      before += N_OUT;", "    }", *edge, *probes("out"), "    }", "  }", "}",
              "// The same clocks, each probe compared after every rising edge with `want`",
              "// where `known`: the first cycle at which a chip differs, or -1.",
              "int64_t check64(int64_t cycles, const uint64_t *in, const uint64_t *random, "
@@ -214,7 +216,10 @@ extern "C" void ttt_run(int64_t lanes, const int64_t *lengths, int64_t cycles,
                         *plane++ |= uint64_t((row[p] >> b) & 1) << l;
             }
         }
-        chips64(longest, in.data(), random, out.data(), befores ? early.data() : nullptr);
+        if (befores)
+            chips64<true>(longest, in.data(), random, out.data(), early.data());
+        else
+            chips64<false>(longest, in.data(), random, out.data(), nullptr);
         // Each lane's bits of `planes` back into its rows of `values`.
         auto unpack = [&](const std::vector<uint64_t> &planes, uint32_t *values) {
             for (int l = 0; l < group; l++) {
