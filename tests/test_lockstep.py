@@ -112,8 +112,13 @@ def _snapshots():
     return list(found.values())
 
 
-def test_scan_in_run_scan_out_against_the_golden_model(simulate):
+def test_scan_in_run_scan_out_against_the_golden_model(simulate, request):
     snapshots = _snapshots()
+    if request.node.callspec.params["chip_simulator"] == "amaranth":
+        # Amaranth's simulator takes one snapshot of each state and the deepest stack
+        # (its runs start again at each load), the compiled chip all 28.
+        deepest = max(snapshots, key=lambda snapshot: snapshot[0].sp)
+        snapshots = list({r.state: (r, i) for r, i in snapshots}.values()) + [deepest]
     assert {r.state for r, _ in snapshots} == set(State)
     assert max(r.sp for r, _ in snapshots) == 7
 
