@@ -30,8 +30,8 @@ SIMULATORS = ("verilator", "icarus")
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
 SIM_BUILD = "sim_build"                 # the simulator's build in a cache entry
 # `make netlist`'s long steps on Verilator, measured on the project's 2-core machine
-# (2026-11-25, load about 3): the build 17 s, whole_games 20 s (OPENINGS); e2_session
-# and random_keys take a second or two. A build is made once (CACHE).
+# (2026-11-25, load about 3): the build 17 s, whole_games 20 s (sim.bench.checks.OPENINGS);
+# e2_session and random_keys take a second or two. A build is made once (CACHE).
 VERILATOR_S = {"build": 17, "whole_games": 20}
 
 # Verilator's lint of the Yosys-written Verilog: width casts and case statements without
