@@ -1,6 +1,6 @@
 """The paper's E.2 session as a user meets it: ``ttt e2`` replays and reports it,
 ``ttt waves`` opens its waves (the HDL's or the golden model's; the netlist's through
-sim.backends.netlist) in GTKWave, or says how to where GTKWave cannot show them."""
+sim.bench.checks) in GTKWave, or says how to where GTKWave cannot show them."""
 
 import sys
 
