@@ -307,7 +307,7 @@ def benchmark_figures(done):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for board in ("icebreaker", "icestick"):     # a board row: its figures, or no build
         row = next(line for line in text.splitlines() if line.startswith(f"| {board}"))
-        assert re.search(r"\| \d+ / \d+ \| \d+ \| [\d.]+ MHz \|", row) or \
+        assert re.search(r"\| \d+ / \d+ \w+ \| \d+ \| [\d.]+ MHz \|", row) or \
             f"missing: no build: make bitstream BOARD={board} |" in row, row
     assert result["machine"]["cores"] >= 1 and result["machine"]["python"]
     assert "`ttt benchmark --quick`" in text
