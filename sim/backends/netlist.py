@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
+from firmware_ref.cli import UserError
 from hdl.eth import export
 
 from sim import BUILD, ROOT, cache
 from sim.chip import view
 
-__all__ = ["SIMULATORS", "VERILATOR_S", "SimulatorMissing", "available", "build",
-           "waves_path", "write_gtkw", "Verilator", "Icarus"]
+__all__ = ["SIMULATORS", "VERILATOR_S", "SimulatorMissing", "RunFailed", "available",
+           "build", "waves_path", "write_gtkw", "Verilator", "Icarus"]
 
 SIMULATORS = ("verilator", "icarus")
 CACHE = BUILD / "cocotb" / "builds"     # a directory per netlist and tools
@@ -45,6 +46,11 @@ VERILATOR_ARGS = ["-Wno-WIDTH", "-Wno-CASEINCOMPLETE", "-Wno-UNOPTFLAT",
 
 class SimulatorMissing(RuntimeError):
     """The simulator asked for is not installed."""
+
+
+class RunFailed(UserError):
+    """A run under cocotb ended without its outputs (the simulator or its test stopped):
+    one line that names the run's log."""
 
 
 def _verilator():
@@ -224,8 +230,8 @@ class Cocotb:
         except SystemExit:
             pass            # under pytest the runner exits when a test failed: read why
         if not got.exists():
-            raise RuntimeError(f"the cocotb run of {self.game.name} on {self.name} did not "
-                               f"end; see {log}")
+            raise RunFailed(f"the cocotb run of {self.game.name} on {self.name} did not "
+                            f"end; see {log}")
         if partial and partial.exists():
             partial.replace(waves)
         with np.load(got) as found:

@@ -80,10 +80,15 @@ TESTS = tuple(CHECKS)
 
 
 def named_openings(text):
-    """The openings `text` names: 'all', or a comma list of 'user' and 0 to 7."""
+    """The openings `text` names: 'all', or a comma list of 'user' and 0 to 7 (a
+    ValueError says what else it may be)."""
     if text == "all":
         return list(games.OPENINGS)
-    return [None if item == "user" else int(item) for item in text.split(",")]
+    items = text.split(",")
+    if not all(item == "user" or len(item) == 1 and item in "01234567" for item in items):
+        raise ValueError(f"{text!r}: say 'all', or a comma list of 'user' and 0 to 7, "
+                         f"e.g. user,0")
+    return [None if item == "user" else int(item) for item in items]
 
 
 @dataclass(frozen=True)
@@ -138,13 +143,11 @@ def waves(simulator):
 
 
 def openings_type(text):
-    """An argparse type: 'all', or a comma list of 'user' and the chip's openings 0-7,
-    as `named_openings` reads them."""
-    items = text.split(",")
-    if text != "all" and not all(item == "user" or item in "01234567" and len(item) == 1
-                                 for item in items):
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: say 'all', or a comma list of 'user' and 0 to 7, e.g. user,0")
+    """An argparse type: the text `named_openings` reads, checked."""
+    try:
+        named_openings(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return text
 
 
