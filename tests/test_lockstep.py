@@ -39,6 +39,15 @@ def test_e2_on_the_hdl_matches_the_paper_and_the_model(simulate):
     assert all(d.paper == "u" for d in unknown)
 
 
+def test_the_chip_read_edge_by_edge_is_what_one_run_shows():
+    # e2.replaying reads the bench's probe before and after each edge, a run each time.
+    simulator = lockstep.chip_simulator("compiled")
+    read = lockstep.simulate(lambda bench: lockstep.run(bench, e2.replaying(bench)),
+                             simulator=simulator)
+    assert read == lockstep.simulate(lockstep.replaying_e2, simulator=simulator)
+    assert e2.compare(read, e2.paper_rows(), hardware=True) == []
+
+
 @pytest.fixture(scope="module")
 def presses():
     return lanes.presses()[0]
